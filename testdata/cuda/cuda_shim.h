@@ -1,0 +1,116 @@
+// cuda_shim.h: minimal CUDA device-side runtime for clang-19 with -nocudainc -nocudalib.
+// Force-included (-include) by `make ptx`; every wrapper maps to one PTX instruction (or a short sequence).
+#pragma once
+
+// Execution-space and memory-space qualifiers (normally from host_defines.h).
+#define __host__ __attribute__((host))
+#define __device__ __attribute__((device))
+#define __global__ __attribute__((global))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __managed__ __attribute__((managed))
+#define __forceinline__ __inline__ __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define __restrict__ __restrict
+
+// threadIdx, blockIdx, blockDim, gridDim (mov.u32 %tid.x etc.) and warpSize.
+#include <__clang_cuda_builtin_vars.h>
+
+#define __SHIM__ static __device__ __forceinline__
+
+// --- Synchronisation ---------------------------------------------------------
+// __syncthreads() is a clang NVPTX builtin already: bar.sync 0.
+__SHIM__ void __syncwarp(unsigned m = 0xffffffffu) { __nvvm_bar_warp_sync(m); }  // bar.warp.sync
+__SHIM__ void __threadfence() { __nvvm_membar_gl(); }                                 // membar.gl
+__SHIM__ void __threadfence_block() { __nvvm_membar_cta(); }                          // membar.cta
+
+// --- Warp shuffles (shfl.sync.{idx,down,up,bfly}.b32); c = ((32-width)<<8)|clamp ----
+__SHIM__ int __shfl_sync(unsigned m, int v, int src, int w = 32) { return __nvvm_shfl_sync_idx_i32(m, v, src, ((32 - w) << 8) | 0x1f); }
+__SHIM__ float __shfl_sync(unsigned m, float v, int src, int w = 32) { return __nvvm_shfl_sync_idx_f32(m, v, src, ((32 - w) << 8) | 0x1f); }
+__SHIM__ int __shfl_up_sync(unsigned m, int v, unsigned d, int w = 32) { return __nvvm_shfl_sync_up_i32(m, v, d, (32 - w) << 8); }
+__SHIM__ float __shfl_up_sync(unsigned m, float v, unsigned d, int w = 32) { return __nvvm_shfl_sync_up_f32(m, v, d, (32 - w) << 8); }
+__SHIM__ int __shfl_down_sync(unsigned m, int v, unsigned d, int w = 32) { return __nvvm_shfl_sync_down_i32(m, v, d, ((32 - w) << 8) | 0x1f); }
+__SHIM__ float __shfl_down_sync(unsigned m, float v, unsigned d, int w = 32) { return __nvvm_shfl_sync_down_f32(m, v, d, ((32 - w) << 8) | 0x1f); }
+__SHIM__ int __shfl_xor_sync(unsigned m, int v, int lm, int w = 32) { return __nvvm_shfl_sync_bfly_i32(m, v, lm, ((32 - w) << 8) | 0x1f); }
+__SHIM__ float __shfl_xor_sync(unsigned m, float v, int lm, int w = 32) { return __nvvm_shfl_sync_bfly_f32(m, v, lm, ((32 - w) << 8) | 0x1f); }
+
+// --- Warp votes (vote.sync.{ballot,any,all}) ---------------------------------
+__SHIM__ unsigned __ballot_sync(unsigned m, int p) { return __nvvm_vote_ballot_sync(m, p != 0); }
+__SHIM__ int __any_sync(unsigned m, int p) { return __nvvm_vote_any_sync(m, p != 0); }
+__SHIM__ int __all_sync(unsigned m, int p) { return __nvvm_vote_all_sync(m, p != 0); }
+__SHIM__ unsigned __activemask() { return __nvvm_activemask(); }  // activemask.b32
+__SHIM__ unsigned __lanemask_lt() { return __nvvm_read_ptx_sreg_lanemask_lt(); }  // %lanemask_lt
+
+// --- Atomics on generic addresses (atom.{add,cas,exch,max,min}) ---------------
+__SHIM__ int atomicAdd(int *p, int v) { return __nvvm_atom_add_gen_i(p, v); }
+__SHIM__ unsigned atomicAdd(unsigned *p, unsigned v) { return (unsigned)__nvvm_atom_add_gen_i((int *)p, (int)v); }
+__SHIM__ unsigned long long atomicAdd(unsigned long long *p, unsigned long long v) { return (unsigned long long)__nvvm_atom_add_gen_ll((long long *)p, (long long)v); }
+__SHIM__ float atomicAdd(float *p, float v) { return __nvvm_atom_add_gen_f(p, v); }
+__SHIM__ int atomicSub(int *p, int v) { return __nvvm_atom_add_gen_i(p, -v); }
+__SHIM__ int atomicCAS(int *p, int cmp, int v) { return __nvvm_atom_cas_gen_i(p, cmp, v); }
+__SHIM__ unsigned atomicCAS(unsigned *p, unsigned cmp, unsigned v) { return (unsigned)__nvvm_atom_cas_gen_i((int *)p, (int)cmp, (int)v); }
+__SHIM__ int atomicExch(int *p, int v) { return __nvvm_atom_xchg_gen_i(p, v); }
+__SHIM__ unsigned atomicExch(unsigned *p, unsigned v) { return (unsigned)__nvvm_atom_xchg_gen_i((int *)p, (int)v); }
+__SHIM__ int atomicMax(int *p, int v) { return __nvvm_atom_max_gen_i(p, v); }
+__SHIM__ unsigned atomicMax(unsigned *p, unsigned v) { return __nvvm_atom_max_gen_ui(p, v); }
+__SHIM__ int atomicMin(int *p, int v) { return __nvvm_atom_min_gen_i(p, v); }
+__SHIM__ unsigned atomicMin(unsigned *p, unsigned v) { return __nvvm_atom_min_gen_ui(p, v); }
+__SHIM__ int atomicAnd(int *p, int v) { return __nvvm_atom_and_gen_i(p, v); }
+__SHIM__ int atomicOr(int *p, int v) { return __nvvm_atom_or_gen_i(p, v); }
+__SHIM__ int atomicXor(int *p, int v) { return __nvvm_atom_xor_gen_i(p, v); }
+__SHIM__ unsigned atomicInc(unsigned *p, unsigned lim) { return __nvvm_atom_inc_gen_ui(p, lim); }  // atom.inc (wraps to 0 past lim)
+
+// --- Integer intrinsics ------------------------------------------------------
+__SHIM__ int __popc(unsigned x) { return __builtin_popcount(x); }                  // popc.b32
+__SHIM__ int __popcll(unsigned long long x) { return __builtin_popcountll(x); }     // popc.b64
+__SHIM__ int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }      // clz.b32 (clz(0)=32)
+__SHIM__ int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }  // clz.b64
+__SHIM__ int __ffs(int x) { return __builtin_ffs(x); }                             // (x-1)&~x, popc, +1 (0 for x == 0)
+__SHIM__ unsigned __brev(unsigned x) { return __builtin_bitreverse32(x); }         // brev.b32
+__SHIM__ unsigned long long __brevll(unsigned long long x) { return __builtin_bitreverse64(x); }  // brev.b64
+__SHIM__ int __mulhi(int a, int b) { return __nvvm_mulhi_i(a, b); }                 // mul.hi.s32
+__SHIM__ unsigned __umulhi(unsigned a, unsigned b) { return __nvvm_mulhi_ui(a, b); }  // mul.hi.u32
+__SHIM__ long long __mul64hi(long long a, long long b) { return __nvvm_mulhi_ll(a, b); }  // mul.hi.s64
+__SHIM__ unsigned long long __umul64hi(unsigned long long a, unsigned long long b) { return __nvvm_mulhi_ull(a, b); }  // mul.hi.u64
+// Funnel shifts: LLVM only forms shf for rotates (use __builtin_rotateleft32), so these use inline asm like CUDA does.
+__SHIM__ unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned s) { unsigned r; asm("shf.l.wrap.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(lo), "r"(hi), "r"(s)); return r; }
+__SHIM__ unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned s) { unsigned r; asm("shf.r.wrap.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(lo), "r"(hi), "r"(s)); return r; }
+__SHIM__ int min(int a, int b) { return a < b ? a : b; }                           // min.s32
+__SHIM__ int max(int a, int b) { return a > b ? a : b; }                           // max.s32
+__SHIM__ unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }            // min.u32
+__SHIM__ unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }            // max.u32
+__SHIM__ long long min(long long a, long long b) { return a < b ? a : b; }         // min.s64
+__SHIM__ long long max(long long a, long long b) { return a > b ? a : b; }         // max.s64
+
+// --- Float math (no libdevice: only what maps to PTX instructions) -----------
+__SHIM__ float __fmaf_rn(float a, float b, float c) { return __builtin_fmaf(a, b, c); }  // fma.rn.f32
+__SHIM__ float fmaf(float a, float b, float c) { return __builtin_fmaf(a, b, c); }       // fma.rn.f32
+__SHIM__ double fma(double a, double b, double c) { return __builtin_fma(a, b, c); }    // fma.rn.f64
+__SHIM__ float sqrtf(float x) { return __builtin_sqrtf(x); }                            // sqrt.rn.f32
+__SHIM__ double sqrt(double x) { return __builtin_sqrt(x); }                             // sqrt.rn.f64
+__SHIM__ float rsqrtf(float x) { return __nvvm_rsqrt_approx_f(x); }                     // rsqrt.approx.f32
+__SHIM__ float fabsf(float x) { return __builtin_fabsf(x); }                            // abs.f32
+__SHIM__ double fabs(double x) { return __builtin_fabs(x); }                             // abs.f64
+__SHIM__ float fminf(float a, float b) { return __builtin_fminf(a, b); }                // min.f32
+__SHIM__ float fmaxf(float a, float b) { return __builtin_fmaxf(a, b); }                // max.f32
+__SHIM__ float floorf(float x) { return __builtin_floorf(x); }                          // cvt.rmi.f32.f32
+__SHIM__ float ceilf(float x) { return __builtin_ceilf(x); }                            // cvt.rpi.f32.f32
+__SHIM__ float truncf(float x) { return __builtin_truncf(x); }                          // cvt.rzi.f32.f32
+__SHIM__ float __fdividef(float a, float b) { return __nvvm_div_approx_f(a, b); }       // div.approx.f32
+__SHIM__ float exp2f(float x) { return __nvvm_ex2_approx_f(x); }                        // ex2.approx.f32 (approximate)
+__SHIM__ float __expf(float x) { return __nvvm_ex2_approx_f(x * 1.4426950408889634f); } // mul + ex2.approx.f32
+__SHIM__ float expf(float x) { return __expf(x); }  // NB: approximate (~2 ulp + rounding of x*log2e), like -use_fast_math
+__SHIM__ float __saturatef(float x) { return __nvvm_saturate_f(x); }                    // cvt.sat.f32.f32
+__SHIM__ double fmin(double a, double b) { return __builtin_fmin(a, b); }                // min.f64
+__SHIM__ double fmax(double a, double b) { return __builtin_fmax(a, b); }                // max.f64
+__SHIM__ int __float2int_rn(float x) { return __nvvm_f2i_rn(x); }                       // cvt.rni.s32.f32
+__SHIM__ int __float2int_rd(float x) { return __nvvm_f2i_rm(x); }                       // cvt.rmi.s32.f32
+__SHIM__ unsigned __float2uint_rn(float x) { return __nvvm_f2ui_rn(x); }                // cvt.rni.u32.f32
+// LLVM 19 folds __nvvm_i2f_rz to a round-to-nearest sitofp, so use inline asm for the rz conversion.
+__SHIM__ float __int2float_rz(int x) { float r; asm("cvt.rz.f32.s32 %0, %1;" : "=f"(r) : "r"(x)); return r; }
+__SHIM__ float __double2float_rz(double x) { return __nvvm_d2f_rz(x); }                 // cvt.rz.f32.f64
+__SHIM__ float __int_as_float(int x) { return __builtin_bit_cast(float, x); }           // mov.b32
+__SHIM__ int __float_as_int(float x) { return __builtin_bit_cast(int, x); }             // mov.b32
+
+#undef __SHIM__
