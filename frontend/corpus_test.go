@@ -66,3 +66,5 @@ func TestCorpusParsesAndRoundTrips(t *testing.T) {
 		})
 	}
 }
+
+func reflectValue(n any) reflect.Value { return reflect.ValueOf(n) }

@@ -36,6 +36,24 @@ type parser struct {
 	lastErr int // offset of the last error, to report one error per place
 	depth   int
 	full    bool // MaxErrors reached: the parser sees end of input from now on
+
+	idents       slab[Ident]
+	instructions slab[Instruction]
+	addresses    slab[Address]
+	ints         slab[IntLit]
+	mods         sliceArena[Mod]
+	operands     sliceArena[Operand]
+	modBuf       []Mod
+	operandBufs  [][]Operand // scratch operand lists, one per nesting level of operand lists
+	operandDepth int
+}
+
+// operandScratch returns an empty scratch slice for the current operand-list nesting level.
+func (p *parser) operandScratch() []Operand {
+	for len(p.operandBufs) <= p.operandDepth {
+		p.operandBufs = append(p.operandBufs, make([]Operand, 0, 8))
+	}
+	return p.operandBufs[p.operandDepth][:0]
 }
 
 // next advances to the next token.
@@ -859,7 +877,9 @@ func (p *parser) parseNumber() (Operand, bool) {
 		if neg {
 			v = -v
 		}
-		return &IntLit{Pos: p.pos(start), Value: v, Negative: neg, Unsigned: unsigned, Base: base}, true
+		lit := p.ints.alloc()
+		*lit = IntLit{Pos: p.pos(start), Value: v, Negative: neg, Unsigned: unsigned, Base: base}
+		return lit, true
 	case tFloat:
 		f := &FloatLit{Pos: p.pos(start)}
 		switch t.text[1] {
@@ -1096,7 +1116,8 @@ func (p *parser) parseCallPrototype(label token) Stmt {
 
 // parseInstruction parses `[@[!]p] opcode.mods operands;`.
 func (p *parser) parseInstruction() Stmt {
-	in := &Instruction{Pos: p.pos(p.tok)}
+	in := p.instructions.alloc()
+	in.Pos = p.pos(p.tok)
 	if p.isPunct('@') {
 		g := &Guard{Pos: p.pos(p.tok)}
 		p.next()
@@ -1107,7 +1128,15 @@ func (p *parser) parseInstruction() Stmt {
 			return nil
 		}
 		g.Pred = p.tok.text
+		predTok := p.tok
 		p.next()
+		if _, isOp := opcodeByName[g.Pred]; isOp && p.tok.kind == tIdent {
+			if _, nextIsOp := opcodeByName[p.tok.text]; !nextIsOp {
+				p.addError(predTok, "expected a predicate register after '@', found "+quoteText(g.Pred))
+				p.syncStmt()
+				return nil
+			}
+		}
 		in.Guard = g
 	}
 	if p.tok.kind != tIdent {
@@ -1123,6 +1152,7 @@ func (p *parser) parseInstruction() Stmt {
 	}
 	in.Op = op
 	p.next()
+	p.modBuf = p.modBuf[:0]
 	for p.tok.kind == tDot {
 		m, ok := modByName[p.tok.text]
 		if !ok {
@@ -1130,23 +1160,29 @@ func (p *parser) parseInstruction() Stmt {
 			p.syncStmt()
 			return nil
 		}
-		in.Mods = append(in.Mods, m)
+		p.modBuf = append(p.modBuf, m)
 		p.next()
 	}
+	in.Mods = p.mods.copy(p.modBuf)
 	if p.accept(';') {
 		return in
 	}
+	ops := p.operandScratch()
 	for {
+		p.operandDepth++
 		o := p.parseOperand()
+		p.operandDepth--
 		if o == nil {
 			p.syncStmt()
 			return nil
 		}
-		in.Operands = append(in.Operands, o)
+		ops = append(ops, o)
 		if !p.accept(',') {
 			break
 		}
 	}
+	in.Operands = p.operands.copy(ops)
+	p.operandBufs[p.operandDepth] = ops[:0]
 	if !p.expectSemi("instruction") {
 		p.syncStmt()
 		return nil
@@ -1157,7 +1193,8 @@ func (p *parser) parseInstruction() Stmt {
 // parseIdent parses a name, folding in an adjacent component suffix: `%tid.x`, `%r1.b0`.
 func (p *parser) parseIdent() *Ident {
 	t := p.tok
-	id := &Ident{Pos: p.pos(t), Name: t.text}
+	id := p.idents.alloc()
+	id.Pos, id.Name = p.pos(t), t.text
 	p.next()
 	for p.tok.kind == tDot && p.tok.off == t.off+len(id.Name) {
 		id.Name = p.src[t.off : p.tok.off+len(p.tok.text)]
@@ -1229,10 +1266,10 @@ func (p *parser) parseOperand() Operand {
 // parseOperandList parses the elements of `{...}` or `(...)` up to the closing character.
 func (p *parser) parseOperandList(closer byte, what string) ([]Operand, bool) {
 	p.next()
-	var elems []Operand
 	if p.accept(closer) {
-		return elems, true
+		return nil, true
 	}
+	elems := p.operandScratch()
 	for {
 		if p.isPunct('{') || p.isPunct('(') {
 			p.errorExpected("a " + what + " element")
@@ -1244,7 +1281,8 @@ func (p *parser) parseOperandList(closer byte, what string) ([]Operand, bool) {
 		}
 		elems = append(elems, o)
 		if p.accept(closer) {
-			return elems, true
+			p.operandBufs[p.operandDepth] = elems[:0]
+			return p.operands.copy(elems), true
 		}
 		if !p.expect(',', " or '"+string(closer)+"' in the "+what+" list") {
 			return nil, false
@@ -1254,7 +1292,8 @@ func (p *parser) parseOperandList(closer byte, what string) ([]Operand, bool) {
 
 // parseAddress parses `[base]`, `[base+off]`, `[base+-off]` or `[imm]`.
 func (p *parser) parseAddress() Operand {
-	a := &Address{Pos: p.pos(p.tok)}
+	a := p.addresses.alloc()
+	a.Pos = p.pos(p.tok)
 	p.next()
 	switch p.tok.kind {
 	case tIdent:
@@ -1264,8 +1303,19 @@ func (p *parser) parseAddress() Operand {
 			return nil
 		}
 		if p.isPunct('-') {
-			p.addError(p.tok, "write a negative address offset as '+-N'")
-			return nil
+			// `[%rd1-4]` means `[%rd1+-4]`.
+			p.next()
+			if p.tok.kind != tInt {
+				p.errorExpected("an integer offset")
+				return nil
+			}
+			v, _, _, ok := decodeInt(p.tok.text)
+			if !ok || v > math.MaxInt64 {
+				p.addError(p.tok, "offset "+quoteText(p.tok.text)+" is out of range")
+				return nil
+			}
+			off = -int64(v)
+			p.next()
 		}
 		a.Offset = off
 	case tInt:
