@@ -4,7 +4,7 @@ CLANG ?= clang-19
 PTX_FLAGS = -include testdata/cuda/cuda_shim.h --cuda-device-only -nocudainc -nocudalib \
 	--cuda-gpu-arch=sm_80 -Xclang -target-feature -Xclang +ptx75 -S
 CUDA_SRCS = $(wildcard testdata/cuda/*.cu)
-O0_KERNELS = vecadd reduce_shared switch_dense recursion funcptr
+O0_KERNELS = vecadd reduce_shared switch_dense recursion funcptr local_array struct_byval warp_ops early_exit atomics
 
 .PHONY: build test demo ptx fmt-check fuzz bench
 
@@ -36,3 +36,30 @@ fmt-check:
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz=FuzzParse -fuzztime=5m ./frontend
+
+# Regenerates testdata/ptx/gcc/*.ptx from testdata/gcc/*.c with GCC's nvptx offload compiler
+# (Debian/Ubuntu: apt-get install gcc-12-offload-nvptx). CI never runs this. The host gcc
+# streams the offloaded code (OpenMP target / declare target, OpenACC) as LTO into the .o;
+# the accel driver then runs the nvptx lto1 on it and -S writes GCC's PTX unchanged.
+# No -fPIC for the accel step: with it, GCC 12 makes local aliases for recursive
+# functions, which nvptx rejects ("alias definitions not supported").
+GCC12 ?= gcc-12
+GCC_NVPTX ?= x86_64-linux-gnu-accel-nvptx-none-gcc-12
+GCC_NVPTX_FLAGS = -xlto -m64 -foffload-abi=lp64 -O2 -S
+GCC_OMP = -fopenmp -fno-openacc
+GCC_ACC = -fopenacc -fno-openmp
+
+.PHONY: gcc-ptx
+gcc-ptx:
+	@mkdir -p testdata/ptx/gcc
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	echo "gcc-12 nvptx testdata/gcc/funcs.c"; \
+	$(GCC12) -fopenmp -foffload=nvptx-none -O2 -c testdata/gcc/funcs.c -o $$tmp/funcs.o; \
+	$(GCC_NVPTX) $(GCC_NVPTX_FLAGS) -mgomp $(GCC_OMP) $$tmp/funcs.o -o testdata/ptx/gcc/funcs.ptx; \
+	$(GCC_NVPTX) $(GCC_NVPTX_FLAGS) -misa=sm_80 $(GCC_OMP) $$tmp/funcs.o -o testdata/ptx/gcc/funcs_sm80.ptx; \
+	echo "gcc-12 nvptx testdata/gcc/omp_saxpy.c"; \
+	$(GCC12) -fopenmp -foffload=nvptx-none -O2 -c testdata/gcc/omp_saxpy.c -o $$tmp/omp_saxpy.o; \
+	$(GCC_NVPTX) $(GCC_NVPTX_FLAGS) -mgomp $(GCC_OMP) $$tmp/omp_saxpy.o -o testdata/ptx/gcc/omp_saxpy.ptx; \
+	echo "gcc-12 nvptx testdata/gcc/acc_vecadd.c"; \
+	$(GCC12) -fopenacc -foffload=nvptx-none -O2 -c testdata/gcc/acc_vecadd.c -o $$tmp/acc_vecadd.o; \
+	$(GCC_NVPTX) $(GCC_NVPTX_FLAGS) -misa=sm_80 $(GCC_ACC) $$tmp/acc_vecadd.o -o testdata/ptx/gcc/acc_vecadd.ptx
