@@ -1,0 +1,240 @@
+// Package ssa lowers the PTX AST into a typed, verified SSA program whose control-flow graph
+// carries explicit reconvergence points: every potentially divergent terminator names the
+// immediate post-dominator of its block, where the lanes that split there meet again.
+//
+// Lowering resolves `{ }` scopes to unique registers, labels to blocks and target lists to blocks,
+// functions and signatures. Guarded `ret`, `exit` and `trap` are split into an explicit
+// conditional branch to a block holding the unguarded terminator; a guarded `call` also ends
+// its block and keeps its guard, so the lanes whose guard is false skip the call. Every call ends
+// its block, so the return point of a call is always the start of a block.
+package ssa
+
+import (
+	"github.com/ptx2go/ptx2go/frontend"
+)
+
+// Program is a lowered PTX module.
+type Program struct {
+	File        string
+	AddressSize int
+	Funcs       []*Function
+	Globals     []*Variable // module-scope variables in declaration order
+	funcByName  map[string]*Function
+	calls       *CallGraph
+}
+
+// Func returns the function or kernel named name, or nil.
+func (p *Program) Func(name string) *Function { return p.funcByName[name] }
+
+// Signature is a function's parameter and result shape, used to check calls and prototypes.
+type Signature struct {
+	Results []ParamType
+	Params  []ParamType
+}
+
+// ParamType is one parameter slot of a signature.
+type ParamType struct {
+	Space  frontend.Space // SpaceParam or SpaceReg
+	Type   frontend.Type
+	Vector int
+	Size   int64 // total bytes, arrays included
+}
+
+// Variable is a named piece of memory: a module or function-scope variable in any state space
+// other than .reg, or a `.param` parameter of a function.
+type Variable struct {
+	Name    string
+	Pos     frontend.Pos
+	Space   frontend.Space
+	Linkage frontend.Linkage
+	Type    frontend.Type
+	Vector  int
+	Align   int
+	Dims    []int
+	Size    int64 // bytes; 0 for an unsized extern array
+	Init    frontend.Init
+	Func    *Function // the function whose scope declares it; nil at module scope
+}
+
+// FuncKind distinguishes kernels from device functions.
+type FuncKind = frontend.FuncKind
+
+// Function is a lowered `.entry` or `.func`.
+type Function struct {
+	Name     string
+	Pos      frontend.Pos
+	Kind     FuncKind
+	Linkage  frontend.Linkage
+	Sig      Signature
+	Noreturn bool
+	Params   []*Param
+	Results  []*Param
+	Decl     bool     // a declaration with no body
+	Blocks   []*Block // Blocks[i].ID == i; Blocks[0] is the entry
+	Exit     *Block   // the virtual exit: every ret, exit and trap feeds it; it holds no code
+	Regs     []*Reg
+	Vars     []*Variable // function-scope variables (local, shared, param, ...)
+	Values   []*Value    // every SSA value, Values[i].ID == i
+	// LabelTables are the .branchtargets lists; CallTables the .calltargets lists;
+	// Prototypes the .callprototype signatures; each by directive name.
+	BranchTables map[string][]*Block
+	CallLists    map[string][]*Function
+	Prototypes   map[string]*Signature
+}
+
+// Param is a formal parameter or return parameter: a `.param` variable or a `.reg` register.
+type Param struct {
+	Var *Variable // for .param
+	Reg *Reg      // for .reg
+}
+
+// Reg is one PTX register after scope resolution. Registers that shadow one another are
+// distinct Regs with the same source name.
+type Reg struct {
+	Name   string // the source name, e.g. %r1
+	ID     int
+	Type   frontend.Type
+	Vector int
+	Pos    frontend.Pos
+}
+
+// DefKind says where a Value comes from.
+type DefKind uint8
+
+// The kinds of value definitions.
+const (
+	DefUndef DefKind = iota // read before any write on some path: the register's initial garbage
+	DefParam                // a .reg parameter's incoming value
+	DefInstr                // written by an instruction
+	DefPhi                  // merged at a join
+	DefCall                 // a .reg return value written by a call
+)
+
+// Value is one SSA value: one version of one register.
+type Value struct {
+	ID      int
+	Reg     *Reg
+	Version int // 1 for the first version of Reg, ...; 0 for undef
+	Kind    DefKind
+	Instr   *Instr // for DefInstr
+	Phi     *Phi   // for DefPhi
+	Uniform bool   // the same in every active lane of a warp
+}
+
+// Phi merges one value per predecessor at the start of a block.
+type Phi struct {
+	Dst   *Value
+	Args  []*Value // Args[i] flows in from Block.Preds[i]
+	Block *Block
+}
+
+// Block is a basic block. Control leaves it through its terminator.
+type Block struct {
+	ID     int
+	Label  string // the PTX label that starts it, if any
+	Pos    frontend.Pos
+	Func   *Function
+	Phis   []*Phi
+	Instrs []*Instr
+	Term   Terminator
+	Preds  []*Block
+	Succs  []*Block
+	Idom   *Block // immediate dominator; nil for the entry and unreachable blocks
+	Ipdom  *Block // immediate post-dominator; Func.Exit for blocks that only reach the exit
+}
+
+// TermKind is the kind of a block terminator.
+type TermKind uint8
+
+// The terminators.
+const (
+	TermJump   TermKind = iota // unconditional (also fall-through): Succs[0]
+	TermBranch                 // `@p bra`: Succs[0] when the condition holds, Succs[1] otherwise
+	TermBrx                    // `brx.idx`: Succs are the distinct targets; Table is the list
+	TermCall                   // a call; Succs[0] is the return point
+	TermRet                    // `ret`: to Func.Exit
+	TermExit                   // `exit`: ends the thread
+	TermTrap                   // `trap`: aborts the kernel
+	TermNone                   // the virtual exit
+)
+
+// Terminator ends a block.
+type Terminator struct {
+	Kind   TermKind
+	Pos    frontend.Pos
+	Uni    bool   // written with .uni
+	Cond   *Value // TermBranch condition
+	Negate bool   // TermBranch taken when Cond is false (`@!p bra`)
+	// Index and Table are brx.idx's index and ordered target list (labels may repeat).
+	Index     *Value
+	Table     []*Block
+	TableName string
+	Call      *Call
+	RetVals   []*Value // TermRet: the final values of .reg return parameters
+	// Divergent says the lanes may split here; Reconv is then where they meet again: the
+	// immediate post-dominator of the block.
+	Divergent bool
+	Reconv    *Block
+	// Synthetic marks the branches lowering adds for guarded ret/exit/trap.
+	Synthetic bool
+}
+
+// Call is the call terminator's payload.
+type Call struct {
+	Direct   *Function // direct call target
+	Target   *Value    // indirect call: the register holding the function address
+	Targets  []*Function
+	ListName string     // the .calltargets directive or call table naming Targets
+	Table    *Variable  // call table variable, for `call ..., tbl`
+	Proto    *Signature // .callprototype signature
+	Guard    *Value
+	GuardNeg bool
+	Results  []Arg
+	Args     []Arg
+	Defs     []*Value // the .reg return values the call writes
+}
+
+// Instr is a non-terminator instruction.
+type Instr struct {
+	Op       frontend.Opcode
+	Mods     []frontend.Mod
+	Pos      frontend.Pos
+	Block    *Block
+	Guard    *Value // nil when unguarded
+	GuardNeg bool
+	Dsts     []Arg    // destination shapes: value, vector of values or sinks, or predicate pair
+	Args     []Arg    // source operands
+	Defs     []*Value // the values defined, in Dsts order
+	Prev     []*Value // for a guarded instruction, the value each def replaces when the guard is false
+}
+
+// ArgKind is the kind of an instruction operand.
+type ArgKind uint8
+
+// The operand kinds.
+const (
+	ArgValue   ArgKind = iota // an SSA value (Value), possibly negated (Not)
+	ArgImm                    // an integer immediate (Imm holds the bits)
+	ArgFloat                  // a floating-point immediate (Imm holds the bits, Form its kind)
+	ArgSpecial                // a special register such as %tid.x (Name)
+	ArgSym                    // the address of a variable or function (Var or Fn) plus Offset
+	ArgAddr                   // a memory operand [Value+Offset], [Var+Offset] or [Offset]
+	ArgVector                 // {a, b, ...}
+	ArgPair                   // p|q
+	ArgSink                   // _
+)
+
+// Arg is one operand.
+type Arg struct {
+	Kind   ArgKind
+	Value  *Value
+	Not    bool
+	Imm    uint64
+	Form   frontend.FloatForm
+	Name   string // special register name
+	Var    *Variable
+	Fn     *Function
+	Offset int64
+	Elems  []Arg
+	Pos    frontend.Pos
+}
