@@ -2,6 +2,7 @@ package ssa
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/ptx2go/ptx2go/frontend"
@@ -169,17 +170,28 @@ func varSize(t frontend.Type, vec int, dims []int) int64 {
 }
 
 // variables lowers a non-register declaration; fn is nil at module scope.
+// Parameterized names (`%P<2>`) declare %P0 and %P1.
 func (b *builder) variables(d *frontend.VarDecl, fn *Function) []*Variable {
 	out := make([]*Variable, 0, len(d.Names))
 	for _, n := range d.Names {
-		if n.Count > 0 {
-			b.errorf(n.Pos, "only registers may be declared with <%d>", n.Count)
-			continue
+		for _, name := range expandNames(n) {
+			out = append(out, &Variable{Name: name, Pos: n.Pos, Space: d.Space, Linkage: d.Linkage, Type: d.Type,
+				Vector: d.Vector, Align: d.Align, Dims: n.Dims, Size: varSize(d.Type, d.Vector, n.Dims), Init: n.Init, Func: fn})
 		}
-		out = append(out, &Variable{Name: n.Name, Pos: n.Pos, Space: d.Space, Linkage: d.Linkage, Type: d.Type,
-			Vector: d.Vector, Align: d.Align, Dims: n.Dims, Size: varSize(d.Type, d.Vector, n.Dims), Init: n.Init, Func: fn})
 	}
 	return out
+}
+
+// expandNames lists the names a declarator declares: itself, or name0..nameN-1 for `name<N>`.
+func expandNames(n *frontend.Declarator) []string {
+	if n.Count == 0 {
+		return []string{n.Name}
+	}
+	names := make([]string, n.Count)
+	for i := range names {
+		names[i] = n.Name + strconv.Itoa(i)
+	}
+	return names
 }
 
 // ---- function bodies ----
@@ -300,19 +312,42 @@ func (b *builder) declare(d *frontend.VarDecl) {
 			b.errorf(n.Pos, "register %s cannot have array dimensions or an initializer", n.Name)
 			continue
 		}
-		if n.Count == 0 {
-			r := &Reg{Name: n.Name, Type: d.Type, Vector: d.Vector, Pos: n.Pos}
-			b.addReg(r)
-			b.define(n.Name, r, n.Pos)
-			continue
-		}
-		for i := range n.Count {
-			name := n.Name + fmt.Sprint(i)
-			r := &Reg{Name: name, Type: d.Type, Vector: d.Vector, Pos: n.Pos}
-			b.addReg(r)
-			b.define(name, r, n.Pos)
+		for _, name := range expandNames(n) {
+			if d.Vector == 0 {
+				r := &Reg{Name: name, Type: d.Type, Pos: n.Pos}
+				b.addReg(r)
+				b.define(name, r, n.Pos)
+				continue
+			}
+			b.define(name, b.vectorReg(name, d, n.Pos), n.Pos)
 		}
 	}
+}
+
+// vectorComponents are the element selectors of vector registers, in both spellings.
+var vectorComponents = [2][4]string{{"x", "y", "z", "w"}, {"r", "g", "b", "a"}}
+
+// vectorReg declares a .v2/.v4 register as one scalar register per element, reachable as
+// `%v.x` or `%v.r`; the whole vector reads and writes as `{%v.x, %v.y, ...}`.
+func (b *builder) vectorReg(name string, d *frontend.VarDecl, pos frontend.Pos) *vecReg {
+	if d.Vector > 4 {
+		b.errorf(pos, "vector registers have at most 4 elements")
+	}
+	v := &vecReg{}
+	for i := range min(d.Vector, 4) {
+		r := &Reg{Name: name + "." + vectorComponents[0][i], Type: d.Type, Pos: pos}
+		b.addReg(r)
+		v.elems = append(v.elems, r)
+		for _, spelling := range vectorComponents {
+			b.define(name+"."+spelling[i], r, pos)
+		}
+	}
+	return v
+}
+
+// vecReg is a vector register, lowered to its element registers.
+type vecReg struct {
+	elems []*Reg
 }
 
 func (b *builder) define(name string, ent any, pos frontend.Pos) {
@@ -513,6 +548,15 @@ func (b *builder) dst(ins *Instr, o frontend.Operand) Arg {
 	}
 	switch o := o.(type) {
 	case *frontend.Ident:
+		if v, ok := b.lookup(o.Name).(*vecReg); ok {
+			a := Arg{Kind: ArgVector, Pos: o.Pos}
+			for _, r := range v.elems {
+				d := &Value{Reg: r, Kind: DefInstr, Instr: ins}
+				ins.Defs = append(ins.Defs, d)
+				a.Elems = append(a.Elems, Arg{Kind: ArgValue, Value: d, Pos: o.Pos})
+			}
+			return a
+		}
 		return def(o)
 	case *frontend.Sink:
 		return Arg{Kind: ArgSink, Pos: o.Pos}
@@ -622,6 +666,12 @@ func (b *builder) ident(name string, pos frontend.Pos, off int64) Arg {
 		return Arg{Kind: ArgSym, Var: e, Offset: off, Pos: pos}
 	case *Function:
 		return Arg{Kind: ArgSym, Fn: e, Offset: off, Pos: pos}
+	case *vecReg:
+		a := Arg{Kind: ArgVector, Pos: pos}
+		for _, r := range e.elems {
+			a.Elems = append(a.Elems, Arg{Kind: ArgValue, Value: use(r), Pos: pos})
+		}
+		return a
 	}
 	if SpecialRegister(name) {
 		return Arg{Kind: ArgSpecial, Name: name, Pos: pos}
