@@ -1,3 +1,438 @@
 package ssa
 
-func verify(p *Program) ErrorList { return nil }
+import (
+	"fmt"
+
+	"github.com/ptx2go/ptx2go/frontend"
+)
+
+// verify rejects programs that are well formed syntactically but not valid PTX: operands of the
+// wrong count or type, modifiers an opcode does not take, a non-.u32 brx.idx index, and calls
+// whose arguments or results do not match the callee, the prototype or every listed target.
+func verify(p *Program) ErrorList {
+	v := &verifier{}
+	for _, fn := range p.Funcs {
+		for _, b := range fn.Blocks {
+			for _, in := range b.Instrs {
+				v.instr(in)
+			}
+			v.term(fn, &b.Term)
+		}
+	}
+	return v.errs
+}
+
+type verifier struct {
+	errs ErrorList
+}
+
+func (v *verifier) errorf(pos frontend.Pos, format string, args ...any) {
+	if len(v.errs) < maxErrors {
+		v.errs = append(v.errs, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+	}
+}
+
+// operandCounts gives the allowed total operand count (destinations included) per opcode.
+var operandCounts = map[frontend.Opcode][2]int{
+	frontend.OpAdd: {3, 3}, frontend.OpSub: {3, 3}, frontend.OpMul: {3, 3}, frontend.OpDiv: {3, 3},
+	frontend.OpRem: {3, 3}, frontend.OpAnd: {3, 3}, frontend.OpOr: {3, 3}, frontend.OpXor: {3, 3},
+	frontend.OpShl: {3, 3}, frontend.OpShr: {3, 3}, frontend.OpMin: {3, 3}, frontend.OpMax: {3, 3},
+	frontend.OpMul24: {3, 3}, frontend.OpAddc: {3, 3}, frontend.OpSubc: {3, 3}, frontend.OpCopysign: {3, 3},
+	frontend.OpMad: {4, 4}, frontend.OpFma: {4, 4}, frontend.OpMad24: {4, 4}, frontend.OpMadc: {4, 4},
+	frontend.OpSelp: {4, 4}, frontend.OpBfe: {4, 4}, frontend.OpSlct: {4, 4}, frontend.OpPrmt: {4, 4},
+	frontend.OpShf: {4, 4}, frontend.OpSad: {4, 4}, frontend.OpDp4a: {4, 4}, frontend.OpDp2a: {4, 4},
+	frontend.OpBfi: {5, 5}, frontend.OpLop3: {5, 5}, frontend.OpSetp: {3, 4}, frontend.OpSet: {3, 4},
+	frontend.OpMov: {2, 2}, frontend.OpCvt: {2, 2}, frontend.OpCvta: {2, 2}, frontend.OpAbs: {2, 2},
+	frontend.OpNeg: {2, 2}, frontend.OpNot: {2, 2}, frontend.OpCnot: {2, 2}, frontend.OpPopc: {2, 2},
+	frontend.OpClz: {2, 2}, frontend.OpBrev: {2, 2}, frontend.OpBfind: {2, 2}, frontend.OpSqrt: {2, 2},
+	frontend.OpRsqrt: {2, 2}, frontend.OpRcp: {2, 2}, frontend.OpSin: {2, 2}, frontend.OpCos: {2, 2},
+	frontend.OpLg2: {2, 2}, frontend.OpEx2: {2, 2}, frontend.OpTanh: {2, 2}, frontend.OpTestp: {2, 2},
+	frontend.OpIsspacep: {2, 2}, frontend.OpLd: {2, 3}, frontend.OpLdu: {2, 2}, frontend.OpSt: {2, 3},
+	frontend.OpAtom: {3, 4}, frontend.OpRed: {2, 3}, frontend.OpShfl: {5, 5}, frontend.OpVote: {2, 3},
+	frontend.OpActivemask: {1, 1}, frontend.OpMembar: {0, 0}, frontend.OpFence: {0, 0}, frontend.OpBar: {1, 4},
+	frontend.OpBarrier: {1, 4},
+}
+
+func (v *verifier) instr(in *Instr) {
+	n := len(in.Dsts) + len(in.Args)
+	if c, ok := operandCounts[in.Op]; ok && (n < c[0] || n > c[1]) {
+		want := fmt.Sprint(c[0])
+		if c[1] != c[0] {
+			want = fmt.Sprintf("%d to %d", c[0], c[1])
+		}
+		v.errorf(in.Pos, "%s takes %s operands, not %d", in.Op, want, n)
+		return
+	}
+	v.mods(in)
+	if in.Guard != nil && in.Guard.Reg.Type != frontend.Pred {
+		v.errorf(in.Pos, "guard %s is a %s register, not .pred", in.Guard.Reg.Name, in.Guard.Reg.Type)
+	}
+	dsts, srcs, relaxed := operandTypes(in)
+	for i := range in.Dsts {
+		if i < len(dsts) {
+			v.operandType(in, &in.Dsts[i], dsts[i], relaxed)
+		}
+	}
+	for i := range in.Args {
+		if i < len(srcs) {
+			v.operandType(in, &in.Args[i], srcs[i], relaxed)
+		}
+		if in.Args[i].Kind == ArgAddr && in.Args[i].Value != nil {
+			if r := in.Args[i].Value.Reg; r.Type.Bits() != 32 && r.Type.Bits() != 64 || r.Type.IsFloat() || r.Type == frontend.Pred {
+				v.errorf(in.Args[i].Pos, "address register %s must be a 32- or 64-bit integer register, not %s", r.Name, r.Type)
+			}
+		}
+	}
+}
+
+// mods rejects modifiers of a kind the opcode does not take.
+func (v *verifier) mods(in *Instr) {
+	for _, m := range in.Mods {
+		ok := true
+		switch m.Kind() {
+		case frontend.ModKindRounding:
+			ok = takesRounding(in.Op)
+		case frontend.ModKindCompare:
+			ok = in.Op == frontend.OpSetp || in.Op == frontend.OpSet ||
+				(m == frontend.ModHi || m == frontend.ModLo) && takesHiLo(in.Op)
+		case frontend.ModKindSpace:
+			ok = takesSpace(in.Op)
+		case frontend.ModKindVector:
+			ok = takesVector(in.Op)
+		}
+		if m == frontend.ModUni {
+			ok = false
+		}
+		if !ok {
+			v.errorf(in.Pos, "%s does not take the modifier %s", in.Op, m)
+		}
+	}
+}
+
+func takesRounding(op frontend.Opcode) bool {
+	switch op {
+	case frontend.OpAdd, frontend.OpSub, frontend.OpMul, frontend.OpMad, frontend.OpFma, frontend.OpDiv,
+		frontend.OpSqrt, frontend.OpRcp, frontend.OpCvt, frontend.OpSet, frontend.OpSetp, frontend.OpTestp:
+		return op != frontend.OpSet && op != frontend.OpSetp && op != frontend.OpTestp
+	}
+	return false
+}
+
+func takesHiLo(op frontend.Opcode) bool {
+	switch op {
+	case frontend.OpMul, frontend.OpMad, frontend.OpMul24, frontend.OpMad24, frontend.OpMadc:
+		return true
+	}
+	return false
+}
+
+func takesSpace(op frontend.Opcode) bool {
+	switch op {
+	case frontend.OpLd, frontend.OpLdu, frontend.OpSt, frontend.OpAtom, frontend.OpRed, frontend.OpCvta,
+		frontend.OpIsspacep, frontend.OpPrefetch, frontend.OpPrefetchu, frontend.OpCp, frontend.OpMbarrier,
+		frontend.OpLdmatrix, frontend.OpStmatrix, frontend.OpMapa, frontend.OpWmma, frontend.OpAlloca,
+		frontend.OpApplypriority, frontend.OpDiscard, frontend.OpCreatepolicy, frontend.OpMultimem, frontend.OpFence,
+		frontend.OpGetctarank, frontend.OpSuld, frontend.OpSust, frontend.OpSured, frontend.OpTensormap:
+		return true
+	}
+	return false
+}
+
+func takesVector(op frontend.Opcode) bool {
+	switch op {
+	case frontend.OpLd, frontend.OpLdu, frontend.OpSt, frontend.OpAtom, frontend.OpRed, frontend.OpTex,
+		frontend.OpTld4, frontend.OpSuld, frontend.OpSust, frontend.OpMultimem, frontend.OpCp, frontend.OpMov:
+		return true
+	}
+	return false
+}
+
+// operandTypes returns the type each destination and source operand must have (TypeNone: not
+// checked) and whether data operands may be wider than the type, as ld, st and cvt allow.
+func operandTypes(in *Instr) (dsts, srcs []frontend.Type, relaxed bool) {
+	types := typeMods(in.Mods)
+	if len(types) == 0 {
+		return nil, nil, false
+	}
+	t := types[len(types)-1]
+	u32, pred := frontend.U32, frontend.Pred
+	rep := func(n int, x frontend.Type) []frontend.Type {
+		out := make([]frontend.Type, n)
+		for i := range out {
+			out[i] = x
+		}
+		return out
+	}
+	switch in.Op {
+	case frontend.OpAdd, frontend.OpSub, frontend.OpDiv, frontend.OpRem, frontend.OpAnd, frontend.OpOr,
+		frontend.OpXor, frontend.OpMin, frontend.OpMax, frontend.OpCopysign, frontend.OpAddc, frontend.OpSubc:
+		return []frontend.Type{t}, rep(2, t), false
+	case frontend.OpMul, frontend.OpMad:
+		if wide(in.Mods) {
+			w := doubleWidth(t)
+			if in.Op == frontend.OpMad {
+				return []frontend.Type{w}, []frontend.Type{t, t, w}, false
+			}
+			return []frontend.Type{w}, rep(2, t), false
+		}
+		return []frontend.Type{t}, rep(arity(in.Op), t), false
+	case frontend.OpFma, frontend.OpNeg, frontend.OpAbs, frontend.OpNot, frontend.OpSqrt, frontend.OpRsqrt,
+		frontend.OpRcp, frontend.OpSin, frontend.OpCos, frontend.OpLg2, frontend.OpEx2, frontend.OpTanh,
+		frontend.OpBrev, frontend.OpMov:
+		return []frontend.Type{t}, rep(arity(in.Op), t), false
+	case frontend.OpShl, frontend.OpShr:
+		return []frontend.Type{t}, []frontend.Type{t, u32}, false
+	case frontend.OpPopc, frontend.OpClz, frontend.OpBfind:
+		return []frontend.Type{u32}, []frontend.Type{t}, false
+	case frontend.OpSetp:
+		return []frontend.Type{pred, pred}, []frontend.Type{t, t, pred}, false
+	case frontend.OpSelp:
+		return []frontend.Type{t}, []frontend.Type{t, t, pred}, false
+	case frontend.OpTestp:
+		return []frontend.Type{pred}, []frontend.Type{t}, false
+	case frontend.OpCvt:
+		if len(types) == 2 {
+			return []frontend.Type{types[0]}, []frontend.Type{types[1]}, true
+		}
+	case frontend.OpCvta:
+		return []frontend.Type{t}, []frontend.Type{t}, false
+	case frontend.OpLd, frontend.OpLdu:
+		return []frontend.Type{t}, nil, true
+	case frontend.OpSt:
+		return nil, []frontend.Type{frontend.TypeNone, t}, true
+	case frontend.OpAtom:
+		return []frontend.Type{t}, []frontend.Type{frontend.TypeNone, t, t}, false
+	case frontend.OpRed:
+		return nil, []frontend.Type{frontend.TypeNone, t}, false
+	case frontend.OpBfe:
+		return []frontend.Type{t}, []frontend.Type{t, u32, u32}, false
+	case frontend.OpBfi:
+		return []frontend.Type{t}, []frontend.Type{t, t, u32, u32}, false
+	case frontend.OpPrmt, frontend.OpShf:
+		return []frontend.Type{frontend.B32}, rep(3, frontend.B32), false
+	}
+	return nil, nil, false
+}
+
+func typeMods(mods []frontend.Mod) []frontend.Type {
+	var ts []frontend.Type
+	for _, m := range mods {
+		if t, ok := m.Type(); ok {
+			ts = append(ts, t)
+		}
+	}
+	return ts
+}
+
+func wide(mods []frontend.Mod) bool {
+	for _, m := range mods {
+		if m == frontend.ModWide {
+			return true
+		}
+	}
+	return false
+}
+
+// doubleWidth returns the integer type twice as wide as t, for mul.wide and mad.wide.
+func doubleWidth(t frontend.Type) frontend.Type {
+	switch t {
+	case frontend.U16:
+		return frontend.U32
+	case frontend.U32:
+		return frontend.U64
+	case frontend.S16:
+		return frontend.S32
+	case frontend.S32:
+		return frontend.S64
+	}
+	return frontend.TypeNone
+}
+
+// operandType checks a register operand (or each register of a vector or pair) against want.
+func (v *verifier) operandType(in *Instr, a *Arg, want frontend.Type, relaxed bool) {
+	switch a.Kind {
+	case ArgVector, ArgPair:
+		if in.Op == frontend.OpMov && a.Kind == ArgVector && want != frontend.TypeNone && !vectorMod(in.Mods) {
+			// mov packs or unpacks: `mov.b64 {lo, hi}, %rd1` splits the width among the elements.
+			want = bitsType(want.Bits() / len(a.Elems))
+		}
+		for i := range a.Elems {
+			v.operandType(in, &a.Elems[i], want, relaxed)
+		}
+	case ArgValue:
+		r := a.Value.Reg
+		if a.Not && r.Type != frontend.Pred {
+			v.errorf(a.Pos, "!%s negates a %s register; only predicates can be negated", r.Name, r.Type)
+			return
+		}
+		if !compatible(r.Type, want, relaxed) {
+			v.errorf(a.Pos, "register %s has type %s, which %s%s cannot use as %s", r.Name, r.Type, in.Op, modSuffix(in.Mods), want)
+		}
+	}
+}
+
+func modSuffix(mods []frontend.Mod) string {
+	s := ""
+	for _, m := range mods {
+		s += m.String()
+	}
+	return s
+}
+
+// compatible applies PTX's operand type rules: bit-size types match any type of their size,
+// signed and unsigned integers of one size are interchangeable, floats match floats of their
+// type and bit-size registers, and (relaxed) ld/st/cvt data registers may be wider.
+func compatible(reg, want frontend.Type, relaxed bool) bool {
+	if want == frontend.TypeNone || reg == want {
+		return true
+	}
+	if reg == frontend.Pred || want == frontend.Pred {
+		return false
+	}
+	rb, wb := reg.Bits(), want.Bits()
+	sizeOK := rb == wb || relaxed && rb > wb && !reg.IsFloat()
+	switch {
+	case want.IsBits():
+		return sizeOK
+	case want.IsInteger():
+		return (reg.IsInteger() || reg.IsBits()) && sizeOK
+	case want == frontend.F16x2 || want == frontend.BF16x2 || want == frontend.F16 || want == frontend.BF16:
+		return reg.IsBits() && sizeOK
+	case want.IsFloat():
+		return reg.IsBits() && sizeOK
+	}
+	return false
+}
+
+func (v *verifier) term(fn *Function, t *Terminator) {
+	switch t.Kind {
+	case TermBranch:
+		if t.Cond.Reg.Type != frontend.Pred {
+			v.errorf(t.Pos, "branch condition %s is a %s register, not .pred", t.Cond.Reg.Name, t.Cond.Reg.Type)
+		}
+	case TermBrx:
+		if ty := t.Index.Reg.Type; ty != frontend.U32 && ty != frontend.B32 {
+			v.errorf(t.Pos, "brx.idx index %s must be a .u32 register, not %s", t.Index.Reg.Name, ty)
+		}
+	case TermCall:
+		v.call(fn, t)
+	}
+}
+
+// call checks a call's arguments and results against every signature it may reach.
+func (v *verifier) call(fn *Function, t *Terminator) {
+	c := t.Call
+	if c.Guard != nil && c.Guard.Reg.Type != frontend.Pred {
+		v.errorf(t.Pos, "guard %s is a %s register, not .pred", c.Guard.Reg.Name, c.Guard.Reg.Type)
+	}
+	if c.Target != nil {
+		if bits := c.Target.Reg.Type.Bits(); bits != 32 && bits != 64 {
+			v.errorf(t.Pos, "call target %s must be a 32- or 64-bit register holding a function address", c.Target.Reg.Name)
+		}
+	}
+	check := func(what string, sig Signature) bool {
+		if msg := matchCall(c, sig); msg != "" {
+			v.errorf(t.Pos, "call does not match %s: %s", what, msg)
+			return false
+		}
+		return true
+	}
+	switch {
+	case c.Direct != nil:
+		if c.Direct.Kind == frontend.Entry {
+			v.errorf(t.Pos, "%s is a kernel (.entry) and cannot be called", c.Direct.Name)
+			return
+		}
+		check("the signature of "+c.Direct.Name, c.Direct.Sig)
+	case c.Proto != nil:
+		check("prototype "+c.ListName, *c.Proto)
+	default:
+		for _, f := range c.Targets {
+			if !check("the signature of "+f.Name+" in "+c.ListName, f.Sig) {
+				return
+			}
+		}
+	}
+}
+
+// matchCall compares a call's argument and result shapes with a signature, describing the first
+// mismatch, or returns "".
+func matchCall(c *Call, sig Signature) string {
+	if len(c.Args) != len(sig.Params) {
+		return fmt.Sprintf("%d arguments given, %d expected", len(c.Args), len(sig.Params))
+	}
+	if len(c.Results) != len(sig.Results) {
+		return fmt.Sprintf("%d return values given, %d expected", len(c.Results), len(sig.Results))
+	}
+	for i := range c.Args {
+		if msg := matchSlot(&c.Args[i], sig.Params[i]); msg != "" {
+			return fmt.Sprintf("argument %d %s", i+1, msg)
+		}
+	}
+	for i := range c.Results {
+		if msg := matchSlot(&c.Results[i], sig.Results[i]); msg != "" {
+			return fmt.Sprintf("return value %d %s", i+1, msg)
+		}
+	}
+	return ""
+}
+
+func matchSlot(a *Arg, want ParamType) string {
+	var size int64
+	switch a.Kind {
+	case ArgSym:
+		if a.Var == nil || a.Var.Space != frontend.SpaceParam {
+			return "must be a .param variable or a register"
+		}
+		size = a.Var.Size
+	case ArgValue:
+		size = int64(a.Value.Reg.Type.Bytes())
+	case ArgImm, ArgFloat:
+		return ""
+	default:
+		return "must be a .param variable, a register or an immediate"
+	}
+	if size != want.Size {
+		return fmt.Sprintf("has %d bytes, the parameter has %d", size, want.Size)
+	}
+	return ""
+}
+
+// arity is the number of source operands of the unary and ternary opcodes operandTypes checks
+// by shape; 2 for the rest.
+func arity(op frontend.Opcode) int {
+	switch op {
+	case frontend.OpNeg, frontend.OpAbs, frontend.OpNot, frontend.OpSqrt, frontend.OpRsqrt, frontend.OpRcp,
+		frontend.OpSin, frontend.OpCos, frontend.OpLg2, frontend.OpEx2, frontend.OpTanh, frontend.OpBrev, frontend.OpMov:
+		return 1
+	case frontend.OpFma, frontend.OpMad:
+		return 3
+	}
+	return 2
+}
+
+// bitsType returns the .bN type of n bits, or TypeNone when there is none.
+func bitsType(n int) frontend.Type {
+	switch n {
+	case 8:
+		return frontend.B8
+	case 16:
+		return frontend.B16
+	case 32:
+		return frontend.B32
+	case 64:
+		return frontend.B64
+	case 128:
+		return frontend.B128
+	}
+	return frontend.TypeNone
+}
+
+func vectorMod(mods []frontend.Mod) bool {
+	for _, m := range mods {
+		if m.Kind() == frontend.ModKindVector {
+			return true
+		}
+	}
+	return false
+}
