@@ -34,7 +34,7 @@ const maxErrors = 10
 // reconvergence points, runs the uniformity analysis, and verifies the result.
 func Build(m *frontend.Module) (*Program, error) {
 	b := &builder{prog: &Program{File: m.Pos.File, AddressSize: m.AddressSize, funcByName: map[string]*Function{}},
-		globals: map[string]*Variable{}}
+		globals: map[string]*Variable{}, labelOwner: map[string]string{}}
 	b.declareModule(m)
 	for _, it := range m.Items {
 		if f, ok := it.(*frontend.Function); ok && f.Body != nil {
@@ -66,6 +66,8 @@ type builder struct {
 	scopes  []map[string]any // *Reg or *Variable, innermost last
 	labels  map[string]*Block
 	cur     *Block
+	// labelOwner maps every label of the module to the function defining it.
+	labelOwner map[string]string
 }
 
 func (b *builder) errorf(pos frontend.Pos, format string, args ...any) {
@@ -90,6 +92,24 @@ func (b *builder) declareModule(m *frontend.Module) {
 			}
 		case *frontend.Function:
 			b.declareFunction(it)
+			if it.Body != nil {
+				collectLabelOwners(it.Body, it.Name, b.labelOwner)
+			}
+		}
+	}
+}
+
+// collectLabelOwners records which function defines each label, to explain branches to labels
+// of other functions.
+func collectLabelOwners(blk *frontend.Block, fn string, owner map[string]string) {
+	for _, st := range blk.Stmts {
+		switch st := st.(type) {
+		case *frontend.Label:
+			if _, ok := owner[st.Name]; !ok {
+				owner[st.Name] = fn
+			}
+		case *frontend.Block:
+			collectLabelOwners(st, fn, owner)
 		}
 	}
 }
@@ -695,7 +715,9 @@ func (b *builder) branch(in *frontend.Instruction, g *Value, neg, uni bool) {
 		target = b.labels[id.Name]
 	}
 	if target == nil {
-		if ok && b.prog.funcByName[id.Name] == nil && b.lookup(id.Name) == nil {
+		if owner, isLabel := b.labelOwner[nameOf(id)]; isLabel {
+			b.errorf(in.Operands[0].Position(), "label %s is in function %s, not %s: a branch cannot leave its function", id.Name, owner, b.fn.Name)
+		} else if ok && b.prog.funcByName[id.Name] == nil && b.lookup(id.Name) == nil {
 			b.errorf(in.Operands[0].Position(), "undefined label %s", id.Name)
 		} else {
 			b.errorf(in.Operands[0].Position(), "branch target must be a label of %s", b.fn.Name)

@@ -1,0 +1,94 @@
+package ssa
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/ptx2go/ptx2go/frontend"
+	"github.com/stretchr/testify/require"
+)
+
+// kernel wraps body lines in a module whose kernel body starts at line 9; the declarations
+// above it are shared by the cases.
+func kernel(lines ...string) string {
+	return `.version 8.0
+.target sm_80
+.address_size 64
+.func (.param .b32 rv) f(.param .b32 a) { ret; }
+.func g(.param .b64 a) { ret; }
+.entry other() { OTHER: ret; }
+.entry k(.param .u64 p)
+{
+` + strings.Join(lines, "\n") + "\n}\n"
+}
+
+func TestVerifierErrors(t *testing.T) {
+	decls := "\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\t.reg .f32 %f<4>;\n\t.reg .pred %p<3>;\n\t.reg .s64 %s<2>;"
+	tests := []struct {
+		name      string
+		lines     []string
+		line, col int32
+		msg       string
+	}{
+		{"undeclared register", []string{"\tadd.s32 %r9, 1, 2;"},
+			9, 10, "undeclared register %r9"},
+		{"undeclared label", []string{decls, "\tbra NOWHERE;"},
+			14, 6, "undefined label NOWHERE"},
+		{"label of another function", []string{decls, "\tbra OTHER;"},
+			14, 6, "label OTHER is in function other, not k: a branch cannot leave its function"},
+		{"incompatible register type", []string{decls, "\tadd.s32 %r1, %f1, 1;"},
+			14, 15, "register %f1 has type .f32, which add.s32 cannot use as .s32"},
+		{"wrong operand count", []string{decls, "\tadd.s32 %r1, %r2;"},
+			14, 2, "add takes 3 operands, not 2"},
+		{"modifier the opcode does not take", []string{decls, "\tand.rn.b32 %r1, %r2, %r3;"},
+			14, 2, "and does not take the modifier .rn"},
+		{"uni on an ordinary instruction", []string{decls, "\tadd.uni.s32 %r1, %r2, %r3;"},
+			14, 2, "add does not take the modifier .uni"},
+		{"guard not a predicate", []string{decls, "\t@%r1 add.s32 %r1, %r2, %r3;"},
+			14, 2, "guard %r1 is a .b32 register, not .pred"},
+		{"brx index not u32", []string{decls, "ts: .branchtargets L1;", "\tbrx.idx %rd1, ts;", "L1:", "\tret;"},
+			15, 2, "brx.idx index %rd1 must be a .u32 register, not .b64"},
+		{"branchtargets entry not a label", []string{decls, "ts: .branchtargets L1, L9;", "L1:", "\tret;"},
+			14, 24, ".branchtargets entry L9 is not a label of k"},
+		{"calltargets entry not a function", []string{decls, "ft: .calltargets f, nosuch;", "\tret;"},
+			14, 21, ".calltargets entry nosuch is not a declared function"},
+		{"call with too many arguments", []string{decls, "\t{ .param .b32 a; .param .b32 b; .param .b32 r;",
+			"\tcall (r), f, (a, b); }"},
+			15, 2, "call does not match the signature of f: 2 arguments given, 1 expected"},
+		{"call argument size mismatch", []string{decls, "\t{ .param .b64 a; .param .b32 r;", "\tcall (r), f, (a); }"},
+			15, 2, "call does not match the signature of f: argument 1 has 8 bytes, the parameter has 4"},
+		{"prototype mismatch", []string{decls, "pr: .callprototype _ (.param .b32 _);", "\t{ .param .b64 a;",
+			"\tcall %rd1, (a), pr; }"},
+			16, 2, "call does not match prototype pr: argument 1 has 8 bytes, the parameter has 4"},
+		{"call target list mismatch", []string{decls, "ft: .calltargets f, g;", "\t{ .param .b32 a; .param .b32 r;",
+			"\tcall (r), %rd1, (a), ft; }"},
+			16, 2, "call does not match the signature of g in ft: 1 return values given, 0 expected"},
+		{"indirect call without a target list", []string{decls, "\tcall %rd1, ();"},
+			14, 2, "an indirect call needs a .calltargets list, a call table or a .callprototype"},
+		{"register redeclared in one scope", []string{"\t.reg .b32 %x;", "\t.reg .b32 %x;"},
+			10, 12, "%x is already declared in this scope"},
+		{"label used as a value", []string{decls, "L1:", "\tmov.u32 %r1, L1;"},
+			15, 15, "label L1 can only be a branch target"},
+		{"setp into a non-predicate", []string{decls, "\tsetp.lt.s32 %r1, %r2, %r3;"},
+			14, 14, "register %r1 has type .b32, which setp.lt.s32 cannot use as .pred"},
+		{"negated non-predicate", []string{decls, "\tselp.b32 %r1, %r2, %r3, !%r1;"},
+			14, 26, "!%r1 negates a .b32 register; only predicates can be negated"},
+		{"address register of the wrong type", []string{decls, "\tld.global.u32 %r1, [%f1];"},
+			14, 21, "address register %f1 must be a 32- or 64-bit integer register, not .f32"},
+		{"calling a kernel", []string{decls, "\tcall other;"},
+			14, 2, "other is a kernel (.entry) and cannot be called"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := frontend.ParseString("bad.ptx", kernel(tc.lines...))
+			require.NoError(t, err)
+			_, err = Build(m)
+			require.Error(t, err)
+			var list ErrorList
+			require.True(t, errors.As(err, &list))
+			require.Equal(t, tc.msg, list[0].Msg, "all errors: %v", err)
+			require.Equal(t, frontend.Pos{File: "bad.ptx", Line: tc.line, Col: tc.col}, list[0].Pos)
+		})
+	}
+}
