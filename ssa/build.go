@@ -68,6 +68,42 @@ type builder struct {
 	cur     *Block
 	// labelOwner maps every label of the module to the function defining it.
 	labelOwner map[string]string
+	// instrs, values and args hand out memory in chunks, so lowering costs a few large
+	// allocations rather than one per instruction and operand.
+	instrs []Instr
+	values []Value
+	args   []Arg
+}
+
+func (b *builder) newInstr() *Instr {
+	if len(b.instrs) == 0 {
+		b.instrs = make([]Instr, 256)
+	}
+	in := &b.instrs[0]
+	b.instrs = b.instrs[1:]
+	return in
+}
+
+func (b *builder) newValue() *Value {
+	if len(b.values) == 0 {
+		b.values = make([]Value, 256)
+	}
+	v := &b.values[0]
+	b.values = b.values[1:]
+	return v
+}
+
+// argSlice returns an empty slice with room for n operands, its capacity clipped to n.
+func (b *builder) argSlice(n int) []Arg {
+	if n > 64 {
+		return make([]Arg, 0, n)
+	}
+	if len(b.args) < n {
+		b.args = make([]Arg, 512)
+	}
+	s := b.args[:0:n]
+	b.args = b.args[n:]
+	return s
 }
 
 func (b *builder) errorf(pos frontend.Pos, format string, args ...any) {
@@ -459,8 +495,14 @@ func (b *builder) guard(in *frontend.Instruction) (*Value, bool) {
 	return use(r), in.Guard.Negate
 }
 
-// use makes a placeholder for a read of r; SSA construction replaces it with the reaching value.
-func use(r *Reg) *Value { return &Value{Reg: r, Version: -1} }
+// use returns r's placeholder for a read; SSA construction replaces each read with the value
+// reaching it. One placeholder per register serves all its reads.
+func use(r *Reg) *Value {
+	if r.placeholder == nil {
+		r.placeholder = &Value{Reg: r, Version: -1}
+	}
+	return r.placeholder
+}
 
 func (b *builder) regNamed(name string, pos frontend.Pos, what string) *Reg {
 	switch e := b.lookup(name).(type) {
@@ -501,7 +543,12 @@ func (b *builder) instruction(in *frontend.Instruction) {
 		b.call(in, g, neg, uni)
 		return
 	case frontend.OpRet, frontend.OpExit, frontend.OpTrap:
-		kind := map[frontend.Opcode]TermKind{frontend.OpRet: TermRet, frontend.OpExit: TermExit, frontend.OpTrap: TermTrap}[in.Op]
+		kind := TermRet
+		if in.Op == frontend.OpExit {
+			kind = TermExit
+		} else if in.Op == frontend.OpTrap {
+			kind = TermTrap
+		}
 		if len(in.Operands) > 0 {
 			b.errorf(in.Pos, "%s takes no operands", in.Op)
 		}
@@ -524,7 +571,8 @@ func (b *builder) instruction(in *frontend.Instruction) {
 		return
 	}
 	bl := b.block(in.Pos)
-	ins := &Instr{Op: in.Op, Mods: in.Mods, Pos: in.Pos, Block: bl, Guard: g, GuardNeg: neg}
+	ins := b.newInstr()
+	*ins = Instr{Op: in.Op, Mods: in.Mods, Pos: in.Pos, Block: bl, Guard: g, GuardNeg: neg}
 	ops := in.Operands
 	if len(ops) > 0 && hasDestination(in.Op) {
 		if _, isAddr := ops[0].(*frontend.Address); !isAddr {
@@ -532,6 +580,7 @@ func (b *builder) instruction(in *frontend.Instruction) {
 			ops = ops[1:]
 		}
 	}
+	ins.Args = b.argSlice(len(ops))
 	for _, o := range ops {
 		ins.Args = append(ins.Args, b.src(o))
 	}
@@ -562,7 +611,8 @@ func (b *builder) dst(ins *Instr, o frontend.Operand) Arg {
 		if r == nil {
 			return Arg{Kind: ArgSink, Pos: id.Pos}
 		}
-		v := &Value{Reg: r, Kind: DefInstr, Instr: ins}
+		v := b.newValue()
+		*v = Value{Reg: r, Kind: DefInstr, Instr: ins}
 		ins.Defs = append(ins.Defs, v)
 		return Arg{Kind: ArgValue, Value: v, Pos: id.Pos}
 	}

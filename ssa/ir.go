@@ -96,6 +96,8 @@ type Reg struct {
 	Type   frontend.Type
 	Vector int
 	Pos    frontend.Pos
+	// placeholder stands for every read of the register until SSA construction resolves it.
+	placeholder *Value
 }
 
 // DefKind says where a Value comes from.
