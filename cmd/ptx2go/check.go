@@ -9,15 +9,19 @@ import (
 	"os"
 
 	"github.com/ptx2go/ptx2go/frontend"
+	"github.com/ptx2go/ptx2go/ssa"
 )
 
 const checkUsage = `usage: ptx2go check FILE.ptx...
 
-Check parses each PTX file and, for a file without errors, prints
-"FILE: ok (N kernels, M functions)", counting the .entry kernels and the .func device
-functions that have a body (prototypes are not counted). Errors go to standard error as
-file:line:col: message, followed by the source line and a caret under the column. The
-exit status is 1 if any file could not be read or parsed, 2 for a malformed command line.
+Check parses each PTX file, lowers it to SSA form and verifies the result (labels, registers,
+call targets and signatures resolve; every block is terminated; values are defined before
+use), and for a file without errors prints "FILE: ok (N kernels, M functions)", counting the
+.entry kernels and .func device functions that are defined here: declarations and prototypes
+of functions defined elsewhere are not counted. Syntax errors go to standard error as
+file:line:col: message, followed by the source line and a caret under the column; lowering
+and verification errors as file:line:col: message, one a line. The exit status is 1 if any
+file could not be read, parsed or lowered, 2 for a malformed command line.
 
 Examples:
   ptx2go check testdata/ptx/vecadd.ptx
@@ -50,6 +54,10 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	for _, path := range fl.Args() {
 		m, ok := parseFile(path, stderr)
 		if !ok {
+			status = exitFail
+			continue
+		}
+		if _, ok := buildModule(m, stderr); !ok {
 			status = exitFail
 			continue
 		}
@@ -102,18 +110,39 @@ func parseFile(path string, stderr io.Writer) (m *frontend.Module, ok bool) {
 	return m, true
 }
 
-// countFunctions counts a module's kernels (.entry items) and device functions (.func items
-// with a body; prototypes are declarations of functions defined elsewhere).
+// buildModule lowers a parsed module to SSA. Lowering and verification errors are reported to
+// stderr as file:line:col: message, one a line, and ok is false.
+func buildModule(m *frontend.Module, stderr io.Writer) (p *ssa.Program, ok bool) {
+	p, err := ssa.Build(m)
+	if err == nil {
+		return p, true
+	}
+	if list, isList := errors.AsType[ssa.ErrorList](err); isList && len(list) > 0 {
+		for _, e := range list {
+			fmt.Fprintf(stderr, "%s: %s\n", e.Pos, e.Msg)
+		}
+		return nil, false
+	}
+	if e, isOne := errors.AsType[*ssa.Error](err); isOne {
+		fmt.Fprintf(stderr, "%s: %s\n", e.Pos, e.Msg)
+		return nil, false
+	}
+	fmt.Fprintf(stderr, "%s: %v\n", m.Pos.File, err)
+	return nil, false
+}
+
+// countFunctions counts the kernels (.entry) and device functions (.func) a module defines.
+// Items without a body are declarations of functions defined elsewhere (or later in the same
+// file, which GCC writes for every kernel) and are not counted.
 func countFunctions(m *frontend.Module) (kernels, funcs int) {
 	for _, it := range m.Items {
 		f, isFunc := it.(*frontend.Function)
-		if !isFunc {
+		if !isFunc || f.Body == nil {
 			continue
 		}
-		switch {
-		case f.Kind == frontend.Entry:
+		if f.Kind == frontend.Entry {
 			kernels++
-		case f.Body != nil:
+		} else {
 			funcs++
 		}
 	}

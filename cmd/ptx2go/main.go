@@ -48,8 +48,10 @@ var verbs []*verb
 
 func init() {
 	verbs = []*verb{
-		{name: "check", summary: "parse PTX files and report errors", usage: checkUsage, run: runCheck},
+		{name: "check", summary: "parse, lower and verify PTX files and report errors", usage: checkUsage, run: runCheck},
 		{name: "fmt", summary: "print a PTX file in normalized form", usage: fmtUsage, run: runFmt},
+		{name: "ssa", summary: "print the SSA form of a PTX file's functions", usage: ssaUsage, run: runSSA},
+		{name: "cfg", summary: "draw a function's control-flow graph in Graphviz DOT or SVG", usage: cfgUsage, run: runCFG},
 		{name: "version", summary: "print the ptx2go and Go versions", usage: versionUsage, run: runVersion},
 		{name: "help", summary: "show help for ptx2go or one of its commands", usage: helpUsage, run: runHelp},
 	}
@@ -94,8 +96,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 const mainIntro = `ptx2go translates NVIDIA PTX kernels, as emitted by clang, nvcc and GCC's nvptx back end,
 into Go that runs them on the CPU with the GPU's SIMT semantics. Today it parses PTX,
-reports syntax errors and prints PTX in normalized form; the SSA, runtime and code
-generation stages are in progress.
+lowers it to a verified SSA form with reconvergence points, reports errors, and prints the
+normalized PTX, the SSA and the control-flow graphs; the runtime and code generation stages
+are in progress.
 
 usage: ptx2go <command> [arguments]
 `
@@ -103,6 +106,8 @@ usage: ptx2go <command> [arguments]
 const mainExamples = `Examples:
   ptx2go check testdata/ptx/*.ptx
   ptx2go fmt testdata/ptx/vecadd.ptx
+  ptx2go ssa testdata/ptx/vecadd.ptx
+  ptx2go cfg testdata/ptx/vecadd.ptx -func vecadd > vecadd.dot
   ptx2go help check
 `
 
@@ -140,6 +145,26 @@ func parseFlags(name, usage string, fs *flag.FlagSet, args []string, stdout, std
 		return true, usageError(name, usage, stderr, err.Error())
 	}
 	return false, exitOK
+}
+
+// parseInterspersed is parseFlags for verbs whose flags may come before or after their
+// operands, as in `ptx2go ssa FILE.ptx -func NAME`. It returns the operands in order;
+// everything after a "--" is an operand.
+func parseInterspersed(name, usage string, fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (operands []string, done bool, code int) {
+	for {
+		if done, code := parseFlags(name, usage, fs, args, stdout, stderr); done {
+			return nil, true, code
+		}
+		rest := fs.Args()
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(operands, rest...), false, exitOK
+		}
+		if len(rest) == 0 {
+			return operands, false, exitOK
+		}
+		operands = append(operands, rest[0])
+		args = rest[1:]
+	}
 }
 
 // usageError reports a malformed command line for the verb called name: msg (when not empty),

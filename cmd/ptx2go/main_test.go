@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptx2go/ptx2go/frontend"
+	"github.com/ptx2go/ptx2go/ssa"
 )
 
 // runCLI runs the command line in-process and returns its exit status, stdout and stderr.
@@ -24,12 +27,16 @@ func runCLI(args ...string) (code int, stdout, stderr string) {
 }
 
 // Independent counts for check's summary line, taken from the source text rather than the AST.
+// Only definitions count: a header whose parameter lists reach a '{' before any ';' (a
+// declaration or prototype ends in ';').
 var (
-	lineComment = regexp.MustCompile(`//[^\n]*`)
-	// A kernel header: linkage directives, then .entry, at the start of a line.
-	entryLine = regexp.MustCompile(`(?m)^[ \t]*(?:\.(?:visible|extern|weak|common)[ \t]+)*\.entry[ \t]`)
-	// A device function definition: a .func header whose parameter lists reach a '{' before any
-	// ';' (a prototype ends in ';').
+	lineComment  = regexp.MustCompile(`//[^\n]*`)
+	blockComment = regexp.MustCompile(`(?s)/\*.*?\*/`)
+	// A .pragma may sit between a header and its body; its ';' does not end the header.
+	pragma = regexp.MustCompile(`\.pragma[^;]*;`)
+	// A kernel definition: linkage directives, then .entry, at the start of a line.
+	entryDef = regexp.MustCompile(`(?m)^[ \t]*(?:\.(?:visible|extern|weak|common)[ \t]+)*\.entry\b[^;{]*\{`)
+	// A device function definition.
 	funcDef = regexp.MustCompile(`(?m)^[ \t]*(?:\.(?:visible|extern|weak|common)[ \t]+)*\.func\b[^;{]*\{`)
 )
 
@@ -37,8 +44,24 @@ func countBySource(t *testing.T, path string) (kernels, funcs int) {
 	t.Helper()
 	src, err := os.ReadFile(path)
 	require.NoError(t, err)
-	text := lineComment.ReplaceAllString(string(src), "")
-	return len(entryLine.FindAllStringIndex(text, -1)), len(funcDef.FindAllStringIndex(text, -1))
+	text := blockComment.ReplaceAllString(lineComment.ReplaceAllString(string(src), ""), "")
+	text = pragma.ReplaceAllString(text, "")
+	return len(entryDef.FindAllStringIndex(text, -1)), len(funcDef.FindAllStringIndex(text, -1))
+}
+
+// allPTX returns every .ptx file under testdata/ptx, in every subdirectory.
+func allPTX(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir("../../testdata/ptx", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && filepath.Ext(path) == ".ptx" {
+			files = append(files, path)
+		}
+		return err
+	})
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	return files
 }
 
 func corpus(t *testing.T) []string {
@@ -66,8 +89,25 @@ func TestCheckVecadd(t *testing.T) {
 	require.Equal(t, "../../testdata/ptx/vecadd.ptx: ok (1 kernels, 0 functions)\n", stdout)
 }
 
+// GCC declares each kernel before defining it; the declarations are not kernels of their own.
+func TestCheckCountsDefinitionsOnly(t *testing.T) {
+	const path = "../../testdata/ptx/gcc/acc_vecadd.ptx"
+	src, err := os.ReadFile(path)
+	require.NoError(t, err)
+	headers := regexp.MustCompile(`(?m)^\.entry `).FindAllIndex(src, -1)
+	require.Len(t, headers, 6, "acc_vecadd.ptx declares and then defines each of its 3 kernels")
+	kernels, funcs := countBySource(t, path)
+	require.Equal(t, 3, kernels)
+
+	code, stdout, stderr := runCLI("check", path)
+	require.Equal(t, 0, code, "stderr: %s", stderr)
+	require.Equal(t, fmt.Sprintf("%s: ok (3 kernels, %d functions)\n", path, funcs), stdout)
+}
+
+// Every file of the corpus, hand-written modules and seeds included, parses, lowers and
+// verifies, and check's counts agree with the source text and with the SSA program.
 func TestCheckCorpusCounts(t *testing.T) {
-	files := corpus(t)
+	files := allPTX(t)
 	code, stdout, stderr := runCLI(append([]string{"check"}, files...)...)
 	require.Equal(t, 0, code, "stderr: %s", stderr)
 	require.Empty(t, stderr)
@@ -76,7 +116,84 @@ func TestCheckCorpusCounts(t *testing.T) {
 	for i, path := range files {
 		kernels, funcs := countBySource(t, path)
 		require.Equal(t, fmt.Sprintf("%s: ok (%d kernels, %d functions)", path, kernels, funcs), lines[i])
+
+		p := buildProgram(t, path)
+		var defKernels, defFuncs int
+		for _, fn := range p.Funcs {
+			switch {
+			case fn.Decl:
+			case fn.Kind == frontend.Entry:
+				defKernels++
+			default:
+				defFuncs++
+			}
+		}
+		require.Equal(t, [2]int{kernels, funcs}, [2]int{defKernels, defFuncs}, path)
 	}
+}
+
+func TestCheckEachFile(t *testing.T) {
+	for _, path := range allPTX(t) {
+		t.Run(filepath.ToSlash(strings.TrimPrefix(path, "../../testdata/ptx/")), func(t *testing.T) {
+			code, stdout, stderr := runCLI("check", path)
+			require.Equal(t, 0, code, "stderr: %s", stderr)
+			require.Empty(t, stderr)
+			require.Regexp(t, `^`+regexp.QuoteMeta(path)+`: ok \(\d+ kernels, \d+ functions\)\n$`, stdout)
+		})
+	}
+}
+
+// buildProgram parses and lowers path directly, without the command.
+func buildProgram(t *testing.T, path string) *ssa.Program {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	require.NoError(t, err)
+	m, err := frontend.Parse(path, src)
+	require.NoError(t, err)
+	p, err := ssa.Build(m)
+	require.NoError(t, err)
+	return p
+}
+
+// loweringErrPTX parses but does not lower: an undeclared register and an undefined label.
+const loweringErrPTX = `.version 7.5
+.target sm_80
+.address_size 64
+
+.visible .entry k(.param .u32 n)
+{
+	.reg .b32 %r<3>;
+	ld.param.u32 %r1, [n];
+	add.s32 %r2, %r9, 1;
+	bra NOWHERE;
+}
+`
+
+func TestCheckLoweringErrors(t *testing.T) {
+	path := writeTemp(t, "lower.ptx", loweringErrPTX)
+	good := writeTemp(t, "good.ptx", goodPTX)
+	code, stdout, stderr := runCLI("check", path, good)
+	require.Equal(t, 1, code)
+	require.Equal(t, good+": ok (1 kernels, 1 functions)\n", stdout, "the good file is still checked")
+
+	// The errors, independently: ssa.Build's list, positioned in the source by hand.
+	m, err := frontend.ParseString(path, loweringErrPTX)
+	require.NoError(t, err)
+	_, err = ssa.Build(m)
+	list, ok := errors.AsType[ssa.ErrorList](err)
+	require.True(t, ok, "Build error %v is not an ErrorList", err)
+	require.Len(t, list, 2)
+	lines := strings.Split(loweringErrPTX, "\n")
+	var want strings.Builder
+	for _, e := range list {
+		require.Equal(t, path, e.Pos.File)
+		fmt.Fprintf(&want, "%s:%d:%d: %s\n", path, e.Pos.Line, e.Pos.Col, e.Msg)
+	}
+	require.Equal(t, want.String(), stderr)
+	require.Regexp(t, `^`+regexp.QuoteMeta(path)+`:9:\d+: .*%r9`, stderr)
+	require.Equal(t, "%r9", lines[8][list[0].Pos.Col-1:list[0].Pos.Col-1+3])
+	require.Contains(t, stderr, fmt.Sprintf("%s:10:%d: ", path, strings.Index(lines[9], "NOWHERE")+1))
+	require.Contains(t, stderr, "NOWHERE\n")
 }
 
 // writeTemp writes src to name in a fresh temporary directory and returns its path.
