@@ -276,7 +276,13 @@ func (b *builder) lowerFunction(f *frontend.Function) {
 	b.cur = entry
 	b.lowerBlock(f.Body)
 	if b.cur != nil && !b.terminated(b.cur) {
-		b.setTerm(b.cur, Terminator{Kind: TermRet, Pos: f.Body.End})
+		t := Terminator{Kind: TermRet, Pos: f.Body.End}
+		for _, p := range fn.Results {
+			if p.Reg != nil {
+				t.RetVals = append(t.RetVals, use(p.Reg))
+			}
+		}
+		b.setTerm(b.cur, t)
 	}
 	fn.Exit = &Block{ID: len(fn.Blocks), Func: fn, Term: Terminator{Kind: TermNone}, Pos: f.Body.End}
 	for _, bl := range fn.Blocks {

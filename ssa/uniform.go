@@ -80,7 +80,7 @@ func uniformity(fn *Function) {
 				for _, phi := range t.Reconv.Phis {
 					mark(phi.Dst)
 				}
-				inRegion := map[*Block]bool{b: true}
+				inRegion := map[*Block]bool{}
 				for _, rb := range region {
 					inRegion[rb] = true
 				}
