@@ -1,9 +1,6 @@
 package ssa
 
 import (
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -1130,29 +1127,3 @@ func TestIRScopedShadowing(t *testing.T) {
 	require.Equal(t, outer.Reg, ins[3].Defs[0].Reg, "the add after the group writes the outer %r1")
 }
 
-// TestBuildTestdata lowers every PTX file of the corpus.
-func TestBuildTestdata(t *testing.T) {
-	root := filepath.Join("..", "testdata", "ptx")
-	var files []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && strings.HasSuffix(path, ".ptx") {
-			files = append(files, path)
-		}
-		return nil
-	})
-	require.NoError(t, err)
-	require.NotEmpty(t, files)
-	for _, path := range files {
-		t.Run(filepath.ToSlash(strings.TrimPrefix(path, root+string(filepath.Separator))), func(t *testing.T) {
-			src, err := os.ReadFile(path)
-			require.NoError(t, err)
-			m, err := frontend.Parse(path, src)
-			require.NoError(t, err)
-			_, err = Build(m)
-			require.NoError(t, err)
-		})
-	}
-}

@@ -112,8 +112,8 @@ func (v *verifier) mods(in *Instr) {
 func takesRounding(op frontend.Opcode) bool {
 	switch op {
 	case frontend.OpAdd, frontend.OpSub, frontend.OpMul, frontend.OpMad, frontend.OpFma, frontend.OpDiv,
-		frontend.OpSqrt, frontend.OpRcp, frontend.OpCvt, frontend.OpSet, frontend.OpSetp, frontend.OpTestp:
-		return op != frontend.OpSet && op != frontend.OpSetp && op != frontend.OpTestp
+		frontend.OpSqrt, frontend.OpRcp, frontend.OpCvt:
+		return true
 	}
 	return false
 }
