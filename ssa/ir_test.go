@@ -1126,4 +1126,3 @@ func TestIRScopedShadowing(t *testing.T) {
 	require.Same(t, outer, ins[3].Args[0].Value, "the add after the group reads the outer %r1")
 	require.Equal(t, outer.Reg, ins[3].Defs[0].Reg, "the add after the group writes the outer %r1")
 }
-
