@@ -1,0 +1,289 @@
+package closure
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/ptx2go/ptx2go/frontend"
+	"github.com/ptx2go/ptx2go/runtime"
+)
+
+func f64bits(f float64) uint64     { return math.Float64bits(f) }
+func f32(v uint64) float32         { return math.Float32frombits(uint32(v)) }
+func f64(v uint64) float64         { return math.Float64frombits(v) }
+func b32(f float32) uint64         { return uint64(math.Float32bits(f)) }
+func b64(f float64) uint64         { return math.Float64bits(f) }
+func sext(v uint64, n int) int64   { return int64(v<<(64-n)) >> (64 - n) }
+func mask(n int) uint64            { return math.MaxUint64 >> (64 - n) }
+func wrap(v uint64, n int) uint64  { return v & mask(n) }
+func boolBit(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func ftz32(v uint64) uint64 {
+	if v&0x7f800000 == 0 {
+		return v & 0x80000000
+	}
+	return v
+}
+
+// arith lowers integer and floating-point arithmetic and logic.
+func (e *emitter) arith() runtime.Instr {
+	in := e.in
+	t := e.typ()
+	if len(in.Dsts) != 1 || t == frontend.TypeNone {
+		return e.unsupported()
+	}
+	if t.IsFloat() {
+		return e.floatOp(t)
+	}
+	n := t.Bits()
+	if n > 64 {
+		return e.unsupported()
+	}
+	signed := t.IsSigned()
+	wide := e.has(frontend.ModWide)
+	hi := e.has(frontend.ModHi)
+	srcT := t
+	d := e.dst(in.Dsts[0])
+	src := func(i int) int { return e.src(in.Args[i], srcT) }
+	switch in.Op {
+	case frontend.OpAdd, frontend.OpSub:
+		if e.has(frontend.ModCc) || e.has(frontend.ModSat) && !(signed && n == 32) {
+			return e.unsupported()
+		}
+		a, b := src(0), src(1)
+		sub := in.Op == frontend.OpSub
+		if e.has(frontend.ModSat) {
+			return lanes2(d, a, b, func(x, y uint64) uint64 {
+				ys := int64(int32(y))
+				if sub {
+					ys = -ys
+				}
+				r := min(max(int64(int32(x))+ys, math.MinInt32), math.MaxInt32)
+				return wrap(uint64(r), 32)
+			})
+		}
+		switch {
+		case sub:
+			return lanes2(d, a, b, func(x, y uint64) uint64 { return wrap(x-y, n) })
+		case n == 32:
+			return add32(d, a, b)
+		case n == 64:
+			return add64(d, a, b)
+		}
+		return lanes2(d, a, b, func(x, y uint64) uint64 { return wrap(x+y, n) })
+	case frontend.OpMul, frontend.OpMad:
+		a, b := src(0), src(1)
+		var mul func(x, y uint64) uint64
+		switch {
+		case wide:
+			if signed {
+				mul = func(x, y uint64) uint64 { return wrap(uint64(sext(x, n)*sext(y, n)), 2*n) }
+			} else {
+				mul = func(x, y uint64) uint64 { return wrap(x, n) * wrap(y, n) }
+			}
+		case hi:
+			mul = mulHi(n, signed)
+		default:
+			mul = func(x, y uint64) uint64 { return wrap(x*y, n) }
+		}
+		if in.Op == frontend.OpMul {
+			return lanes2(d, a, b, mul)
+		}
+		if e.has(frontend.ModSat) || e.has(frontend.ModCc) {
+			return e.unsupported()
+		}
+		cn := n
+		if wide {
+			cn = 2 * n
+		}
+		c := e.src(in.Args[2], typeOfBits(cn))
+		return lanes3(d, a, b, c, func(x, y, z uint64) uint64 { return wrap(mul(x, y)+z, cn) })
+	case frontend.OpDiv, frontend.OpRem:
+		a, b := src(0), src(1)
+		rem := in.Op == frontend.OpRem
+		if signed {
+			return lanes2(d, a, b, func(x, y uint64) uint64 {
+				xs, ys := sext(x, n), sext(y, n)
+				if ys == 0 {
+					if rem {
+						return wrap(x, n)
+					}
+					return mask(n)
+				}
+				if ys == -1 {
+					if rem {
+						return 0
+					}
+					return wrap(uint64(-xs), n)
+				}
+				if rem {
+					return wrap(uint64(xs%ys), n)
+				}
+				return wrap(uint64(xs/ys), n)
+			})
+		}
+		return lanes2(d, a, b, func(x, y uint64) uint64 {
+			x, y = wrap(x, n), wrap(y, n)
+			if y == 0 {
+				if rem {
+					return x
+				}
+				return mask(n)
+			}
+			if rem {
+				return x % y
+			}
+			return x / y
+		})
+	case frontend.OpMin, frontend.OpMax:
+		a, b := src(0), src(1)
+		isMax := in.Op == frontend.OpMax
+		if e.has(frontend.ModRelu) {
+			return e.unsupported()
+		}
+		if signed {
+			return lanes2(d, a, b, func(x, y uint64) uint64 {
+				if (sext(x, n) < sext(y, n)) != isMax {
+					return x
+				}
+				return y
+			})
+		}
+		return lanes2(d, a, b, func(x, y uint64) uint64 {
+			x, y = wrap(x, n), wrap(y, n)
+			if (x < y) != isMax {
+				return x
+			}
+			return y
+		})
+	case frontend.OpAbs:
+		return lanes1(d, src(0), func(x uint64) uint64 {
+			if v := sext(x, n); v < 0 {
+				return wrap(uint64(-v), n)
+			}
+			return wrap(x, n)
+		})
+	case frontend.OpNeg:
+		return lanes1(d, src(0), func(x uint64) uint64 { return wrap(-x, n) })
+	case frontend.OpAnd:
+		return lanes2(d, src(0), src(1), func(x, y uint64) uint64 { return x & y })
+	case frontend.OpOr:
+		return lanes2(d, src(0), src(1), func(x, y uint64) uint64 { return x | y })
+	case frontend.OpXor:
+		return lanes2(d, src(0), src(1), func(x, y uint64) uint64 { return x ^ y })
+	case frontend.OpNot:
+		return lanes1(d, src(0), func(x uint64) uint64 { return wrap(^x, n) })
+	case frontend.OpCnot:
+		return lanes1(d, src(0), func(x uint64) uint64 { return boolBit(wrap(x, n) == 0) })
+	case frontend.OpShl, frontend.OpShr:
+		a := src(0)
+		b := e.src(in.Args[1], frontend.U32)
+		if in.Op == frontend.OpShl {
+			return lanes2(d, a, b, func(x, y uint64) uint64 {
+				if s := uint32(y); s < uint32(n) {
+					return wrap(x<<s, n)
+				}
+				return 0
+			})
+		}
+		if signed {
+			return lanes2(d, a, b, func(x, y uint64) uint64 {
+				s := min(uint32(y), uint32(n-1))
+				return wrap(uint64(sext(x, n)>>s), n)
+			})
+		}
+		return lanes2(d, a, b, func(x, y uint64) uint64 {
+			if s := uint32(y); s < uint32(n) {
+				return wrap(x, n) >> s
+			}
+			return 0
+		})
+	case frontend.OpPopc:
+		return lanes1(d, src(0), func(x uint64) uint64 { return uint64(bits.OnesCount64(wrap(x, n))) })
+	case frontend.OpClz:
+		return lanes1(d, src(0), func(x uint64) uint64 { return uint64(bits.LeadingZeros64(wrap(x, n)) - (64 - n)) })
+	case frontend.OpBrev:
+		return lanes1(d, src(0), func(x uint64) uint64 { return bits.Reverse64(x) >> (64 - n) })
+	case frontend.OpBfe:
+		a := src(0)
+		b, c := e.src(in.Args[1], frontend.U32), e.src(in.Args[2], frontend.U32)
+		return lanes3(d, a, b, c, func(x, y, z uint64) uint64 {
+			pos, ln := uint64(uint8(y)), uint64(uint8(z))
+			var sbit uint64
+			if signed && ln != 0 {
+				i := min(pos+ln-1, uint64(n-1))
+				sbit = x >> i & 1
+			}
+			var r uint64
+			for i := uint64(0); i < uint64(n); i++ {
+				bit := sbit
+				if i < ln && pos+i < uint64(n) {
+					bit = x >> (pos + i) & 1
+				}
+				r |= bit << i
+			}
+			return r
+		})
+	case frontend.OpBfi:
+		a, b := src(0), src(1)
+		c, dd := e.src(in.Args[2], frontend.U32), e.src(in.Args[3], frontend.U32)
+		// bfi has four sources; pack the position and length into one scratch register.
+		pl := e.f.scratch()
+		e.pre = append(e.pre, lanes2(pl, c, dd, func(p, l uint64) uint64 { return uint64(uint8(p)) | uint64(uint8(l))<<8 }))
+		return lanes3(d, a, b, pl, func(x, y, z uint64) uint64 {
+			pos, ln := z&0xff, z>>8&0xff
+			r := y
+			for i := uint64(0); i < ln && pos+i < uint64(n); i++ {
+				r = r&^(1<<(pos+i)) | (x>>i&1)<<(pos+i)
+			}
+			return wrap(r, n)
+		})
+	case frontend.OpShf:
+		a, b := e.src(in.Args[0], frontend.B32), e.src(in.Args[1], frontend.B32)
+		c := e.src(in.Args[2], frontend.U32)
+		clamp := e.has(frontend.ModClamp)
+		left := e.has(frontend.ModL)
+		return lanes3(d, a, b, c, func(x, y, z uint64) uint64 {
+			s := uint32(z)
+			if clamp {
+				s = min(s, 32)
+			} else {
+				s &= 31
+			}
+			v := uint64(uint32(y))<<32 | uint64(uint32(x))
+			if left {
+				return uint64(uint32((v << s) >> 32))
+			}
+			return uint64(uint32(v >> s))
+		})
+	}
+	return e.unsupported()
+}
+
+// mulHi returns the high half of an n-bit product.
+func mulHi(n int, signed bool) func(x, y uint64) uint64 {
+	if n == 64 {
+		if signed {
+			return func(x, y uint64) uint64 {
+				hi, _ := bits.Mul64(x, y)
+				if int64(x) < 0 {
+					hi -= y
+				}
+				if int64(y) < 0 {
+					hi -= x
+				}
+				return hi
+			}
+		}
+		return func(x, y uint64) uint64 { hi, _ := bits.Mul64(x, y); return hi }
+	}
+	if signed {
+		return func(x, y uint64) uint64 { return wrap(uint64(sext(x, n)*sext(y, n)>>n), n) }
+	}
+	return func(x, y uint64) uint64 { return wrap(wrap(x, n)*wrap(y, n)>>n, n) }
+}

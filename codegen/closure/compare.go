@@ -1,0 +1,277 @@
+package closure
+
+import (
+	"math/bits"
+
+	"github.com/ptx2go/ptx2go/frontend"
+	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/ptx2go/ptx2go/ssa"
+)
+
+// comparison returns the per-lane test of setp/set for type t, or nil when the pair is invalid.
+func comparison(cmp frontend.Mod, t frontend.Type) func(x, y uint64) bool {
+	n := t.Bits()
+	switch {
+	case t == frontend.F32 || t == frontend.F64:
+		val := func(v uint64) float64 { return f64(v) }
+		if t == frontend.F32 {
+			val = func(v uint64) float64 { return float64(f32(v)) }
+		}
+		unord := func(x, y uint64) bool { a, b := val(x), val(y); return a != a || b != b }
+		ordered := func(test func(a, b float64) bool) func(x, y uint64) bool {
+			return func(x, y uint64) bool { return test(val(x), val(y)) }
+		}
+		unordered := func(test func(a, b float64) bool) func(x, y uint64) bool {
+			return func(x, y uint64) bool { return unord(x, y) || test(val(x), val(y)) }
+		}
+		tests := map[frontend.Mod]func(a, b float64) bool{
+			frontend.ModEq: func(a, b float64) bool { return a == b },
+			frontend.ModNe: func(a, b float64) bool { return a != b && a == a && b == b },
+			frontend.ModLt: func(a, b float64) bool { return a < b },
+			frontend.ModLe: func(a, b float64) bool { return a <= b },
+			frontend.ModGt: func(a, b float64) bool { return a > b },
+			frontend.ModGe: func(a, b float64) bool { return a >= b },
+		}
+		unorderedOf := map[frontend.Mod]frontend.Mod{
+			frontend.ModEqu: frontend.ModEq, frontend.ModNeu: frontend.ModNe, frontend.ModLtu: frontend.ModLt,
+			frontend.ModLeu: frontend.ModLe, frontend.ModGtu: frontend.ModGt, frontend.ModGeu: frontend.ModGe,
+		}
+		switch cmp {
+		case frontend.ModNum:
+			return func(x, y uint64) bool { return !unord(x, y) }
+		case frontend.ModNan:
+			return unord
+		case frontend.ModNeu:
+			return func(x, y uint64) bool { return unord(x, y) || val(x) != val(y) }
+		}
+		if test, ok := tests[cmp]; ok {
+			return ordered(test)
+		}
+		if base, ok := unorderedOf[cmp]; ok {
+			return unordered(tests[base])
+		}
+		return nil
+	case t.IsFloat() || n > 64 || n == 0:
+		return nil
+	}
+	signed := t.IsSigned()
+	lt := func(x, y uint64) bool { return wrap(x, n) < wrap(y, n) }
+	if signed {
+		lt = func(x, y uint64) bool { return sext(x, n) < sext(y, n) }
+	}
+	switch cmp {
+	case frontend.ModEq:
+		return func(x, y uint64) bool { return wrap(x^y, n) == 0 }
+	case frontend.ModNe:
+		return func(x, y uint64) bool { return wrap(x^y, n) != 0 }
+	}
+	if t.IsBits() {
+		return nil
+	}
+	switch cmp {
+	case frontend.ModLt:
+		return lt
+	case frontend.ModLe:
+		return func(x, y uint64) bool { return !lt(y, x) }
+	case frontend.ModGt:
+		return func(x, y uint64) bool { return lt(y, x) }
+	case frontend.ModGe:
+		return func(x, y uint64) bool { return !lt(x, y) }
+	}
+	if signed {
+		return nil
+	}
+	switch cmp {
+	case frontend.ModLo:
+		return lt
+	case frontend.ModLs:
+		return func(x, y uint64) bool { return !lt(y, x) }
+	case frontend.ModHi:
+		return func(x, y uint64) bool { return lt(y, x) }
+	case frontend.ModHs:
+		return func(x, y uint64) bool { return !lt(x, y) }
+	}
+	return nil
+}
+
+// combineOp is setp's optional .and/.or/.xor with a third predicate.
+func (e *emitter) combineOp() frontend.Mod {
+	for _, m := range []frontend.Mod{frontend.ModAnd, frontend.ModOr, frontend.ModXor} {
+		if e.has(m) {
+			return m
+		}
+	}
+	return 0
+}
+
+func combine(op frontend.Mod, r, c uint32) uint32 {
+	switch op {
+	case frontend.ModAnd:
+		return r & c
+	case frontend.ModOr:
+		return r | c
+	case frontend.ModXor:
+		return r ^ c
+	}
+	return r
+}
+
+// setp: p = (a cmp b) BOP c and, with p|q, q = !(a cmp b) BOP c.
+func (e *emitter) setp() runtime.Instr {
+	in := e.in
+	t := e.typ()
+	test := comparison(e.compare(), t)
+	if test == nil || e.has(frontend.ModFtz) && t != frontend.F32 {
+		return e.unsupported()
+	}
+	if e.has(frontend.ModFtz) {
+		inner := test
+		test = func(x, y uint64) bool { return inner(ftz32(x), ftz32(y)) }
+	}
+	a, b := e.src(in.Args[0], t), e.src(in.Args[1], t)
+	var p, q = -1, -1
+	if d := in.Dsts[0]; d.Kind == ssa.ArgPair {
+		p, q = e.predDst(d.Elems[0]), e.predDst(d.Elems[1])
+	} else {
+		p = e.predDst(d)
+	}
+	bop := e.combineOp()
+	c, cneg := -1, false
+	if bop != 0 {
+		c, cneg = e.pred(in.Args[2])
+	}
+	cond := setLanes(p, a, b, test)
+	return func(w *runtime.Warp, m uint32) {
+		r := cond(w, m)
+		var cv uint32
+		if c >= 0 {
+			cv = w.P[c]
+			if cneg {
+				cv = ^cv
+			}
+		}
+		writePred(w, p, m, combine(bop, r, cv))
+		if q >= 0 {
+			writePred(w, q, m, combine(bop, ^r, cv))
+		}
+	}
+}
+
+// shfl lowers shfl.sync.{up,down,bfly,idx}.b32 d[|p], a, b, c, membermask as the ISA
+// defines it: c holds the clamp value in bits 0-4 and the segment mask in bits 8-12.
+func (e *emitter) shfl() runtime.Instr {
+	in := e.in
+	if !e.has(frontend.ModSync) || e.typ().Bits() != 32 {
+		return e.unsupported()
+	}
+	var mode frontend.Mod
+	for _, m := range []frontend.Mod{frontend.ModUp, frontend.ModDown, frontend.ModBfly, frontend.ModIdx} {
+		if e.has(m) {
+			mode = m
+		}
+	}
+	d, p := -1, -1
+	if dd := in.Dsts[0]; dd.Kind == ssa.ArgPair {
+		d, p = e.dst(dd.Elems[0]), e.predDst(dd.Elems[1])
+	} else {
+		d = e.dst(dd)
+	}
+	a := e.src(in.Args[0], frontend.B32)
+	b := e.src(in.Args[1], frontend.B32)
+	c := e.src(in.Args[2], frontend.B32)
+	mm := e.src(in.Args[3], frontend.B32)
+	loc := e.loc()
+	return func(w *runtime.Warp, m uint32) {
+		A, B, C := regs(w, a), regs(w, b), regs(w, c)
+		checkMembers(w, uint32(regs(w, mm)[bits.TrailingZeros32(m)&(ws-1)]), m, "shfl.sync", loc)
+		var res [ws]uint64
+		var valid uint32
+		for x := m; x != 0; x &= x - 1 {
+			lane := uint32(bits.TrailingZeros32(x))
+			bval, cval := uint32(B[lane]), uint32(C[lane])
+			segMask := cval >> 8 & 0x1f
+			maxLane := lane&segMask | cval&0x1f&^segMask
+			minLane := lane & segMask
+			var j uint32
+			var ok bool
+			switch mode {
+			case frontend.ModUp:
+				j = lane - bval&0x1f
+				ok = int32(j) >= int32(maxLane)
+			case frontend.ModDown:
+				j = lane + bval&0x1f
+				ok = j <= maxLane
+			case frontend.ModBfly:
+				j = lane ^ bval&0x1f
+				ok = j <= maxLane
+			default:
+				j = minLane | bval&0x1f&^segMask
+				ok = j <= maxLane
+			}
+			if !ok || m&(1<<j) == 0 {
+				j = lane
+			}
+			res[lane] = A[j&31]
+			if ok {
+				valid |= 1 << lane
+			}
+		}
+		D := regs(w, d)
+		for x := m; x != 0; x &= x - 1 {
+			l := bits.TrailingZeros32(x) & (ws - 1)
+			D[l] = res[l]
+		}
+		if p >= 0 {
+			writePred(w, p, m, valid)
+		}
+	}
+}
+
+// vote lowers vote.sync.{all,any,uni}.pred and vote.sync.ballot.b32.
+func (e *emitter) vote() runtime.Instr {
+	in := e.in
+	if !e.has(frontend.ModSync) {
+		return e.unsupported()
+	}
+	src, neg := e.pred(in.Args[0])
+	mm := e.src(in.Args[1], frontend.B32)
+	loc := e.loc()
+	ballot := e.has(frontend.ModBallot)
+	var d int
+	if ballot {
+		d = e.dst(in.Dsts[0])
+	} else {
+		d = e.predDst(in.Dsts[0])
+	}
+	all, any := e.has(frontend.ModAll), e.has(frontend.ModAny)
+	return func(w *runtime.Warp, m uint32) {
+		members := uint32(regs(w, mm)[bits.TrailingZeros32(m)&(ws-1)])
+		checkMembers(w, members, m, "vote.sync", loc)
+		v := w.P[src]
+		if neg {
+			v = ^v
+		}
+		set := v & m
+		if ballot {
+			D := regs(w, d)
+			for x := m; x != 0; x &= x - 1 {
+				D[bits.TrailingZeros32(x)&(ws-1)] = uint64(set)
+			}
+			return
+		}
+		var r bool
+		switch {
+		case all:
+			r = set == m
+		case any:
+			r = set != 0
+		default:
+			r = set == 0 || set == m
+		}
+		if r {
+			writePred(w, d, m, ^uint32(0))
+		} else {
+			writePred(w, d, m, 0)
+		}
+	}
+}

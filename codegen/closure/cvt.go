@@ -1,0 +1,311 @@
+package closure
+
+import (
+	"math"
+
+	"github.com/ptx2go/ptx2go/frontend"
+	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/ptx2go/ptx2go/ssa"
+)
+
+// cvt lowers cvt between integer, f32 and f64 types with every rounding mode, .sat and .ftz.
+func (e *emitter) cvt() runtime.Instr {
+	ts := e.types()
+	if len(ts) != 2 {
+		return e.unsupported()
+	}
+	dt, st := ts[0], ts[1]
+	fl := func(t frontend.Type) bool { return t == frontend.F32 || t == frontend.F64 }
+	if dt.IsFloat() && !fl(dt) || st.IsFloat() && !fl(st) || dt.Bits() > 64 || st.Bits() > 64 {
+		return e.unsupported()
+	}
+	d := e.dst(e.in.Dsts[0])
+	a := e.src(e.in.Args[0], st)
+	rnd := e.rounding()
+	sat := e.has(frontend.ModSat)
+	ftz := e.has(frontend.ModFtz)
+	regBits := 64
+	if x := e.in.Dsts[0]; x.Kind == ssa.ArgValue && x.Value != nil {
+		regBits = x.Value.Reg.Type.Bits()
+	}
+	dn, sn := dt.Bits(), st.Bits()
+	// finish narrows an integer result to the destination type, sign-extending signed types
+	// to the register's width.
+	finish := func(v uint64) uint64 {
+		v = wrap(v, dn)
+		if dt.IsSigned() && regBits > dn {
+			return signExtend(v, dn, regBits)
+		}
+		return v
+	}
+	// readFloat decodes a float source, applying .ftz to f32 subnormals.
+	readFloat := func(v uint64) float64 {
+		if st == frontend.F32 {
+			if ftz {
+				v = ftz32(v)
+			}
+			return float64(f32(v))
+		}
+		return f64(v)
+	}
+	switch {
+	case !fl(dt) && !fl(st):
+		if rnd != 0 {
+			return e.errorf("cvt between integer types takes no rounding modifier")
+		}
+		return lanes1(d, a, func(x uint64) uint64 {
+			if st.IsSigned() {
+				v := sext(x, sn)
+				if sat {
+					v = clampSigned(v, dt)
+				}
+				return finish(uint64(v))
+			}
+			v := wrap(x, sn)
+			if sat {
+				v = clampUnsigned(v, dt)
+			}
+			return finish(v)
+		})
+	case !fl(dt):
+		// float → integer: round to an integer, then saturate; NaN becomes 0.
+		round := intRounding(rnd)
+		if round == nil {
+			return e.errorf("cvt from .%s to an integer type needs .rni, .rzi, .rmi or .rpi", st.String()[1:])
+		}
+		return lanes1(d, a, func(x uint64) uint64 {
+			f := round(readFloat(x))
+			if f != f {
+				return 0
+			}
+			if dt.IsSigned() {
+				lo, hi := -math.Ldexp(1, dn-1), math.Ldexp(1, dn-1)
+				switch {
+				case f < lo:
+					return finish(uint64(int64(-1) << (dn - 1)))
+				case f >= hi:
+					return finish(mask(dn - 1))
+				}
+				return finish(uint64(int64(f)))
+			}
+			switch {
+			case f <= 0:
+				return 0
+			case f >= math.Ldexp(1, dn):
+				return mask(dn)
+			}
+			return finish(uint64(f))
+		})
+	case !fl(st):
+		// integer → float.
+		mode := floatRounding(rnd)
+		if mode < 0 {
+			return e.unsupported()
+		}
+		return lanes1(d, a, func(x uint64) uint64 {
+			var r uint64
+			if st.IsSigned() {
+				r = intToFloat(sext(x, sn), 0, true, dt, mode)
+			} else {
+				r = intToFloat(0, wrap(x, sn), false, dt, mode)
+			}
+			return satFloat(r, dt, sat)
+		})
+	}
+	// float → float.
+	if ri := intRounding(rnd); ri != nil {
+		if dt != st {
+			return e.errorf("cvt with an integer rounding mode needs equal source and destination types")
+		}
+		return lanes1(d, a, func(x uint64) uint64 {
+			f := ri(readFloat(x))
+			if dt == frontend.F32 {
+				r := b32(float32(f))
+				if ftz {
+					r = ftz32(r)
+				}
+				return satFloat(r, dt, sat)
+			}
+			return satFloat(b64(f), dt, sat)
+		})
+	}
+	mode := floatRounding(rnd)
+	if mode < 0 {
+		return e.unsupported()
+	}
+	return lanes1(d, a, func(x uint64) uint64 {
+		f := readFloat(x)
+		if dt == frontend.F64 {
+			return satFloat(b64(f), dt, sat)
+		}
+		r := b32(roundToFloat32(f, mode))
+		if ftz {
+			r = ftz32(r)
+		}
+		return satFloat(r, dt, sat)
+	})
+}
+
+func clampSigned(v int64, t frontend.Type) int64 {
+	n := t.Bits()
+	if t.IsSigned() {
+		if n == 64 {
+			return v
+		}
+		return min(max(v, -int64(1)<<(n-1)), int64(1)<<(n-1)-1)
+	}
+	if v < 0 {
+		return 0
+	}
+	if n < 64 {
+		return min(v, int64(mask(n)))
+	}
+	return v
+}
+
+func clampUnsigned(v uint64, t frontend.Type) uint64 {
+	n := t.Bits()
+	if t.IsSigned() {
+		return min(v, mask(n-1))
+	}
+	return min(v, mask(n))
+}
+
+// intRounding returns the round-to-integer function of .rni/.rzi/.rmi/.rpi, or nil.
+func intRounding(m frontend.Mod) func(float64) float64 {
+	switch m {
+	case frontend.ModRni:
+		return math.RoundToEven
+	case frontend.ModRzi:
+		return math.Trunc
+	case frontend.ModRmi:
+		return math.Floor
+	case frontend.ModRpi:
+		return math.Ceil
+	}
+	return nil
+}
+
+// Float rounding directions.
+const (
+	roundNearest = iota
+	roundZero
+	roundDown
+	roundUp
+)
+
+// floatRounding maps .rn/.rz/.rm/.rp (none means .rn) to a direction, or -1.
+func floatRounding(m frontend.Mod) int {
+	switch m {
+	case 0, frontend.ModRn:
+		return roundNearest
+	case frontend.ModRz:
+		return roundZero
+	case frontend.ModRm:
+		return roundDown
+	case frontend.ModRp:
+		return roundUp
+	}
+	return -1
+}
+
+// roundToFloat32 rounds a float64 to float32 in the given direction. Go's conversion rounds to
+// nearest; a directed mode moves one step when that went the wrong way.
+func roundToFloat32(f float64, mode int) float32 {
+	r := float32(f)
+	if mode == roundNearest || f != f || float64(r) == f {
+		return r
+	}
+	return stepFloat32(r, float64(r) > f, mode)
+}
+
+// stepFloat32 corrects a nearest-rounded r that is above (or below) the exact value.
+func stepFloat32(r float32, above bool, mode int) float32 {
+	switch {
+	case mode == roundDown && above, mode == roundZero && above && r > 0:
+		return math.Nextafter32(r, float32(math.Inf(-1)))
+	case mode == roundUp && !above, mode == roundZero && !above && r < 0:
+		return math.Nextafter32(r, float32(math.Inf(1)))
+	}
+	return r
+}
+
+// intToFloat converts a signed (s) or unsigned (u) integer to f32 or f64 bits, rounding in the
+// given direction.
+func intToFloat(s int64, u uint64, signed bool, t frontend.Type, mode int) uint64 {
+	var r64 float64
+	if signed {
+		r64 = float64(s)
+	} else {
+		r64 = float64(u)
+	}
+	// cmp is the sign of (exact integer - f) for an integral f.
+	cmp := func(f float64) int {
+		if signed {
+			switch {
+			case f >= 0x1p63:
+				return -1
+			case f < -0x1p63:
+				return 1
+			case s < int64(f):
+				return -1
+			case s > int64(f):
+				return 1
+			}
+			return 0
+		}
+		switch {
+		case f >= 0x1p64:
+			return -1
+		case u < uint64(f):
+			return -1
+		case u > uint64(f):
+			return 1
+		}
+		return 0
+	}
+	if t == frontend.F32 {
+		var r float32
+		if signed {
+			r = float32(s)
+		} else {
+			r = float32(u)
+		}
+		if c := cmp(float64(r)); c != 0 && mode != roundNearest {
+			r = stepFloat32(r, c < 0, mode)
+		}
+		return b32(r)
+	}
+	if c := cmp(r64); c != 0 && mode != roundNearest {
+		switch {
+		case mode == roundDown && c < 0, mode == roundZero && c < 0 && r64 > 0:
+			r64 = math.Nextafter(r64, math.Inf(-1))
+		case mode == roundUp && c > 0, mode == roundZero && c > 0 && r64 < 0:
+			r64 = math.Nextafter(r64, math.Inf(1))
+		}
+	}
+	return b64(r64)
+}
+
+// satFloat applies cvt's .sat: clamp to [0, 1], NaN to 0.
+func satFloat(r uint64, t frontend.Type, sat bool) uint64 {
+	if !sat {
+		return r
+	}
+	var f float64
+	if t == frontend.F32 {
+		f = float64(f32(r))
+	} else {
+		f = f64(r)
+	}
+	switch {
+	case f != f || f <= 0:
+		return 0
+	case f >= 1:
+		if t == frontend.F32 {
+			return b32(1)
+		}
+		return b64(1)
+	}
+	return r
+}

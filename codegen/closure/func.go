@@ -1,0 +1,332 @@
+package closure
+
+import (
+	"github.com/ptx2go/ptx2go/frontend"
+	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/ptx2go/ptx2go/ssa"
+)
+
+// fnCompiler lowers one function.
+type fnCompiler struct {
+	c      *compiler
+	fn     *ssa.Function
+	rf     *runtime.Func
+	regs   []int // ssa.Reg.ID → register slot, or predicate index for .pred registers
+	consts map[uint64]int
+	// param is each .param variable's offset in the per-lane param area; kernel formal
+	// parameters are instead at kparam offsets in the launch's parameter buffer.
+	param  map[*ssa.Variable]int64
+	kparam map[*ssa.Variable]int64
+	local  map[*ssa.Variable]int64
+	start  []int32 // ssa block ID → index of its first runtime block
+	blocks []runtime.Block
+}
+
+func (c *compiler) function(fn *ssa.Function) {
+	f := &fnCompiler{
+		c: c, fn: fn, rf: c.funcs[fn],
+		consts: map[uint64]int{},
+		param:  map[*ssa.Variable]int64{},
+		kparam: map[*ssa.Variable]int64{},
+		local:  map[*ssa.Variable]int64{},
+	}
+	f.assignRegisters()
+	f.layoutFrame()
+	f.layoutBlocks()
+	for _, b := range fn.Blocks {
+		f.block(b)
+	}
+	f.rf.Exit = int32(len(f.blocks))
+	f.blocks = append(f.blocks, runtime.Block{Term: runtime.Term{Kind: runtime.TermNone, Reconv: -1}})
+	f.rf.Blocks = f.blocks
+	for v, s := range f.consts {
+		f.rf.Consts = append(f.rf.Consts, runtime.Const{Reg: s, Value: v})
+	}
+}
+
+// assignRegisters gives every register a slot and every predicate a mask index.
+func (f *fnCompiler) assignRegisters() {
+	f.regs = make([]int, len(f.fn.Regs))
+	for i, r := range f.fn.Regs {
+		if r.Type == frontend.Pred {
+			f.regs[i] = f.rf.NumPreds
+			f.rf.NumPreds++
+		} else {
+			f.regs[i] = f.rf.NumRegs
+			f.rf.NumRegs++
+		}
+	}
+}
+
+// scratch allocates a register slot for a value no PTX register holds.
+func (f *fnCompiler) scratch() int {
+	s := f.rf.NumRegs
+	f.rf.NumRegs++
+	return s
+}
+
+// constSlot returns a register that holds v in every lane.
+func (f *fnCompiler) constSlot(v uint64) int {
+	if s, ok := f.consts[v]; ok {
+		return s
+	}
+	s := f.scratch()
+	f.consts[v] = s
+	return s
+}
+
+// layoutFrame places the function's .param, .local and parameter variables.
+func (f *fnCompiler) layoutFrame() {
+	formal := map[*ssa.Variable]bool{}
+	for _, p := range f.fn.Params {
+		if p.Var != nil {
+			formal[p.Var] = true
+		}
+	}
+	var paramTop, kparamTop, localTop int64
+	kernel := f.fn.Kind == frontend.Entry
+	if kernel {
+		for _, p := range f.fn.Params {
+			if p.Var == nil {
+				f.c.errorf(f.fn.Pos, "kernel %s: .reg parameters are not allowed in an .entry", f.fn.Name)
+				continue
+			}
+			kparamTop = alignUp(kparamTop, varAlign(p.Var))
+			f.kparam[p.Var] = kparamTop
+			kparamTop += p.Var.Size
+		}
+	}
+	for _, v := range f.fn.Vars {
+		switch v.Space {
+		case frontend.SpaceParam:
+			if kernel && formal[v] {
+				continue
+			}
+			paramTop = alignUp(paramTop, varAlign(v))
+			f.param[v] = paramTop
+			paramTop += v.Size
+		case frontend.SpaceLocal:
+			localTop = alignUp(localTop, varAlign(v))
+			f.local[v] = localTop
+			localTop += v.Size
+		}
+	}
+	// Formal parameters and results may be absent from Vars; place them too.
+	for _, ps := range [][]*ssa.Param{f.fn.Params, f.fn.Results} {
+		for _, p := range ps {
+			if p.Var == nil || kernel {
+				continue
+			}
+			if _, ok := f.param[p.Var]; !ok {
+				paramTop = alignUp(paramTop, varAlign(p.Var))
+				f.param[p.Var] = paramTop
+				paramTop += p.Var.Size
+			}
+		}
+	}
+	f.rf.ParamSize = int(alignUp(paramTop, 8))
+	f.rf.KernelParams = int(kparamTop)
+	f.rf.LocalSize = int(alignUp(localTop, 16))
+	slots := func(ps []*ssa.Param) []runtime.Slot {
+		out := make([]runtime.Slot, len(ps))
+		for i, p := range ps {
+			if p.Reg != nil {
+				out[i] = runtime.Slot{Reg: f.regs[p.Reg.ID], Size: p.Reg.Type.Bytes()}
+			} else {
+				out[i] = runtime.Slot{Reg: -1, ParamOff: int(f.param[p.Var]), Size: int(p.Var.Size)}
+			}
+		}
+		return out
+	}
+	if !kernel {
+		f.rf.Params = slots(f.fn.Params)
+		f.rf.Results = slots(f.fn.Results)
+	}
+}
+
+// isBarrier reports whether an instruction waits at a CTA barrier and so ends a runtime block.
+func isBarrier(in *ssa.Instr) bool {
+	if in.Op != frontend.OpBar && in.Op != frontend.OpBarrier {
+		return false
+	}
+	for _, m := range in.Mods {
+		if m == modWarp {
+			return false
+		}
+	}
+	return true
+}
+
+// layoutBlocks numbers the runtime blocks: each SSA block becomes one block per barrier it
+// contains plus one, and a call with code before it gets a block of its own, so that lanes
+// re-running a divergent call never re-run other instructions.
+func (f *fnCompiler) layoutBlocks() {
+	f.start = make([]int32, len(f.fn.Blocks))
+	n := int32(0)
+	for i, b := range f.fn.Blocks {
+		f.start[i] = n
+		n++
+		tail := 0
+		for _, in := range b.Instrs {
+			if isBarrier(in) {
+				n++
+				tail = 0
+			} else {
+				tail++
+			}
+		}
+		if b.Term.Kind == ssa.TermCall && tail > 0 {
+			n++
+		}
+	}
+}
+
+// block lowers one SSA block into its runtime blocks.
+func (f *fnCompiler) block(b *ssa.Block) {
+	var code []runtime.Instr
+	for _, in := range b.Instrs {
+		if isBarrier(in) {
+			bar := f.barrier(in)
+			next := int32(len(f.blocks) + 1)
+			f.blocks = append(f.blocks, runtime.Block{Code: code, Term: runtime.Term{Kind: runtime.TermBarrier, Loc: loc(in.Pos), Succ: next, Barrier: bar, Reconv: -1}})
+			code = nil
+			continue
+		}
+		code = append(code, f.instr(in)...)
+	}
+	hadTail := false
+	if b.Term.Kind == ssa.TermCall {
+		for i := len(b.Instrs) - 1; i >= 0 && !isBarrier(b.Instrs[i]); i-- {
+			hadTail = true
+		}
+	}
+	if hadTail {
+		f.blocks = append(f.blocks, runtime.Block{Code: code, Term: runtime.Term{Kind: runtime.TermJump, Succ: int32(len(f.blocks) + 1), Reconv: -1}})
+		code = nil
+	}
+	f.blocks = append(f.blocks, runtime.Block{Code: code, Term: f.term(b)})
+}
+
+// target maps an SSA block to its first runtime block; the virtual exit maps to Func.Exit,
+// which is the last block.
+func (f *fnCompiler) target(b *ssa.Block) int32 {
+	if b == nil || b == f.fn.Exit {
+		return f.exitIndex()
+	}
+	return f.start[b.ID]
+}
+
+// exitIndex is the index the virtual exit block will get: after every other block.
+func (f *fnCompiler) exitIndex() int32 {
+	last := len(f.fn.Blocks) - 1
+	n := f.start[last] + 1
+	b := f.fn.Blocks[last]
+	tail := 0
+	for _, in := range b.Instrs {
+		if isBarrier(in) {
+			n++
+			tail = 0
+		} else {
+			tail++
+		}
+	}
+	if b.Term.Kind == ssa.TermCall && tail > 0 {
+		n++
+	}
+	return n
+}
+
+// term lowers a terminator.
+func (f *fnCompiler) term(b *ssa.Block) runtime.Term {
+	t := &b.Term
+	rt := runtime.Term{Loc: loc(t.Pos), Reconv: -1, Uniform: !t.Divergent}
+	if t.Reconv != nil {
+		rt.Reconv = f.target(t.Reconv)
+	}
+	switch t.Kind {
+	case ssa.TermJump:
+		rt.Kind, rt.Succ = runtime.TermJump, f.target(b.Succs[0])
+	case ssa.TermBranch:
+		rt.Kind = runtime.TermBranch
+		rt.Succ, rt.Alt = f.target(b.Succs[0]), f.target(b.Succs[1])
+		rt.Pred, rt.Negate = f.regs[t.Cond.Reg.ID], t.Negate
+	case ssa.TermBrx:
+		rt.Kind = runtime.TermBrx
+		rt.Index = f.regs[t.Index.Reg.ID]
+		for _, tb := range t.Table {
+			rt.Table = append(rt.Table, f.target(tb))
+		}
+	case ssa.TermCall:
+		rt.Kind, rt.Succ = runtime.TermCall, f.target(b.Succs[0])
+		rt.Call = f.callSite(t.Call, t.Pos)
+	case ssa.TermRet:
+		rt.Kind, rt.Succ = runtime.TermJump, f.exitIndex()
+	case ssa.TermExit:
+		rt.Kind = runtime.TermExit
+	case ssa.TermTrap:
+		rt.Kind = runtime.TermTrap
+	default:
+		f.c.errorf(t.Pos, "unsupported terminator")
+	}
+	return rt
+}
+
+// callSite lowers a call's target, guard and argument slots.
+func (f *fnCompiler) callSite(call *ssa.Call, pos frontend.Pos) *runtime.CallSite {
+	cs := &runtime.CallSite{Guard: -1, Target: -1}
+	if call.Guard != nil {
+		cs.Guard, cs.GuardNeg = f.regs[call.Guard.Reg.ID], call.GuardNeg
+	}
+	if call.Direct != nil {
+		cs.Direct = f.c.funcs[call.Direct]
+		if cs.Direct == nil {
+			f.c.errorf(pos, "unsupported: call to %s, which is declared but has no body in this module", call.Direct.Name)
+		} else {
+			f.c.addCallee(f.rf, cs.Direct)
+		}
+	} else {
+		cs.Target = f.valueSlot(call.Target)
+		for _, t := range call.Targets {
+			if rt := f.c.funcs[t]; rt != nil {
+				cs.Allowed = append(cs.Allowed, rt)
+				f.c.addCallee(f.rf, rt)
+			}
+		}
+		if call.Proto != nil {
+			cs.Proto = sigString(*call.Proto)
+			if len(call.Targets) == 0 {
+				for _, g := range f.c.prog.Funcs {
+					if rt := f.c.funcs[g]; rt != nil && !rt.Kernel && rt.Sig == cs.Proto {
+						f.c.addCallee(f.rf, rt)
+					}
+				}
+			}
+		}
+	}
+	argSlot := func(a ssa.Arg) runtime.Slot {
+		switch a.Kind {
+		case ssa.ArgSym:
+			if a.Var != nil && a.Var.Space == frontend.SpaceParam {
+				if off, ok := f.param[a.Var]; ok {
+					return runtime.Slot{Reg: -1, ParamOff: int(off + a.Offset), Size: int(a.Var.Size - a.Offset)}
+				}
+			}
+		case ssa.ArgValue:
+			return runtime.Slot{Reg: f.valueSlot(a.Value), Size: a.Value.Reg.Type.Bytes()}
+		case ssa.ArgImm:
+			return runtime.Slot{Reg: f.constSlot(a.Imm), Size: 8}
+		}
+		f.c.errorf(a.Pos, "unsupported call argument")
+		return runtime.Slot{Reg: -1}
+	}
+	for _, a := range call.Args {
+		cs.Args = append(cs.Args, argSlot(a))
+	}
+	for _, r := range call.Results {
+		cs.Results = append(cs.Results, argSlot(r))
+	}
+	return cs
+}
+
+// valueSlot is the register slot (or predicate index) of an SSA value's register.
+func (f *fnCompiler) valueSlot(v *ssa.Value) int { return f.regs[v.Reg.ID] }

@@ -1,0 +1,596 @@
+package closure
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+
+	"github.com/ptx2go/ptx2go/frontend"
+	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/ptx2go/ptx2go/ssa"
+)
+
+// emitter lowers one instruction. Operands that are not plain registers (immediates, special
+// registers, symbol addresses) become registers: constants, or scratch registers filled by
+// code in pre that runs first.
+type emitter struct {
+	f   *fnCompiler
+	in  *ssa.Instr
+	pre []runtime.Instr
+	bad bool
+}
+
+// instr lowers an instruction to the code that runs it, or reports it unsupported.
+func (f *fnCompiler) instr(in *ssa.Instr) []runtime.Instr {
+	e := &emitter{f: f, in: in}
+	code := e.lower()
+	if e.bad || code == nil {
+		if !e.bad {
+			e.unsupported()
+		}
+		return nil
+	}
+	if in.Guard != nil {
+		g, neg, inner := f.regs[in.Guard.Reg.ID], in.GuardNeg, code
+		code = func(w *runtime.Warp, m uint32) {
+			p := w.P[g]
+			if neg {
+				p = ^p
+			}
+			if m &= p; m != 0 {
+				inner(w, m)
+			}
+		}
+	}
+	return append(e.pre, code)
+}
+
+// spelling is the instruction's opcode with its modifiers, as written.
+func (e *emitter) spelling() string {
+	var b strings.Builder
+	b.WriteString(e.in.Op.String())
+	for _, m := range e.in.Mods {
+		b.WriteString(m.String())
+	}
+	return b.String()
+}
+
+func (e *emitter) unsupported() runtime.Instr {
+	e.f.c.errorf(e.in.Pos, "unsupported instruction %s", e.spelling())
+	e.bad = true
+	return nil
+}
+
+func (e *emitter) errorf(format string, args ...any) runtime.Instr {
+	e.f.c.errorf(e.in.Pos, format, args...)
+	e.bad = true
+	return nil
+}
+
+// has reports whether the instruction carries modifier m.
+func (e *emitter) has(m frontend.Mod) bool {
+	for _, x := range e.in.Mods {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+// types lists the instruction's type modifiers in order.
+func (e *emitter) types() []frontend.Type {
+	var ts []frontend.Type
+	for _, m := range e.in.Mods {
+		if t, ok := m.Type(); ok {
+			ts = append(ts, t)
+		}
+	}
+	return ts
+}
+
+// typ is the instruction's (last) type.
+func (e *emitter) typ() frontend.Type {
+	ts := e.types()
+	if len(ts) == 0 {
+		return frontend.TypeNone
+	}
+	return ts[len(ts)-1]
+}
+
+// space is the instruction's state space, SpaceNone for generic addressing.
+func (e *emitter) space() frontend.Space {
+	for _, m := range e.in.Mods {
+		if s, ok := m.Space(); ok {
+			return s
+		}
+	}
+	return frontend.SpaceNone
+}
+
+// compare is the comparison modifier of setp/set/slct.
+func (e *emitter) compare() frontend.Mod {
+	for _, m := range e.in.Mods {
+		if m.Kind() == frontend.ModKindCompare {
+			return m
+		}
+	}
+	return 0
+}
+
+// rounding is the rounding modifier, 0 if none.
+func (e *emitter) rounding() frontend.Mod {
+	for _, m := range e.in.Mods {
+		if m.Kind() == frontend.ModKindRounding {
+			return m
+		}
+	}
+	return 0
+}
+
+func (e *emitter) loc() string { return loc(e.in.Pos) }
+
+// src returns the register holding source operand a, read as type t.
+func (e *emitter) src(a ssa.Arg, t frontend.Type) int {
+	f := e.f
+	switch a.Kind {
+	case ssa.ArgValue:
+		if a.Value.Reg.Type == frontend.Pred {
+			e.errorf("predicate %s used where a .%s value is expected", a.Value.Reg.Name, strings.TrimPrefix(t.String(), "."))
+			return 0
+		}
+		return f.regs[a.Value.Reg.ID]
+	case ssa.ArgImm:
+		v := a.Imm
+		if t == frontend.F32 || t == frontend.F64 {
+			v = floatBits(t, frontend.FloatDecimal, f64bits(float64(int64(a.Imm))))
+		}
+		return f.constSlot(truncate(v, t))
+	case ssa.ArgFloat:
+		if !t.IsFloat() && t.Bits() != 32 && t.Bits() != 64 {
+			e.errorf("floating-point immediate for a .%s operand", strings.TrimPrefix(t.String(), "."))
+			return 0
+		}
+		ft := t
+		if !t.IsFloat() {
+			ft = frontend.F32
+			if t.Bits() == 64 {
+				ft = frontend.F64
+			}
+		}
+		return f.constSlot(floatBits(ft, a.Form, a.Imm))
+	case ssa.ArgSpecial:
+		return e.special(a.Name)
+	case ssa.ArgSym:
+		return e.symAddr(a)
+	}
+	e.errorf("unsupported operand")
+	return 0
+}
+
+// truncate keeps the low bits of v that fit type t.
+func truncate(v uint64, t frontend.Type) uint64 {
+	if n := t.Bits(); n > 0 && n < 64 {
+		return v & (1<<n - 1)
+	}
+	return v
+}
+
+// dst returns the register written by destination operand a; a sink gets a scratch register.
+func (e *emitter) dst(a ssa.Arg) int {
+	switch a.Kind {
+	case ssa.ArgValue:
+		return e.f.regs[a.Value.Reg.ID]
+	case ssa.ArgSink:
+		return e.f.scratch()
+	}
+	e.errorf("unsupported destination operand")
+	return 0
+}
+
+// isPred reports whether an operand is a predicate register.
+func isPred(a ssa.Arg) bool { return a.Kind == ssa.ArgValue && a.Value.Reg.Type == frontend.Pred }
+
+// pred returns the predicate index and negation of a predicate source operand. Immediate
+// predicates become constant predicates.
+func (e *emitter) pred(a ssa.Arg) (int, bool) {
+	if isPred(a) {
+		return e.f.regs[a.Value.Reg.ID], a.Not
+	}
+	if a.Kind == ssa.ArgImm {
+		p := e.f.rf.NumPreds
+		e.f.rf.NumPreds++
+		v := a.Imm != 0
+		e.pre = append(e.pre, func(w *runtime.Warp, m uint32) {
+			if v {
+				w.P[p] = ^uint32(0)
+			} else {
+				w.P[p] = 0
+			}
+		})
+		return p, false
+	}
+	e.errorf("operand must be a predicate")
+	return 0, false
+}
+
+// predDst returns the predicate written by a destination; a sink gets a scratch predicate.
+func (e *emitter) predDst(a ssa.Arg) int {
+	if a.Kind == ssa.ArgSink {
+		p := e.f.rf.NumPreds
+		e.f.rf.NumPreds++
+		return p
+	}
+	if !isPred(a) {
+		e.errorf("destination must be a predicate")
+		return 0
+	}
+	return e.f.regs[a.Value.Reg.ID]
+}
+
+// special materializes a special register into a scratch register.
+func (e *emitter) special(name string) int {
+	d := e.f.scratch()
+	fill := specialReader(name)
+	if fill == nil {
+		e.errorf("unsupported special register %s", name)
+		return 0
+	}
+	e.pre = append(e.pre, func(w *runtime.Warp, m uint32) {
+		D := regs(w, d)
+		for ; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m) & (ws - 1)
+			D[l] = fill(w, l)
+		}
+	})
+	return d
+}
+
+// symAddr returns a register holding the address of a variable or function, in the
+// variable's own state space (as mov does).
+func (e *emitter) symAddr(a ssa.Arg) int {
+	f := e.f
+	if a.Fn != nil {
+		rf := f.c.funcs[a.Fn]
+		if rf == nil {
+			e.errorf("unsupported: address of %s, which has no body in this module", a.Fn.Name)
+			return 0
+		}
+		return f.constSlot(uint64(runtime.FuncAddr(rf)) + uint64(a.Offset))
+	}
+	v := a.Var
+	switch v.Space {
+	case frontend.SpaceGlobal, frontend.SpaceConst:
+		g, off := f.c.globals[v], uint64(a.Offset)
+		return e.uniform(func(w *runtime.Warp) uint64 { return w.GlobalVar(g) + off })
+	case frontend.SpaceShared:
+		return f.constSlot(uint64(f.c.shared[v] + a.Offset))
+	case frontend.SpaceLocal:
+		if off, ok := f.c.local[v]; ok {
+			return f.constSlot(uint64(off + a.Offset))
+		}
+		off := uint64(f.local[v] + a.Offset)
+		return e.uniform(func(w *runtime.Warp) uint64 { return uint64(w.LocalBase) + off })
+	case frontend.SpaceParam:
+		if off, ok := f.kparam[v]; ok {
+			return f.constSlot(uint64(off + a.Offset))
+		}
+		if off, ok := f.param[v]; ok {
+			return f.constSlot(uint64(off + a.Offset))
+		}
+	}
+	e.errorf("unsupported: the address of %s variable %s", v.Space, v.Name)
+	return 0
+}
+
+// uniform materializes a value that is the same in every lane but known only at run time.
+func (e *emitter) uniform(get func(w *runtime.Warp) uint64) int {
+	d := e.f.scratch()
+	e.pre = append(e.pre, func(w *runtime.Warp, m uint32) {
+		v := get(w)
+		D := regs(w, d)
+		for ; m != 0; m &= m - 1 {
+			D[bits.TrailingZeros32(m)&(ws-1)] = v
+		}
+	})
+	return d
+}
+
+// lower dispatches on the opcode.
+func (e *emitter) lower() runtime.Instr {
+	switch e.in.Op {
+	case frontend.OpMov:
+		return e.mov()
+	case frontend.OpLd, frontend.OpLdu:
+		return e.load()
+	case frontend.OpSt:
+		return e.store()
+	case frontend.OpCvta:
+		return e.cvta()
+	case frontend.OpCvt:
+		return e.cvt()
+	case frontend.OpSetp:
+		return e.setp()
+	case frontend.OpSelp:
+		return e.selp()
+	case frontend.OpAtom, frontend.OpRed:
+		return e.atom()
+	case frontend.OpShfl:
+		return e.shfl()
+	case frontend.OpVote:
+		return e.vote()
+	case frontend.OpActivemask:
+		d := e.dst(e.in.Dsts[0])
+		return func(w *runtime.Warp, m uint32) {
+			D := regs(w, d)
+			for mm := m; mm != 0; mm &= mm - 1 {
+				D[bits.TrailingZeros32(mm)&(ws-1)] = uint64(m)
+			}
+		}
+	case frontend.OpMembar, frontend.OpFence:
+		// CTAs share memory through Go atomics and each CTA runs on one goroutine, so
+		// program order already gives the ordering fences ask for.
+		return func(*runtime.Warp, uint32) {}
+	case frontend.OpBar, frontend.OpBarrier:
+		if e.has(modWarp) {
+			return e.barWarp()
+		}
+	}
+	if isPred(firstDst(e.in)) && (e.in.Op == frontend.OpAnd || e.in.Op == frontend.OpOr || e.in.Op == frontend.OpXor || e.in.Op == frontend.OpNot) {
+		return e.predLogic()
+	}
+	return e.arith()
+}
+
+func firstDst(in *ssa.Instr) ssa.Arg {
+	if len(in.Dsts) == 0 {
+		return ssa.Arg{Kind: ssa.ArgSink}
+	}
+	return in.Dsts[0]
+}
+
+func (e *emitter) mov() runtime.Instr {
+	in := e.in
+	d, a := in.Dsts[0], in.Args[0]
+	t := e.typ()
+	switch {
+	case t == frontend.Pred:
+		pd := e.predDst(d)
+		ps, neg := e.pred(a)
+		return func(w *runtime.Warp, m uint32) {
+			v := w.P[ps]
+			if neg {
+				v = ^v
+			}
+			writePred(w, pd, m, v)
+		}
+	case d.Kind == ssa.ArgVector && a.Kind == ssa.ArgVector:
+		return e.moveVector(d.Elems, a.Elems, t)
+	case d.Kind == ssa.ArgVector:
+		// Unpack: mov.b64 {lo, hi}, %rd.
+		return e.unpack(d.Elems, e.src(a, t), t.Bits())
+	case a.Kind == ssa.ArgVector:
+		return e.pack(e.dst(d), a.Elems, t)
+	}
+	return copyLanes(e.dst(d), e.src(a, t))
+}
+
+// moveVector is mov.v2/.v4: element-wise copies.
+func (e *emitter) moveVector(dsts, srcs []ssa.Arg, t frontend.Type) runtime.Instr {
+	if len(dsts) != len(srcs) {
+		return e.errorf("vector mov with %d destinations and %d sources", len(dsts), len(srcs))
+	}
+	code := make([]runtime.Instr, len(dsts))
+	for i := range dsts {
+		code[i] = copyLanes(e.dst(dsts[i]), e.src(srcs[i], t))
+	}
+	return func(w *runtime.Warp, m uint32) {
+		for _, c := range code {
+			c(w, m)
+		}
+	}
+}
+
+// pack concatenates element registers into one wide value, first element lowest.
+func (e *emitter) pack(d int, elems []ssa.Arg, t frontend.Type) runtime.Instr {
+	n := len(elems)
+	if n == 0 || t.Bits()%n != 0 {
+		return e.errorf("cannot pack %d elements into .%s", n, strings.TrimPrefix(t.String(), "."))
+	}
+	eb := t.Bits() / n
+	et := typeOfBits(eb)
+	src := make([]int, n)
+	for i, x := range elems {
+		src[i] = e.src(x, et)
+	}
+	return func(w *runtime.Warp, m uint32) {
+		D := regs(w, d)
+		for ; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m) & (ws - 1)
+			var v uint64
+			for i := n - 1; i >= 0; i-- {
+				v = v<<eb | w.R[src[i]*ws+l]&(1<<eb-1)
+			}
+			D[l] = v
+		}
+	}
+}
+
+// unpack splits a wide value into element registers, first element lowest.
+func (e *emitter) unpack(elems []ssa.Arg, a, width int) runtime.Instr {
+	n := len(elems)
+	eb := width / n
+	dst := make([]int, n)
+	for i, x := range elems {
+		dst[i] = e.dst(x)
+	}
+	mask := uint64(1)<<eb - 1
+	return func(w *runtime.Warp, m uint32) {
+		A := regs(w, a)
+		for ; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m) & (ws - 1)
+			v := A[l]
+			for i := range n {
+				w.R[dst[i]*ws+l] = v >> (i * eb) & mask
+			}
+		}
+	}
+}
+
+// typeOfBits is the bit-size type of a width.
+func typeOfBits(n int) frontend.Type {
+	switch n {
+	case 8:
+		return frontend.B8
+	case 16:
+		return frontend.B16
+	case 32:
+		return frontend.B32
+	}
+	return frontend.B64
+}
+
+func (e *emitter) cvta() runtime.Instr {
+	d, a := e.dst(e.in.Dsts[0]), e.src(e.in.Args[0], e.typ())
+	to := e.has(frontend.ModTo)
+	var base uint64
+	switch e.space() {
+	case frontend.SpaceGlobal, frontend.SpaceConst:
+	case frontend.SpaceShared:
+		base = uint64(runtime.SharedWindow)
+	case frontend.SpaceLocal:
+		base = uint64(runtime.LocalWindow)
+	default:
+		return e.unsupported()
+	}
+	width := e.typ()
+	if to {
+		return lanes1(d, a, func(x uint64) uint64 { return truncate(x-base, width) })
+	}
+	return lanes1(d, a, func(x uint64) uint64 { return truncate(x+base, width) })
+}
+
+func (e *emitter) selp() runtime.Instr {
+	t := e.typ()
+	d := e.dst(e.in.Dsts[0])
+	a, b := e.src(e.in.Args[0], t), e.src(e.in.Args[1], t)
+	p, neg := e.pred(e.in.Args[2])
+	return func(w *runtime.Warp, m uint32) {
+		D, A, B := regs(w, d), regs(w, a), regs(w, b)
+		c := w.P[p]
+		if neg {
+			c = ^c
+		}
+		for ; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m) & (ws - 1)
+			if c&(1<<l) != 0 {
+				D[l] = A[l]
+			} else {
+				D[l] = B[l]
+			}
+		}
+	}
+}
+
+// predLogic is and/or/xor/not on predicates.
+func (e *emitter) predLogic() runtime.Instr {
+	d := e.predDst(e.in.Dsts[0])
+	a, na := e.pred(e.in.Args[0])
+	if e.in.Op == frontend.OpNot {
+		return func(w *runtime.Warp, m uint32) {
+			v := w.P[a]
+			if !na {
+				v = ^v
+			}
+			writePred(w, d, m, v)
+		}
+	}
+	b, nb := e.pred(e.in.Args[1])
+	op := e.in.Op
+	return func(w *runtime.Warp, m uint32) {
+		x, y := w.P[a], w.P[b]
+		if na {
+			x = ^x
+		}
+		if nb {
+			y = ^y
+		}
+		var r uint32
+		switch op {
+		case frontend.OpAnd:
+			r = x & y
+		case frontend.OpOr:
+			r = x | y
+		default:
+			r = x ^ y
+		}
+		writePred(w, d, m, r)
+	}
+}
+
+func (e *emitter) barWarp() runtime.Instr {
+	mask := e.src(e.in.Args[0], frontend.B32)
+	loc := e.loc()
+	return func(w *runtime.Warp, m uint32) {
+		checkMembers(w, uint32(regs(w, mask)[bits.TrailingZeros32(m)&(ws-1)]), m, "bar.warp.sync", loc)
+	}
+}
+
+// checkMembers faults when a warp-synchronous instruction's membermask names lanes that
+// exist and have not exited but are not executing it.
+func checkMembers(w *runtime.Warp, members, active uint32, what, loc string) {
+	if missing := members & w.Active() &^ active; missing != 0 {
+		w.Fault(runtime.FaultWarpSync, loc, bits.TrailingZeros32(active), fmt.Sprintf("%s membermask %#08x includes inactive lanes %#08x", what, members, missing))
+	}
+}
+
+// barrier lowers bar/barrier into a barrier terminator's operands.
+func (f *fnCompiler) barrier(in *ssa.Instr) *runtime.Barrier {
+	e := &emitter{f: f, in: in}
+	b := &runtime.Barrier{Kind: runtime.BarSync, Count: -1}
+	args := in.Args
+	switch {
+	case e.has(frontend.ModArrive):
+		b.Kind = runtime.BarArrive
+	case e.has(frontend.ModRed):
+		// bar.red writes its first operand; the SSA builder lists it with the sources.
+		dst := ssa.Arg{Kind: ssa.ArgSink}
+		if len(in.Dsts) > 0 {
+			dst = in.Dsts[0]
+		} else if len(args) > 0 {
+			dst, args = args[0], args[1:]
+		}
+		switch {
+		case e.has(frontend.ModPopc):
+			b.Kind = runtime.BarRedPopc
+			b.Dst = e.dst(dst)
+		case e.has(frontend.ModAnd):
+			b.Kind = runtime.BarRedAnd
+			b.Dst = e.predDst(dst)
+		case e.has(frontend.ModOr):
+			b.Kind = runtime.BarRedOr
+			b.Dst = e.predDst(dst)
+		default:
+			e.unsupported()
+			return b
+		}
+		if len(args) == 0 {
+			e.errorf("bar.red needs a predicate operand")
+			return b
+		}
+		last := args[len(args)-1]
+		b.Pred, b.PredNeg = e.pred(last)
+		args = args[:len(args)-1]
+	}
+	if len(args) == 0 {
+		b.ID = f.constSlot(0)
+	} else {
+		b.ID = e.src(args[0], frontend.U32)
+	}
+	if len(args) > 1 {
+		b.Count = e.src(args[1], frontend.U32)
+	}
+	if len(e.pre) > 0 || in.Guard != nil {
+		e.errorf("unsupported: %s with a guard or special-register operands", e.spelling())
+	}
+	return b
+}

@@ -1,0 +1,99 @@
+package closure
+
+import (
+	"math/bits"
+
+	"github.com/ptx2go/ptx2go/runtime"
+)
+
+// Lane-loop kernels: each runs an operation for every active lane of a warp, reading and
+// writing 64-bit register slots. The operation is resolved when the closure is built.
+
+const ws = runtime.WarpSize
+
+// regs returns the 32 lanes of register slot s.
+func regs(w *runtime.Warp, s int) []uint64 { return w.R[s*ws : s*ws+ws : s*ws+ws] }
+
+func lanes1(d, a int, op func(uint64) uint64) runtime.Instr {
+	return func(w *runtime.Warp, m uint32) {
+		D, A := regs(w, d), regs(w, a)
+		for ; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m) & (ws - 1)
+			D[l] = op(A[l])
+		}
+	}
+}
+
+func lanes2(d, a, b int, op func(x, y uint64) uint64) runtime.Instr {
+	return func(w *runtime.Warp, m uint32) {
+		D, A, B := regs(w, d), regs(w, a), regs(w, b)
+		for ; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m) & (ws - 1)
+			D[l] = op(A[l], B[l])
+		}
+	}
+}
+
+func lanes3(d, a, b, c int, op func(x, y, z uint64) uint64) runtime.Instr {
+	return func(w *runtime.Warp, m uint32) {
+		D, A, B, C := regs(w, d), regs(w, a), regs(w, b), regs(w, c)
+		for ; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m) & (ws - 1)
+			D[l] = op(A[l], B[l], C[l])
+		}
+	}
+}
+
+// copyLanes is mov between registers.
+func copyLanes(d, a int) runtime.Instr {
+	return func(w *runtime.Warp, m uint32) {
+		D, A := regs(w, d), regs(w, a)
+		if m == ^uint32(0) {
+			copy(D, A)
+			return
+		}
+		for ; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m) & (ws - 1)
+			D[l] = A[l]
+		}
+	}
+}
+
+// add32 and add64 are the most frequent instructions; they get loops with the operation inline.
+func add32(d, a, b int) runtime.Instr {
+	return func(w *runtime.Warp, m uint32) {
+		D, A, B := regs(w, d), regs(w, a), regs(w, b)
+		for ; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m) & (ws - 1)
+			D[l] = uint64(uint32(A[l] + B[l]))
+		}
+	}
+}
+
+func add64(d, a, b int) runtime.Instr {
+	return func(w *runtime.Warp, m uint32) {
+		D, A, B := regs(w, d), regs(w, a), regs(w, b)
+		for ; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m) & (ws - 1)
+			D[l] = A[l] + B[l]
+		}
+	}
+}
+
+// setLanes writes a predicate from a per-lane condition.
+func setLanes(p, a, b int, cond func(x, y uint64) bool) func(w *runtime.Warp, m uint32) uint32 {
+	return func(w *runtime.Warp, m uint32) uint32 {
+		A, B := regs(w, a), regs(w, b)
+		var r uint32
+		for ; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m) & (ws - 1)
+			if cond(A[l], B[l]) {
+				r |= 1 << l
+			}
+		}
+		return r
+	}
+}
+
+// writePred stores r into predicate p for the lanes in m.
+func writePred(w *runtime.Warp, p int, m, r uint32) { w.P[p] = w.P[p]&^m | r&m }

@@ -1,0 +1,290 @@
+// Package ptx2go compiles NVIDIA PTX modules and runs their kernels on the CPU with the GPU's
+// SIMT semantics: warps of 32 lanes, divergence and reconvergence, calls, barriers, atomics
+// and the GPU memory spaces.
+//
+//	mod, err := ptx2go.Compile(src, ptx2go.Options{File: "vecadd.ptx"})
+//	k, err := mod.Kernel("vecadd")
+//	dev := runtime.NewDevice()
+//	a, _ := runtime.Upload(dev, []float32{1, 2, 3})
+//	err = k.Launch(ctx, dev, runtime.D1(1), runtime.D1(3), a, b, c, uint32(3))
+package ptx2go
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/ptx2go/ptx2go/codegen/closure"
+	"github.com/ptx2go/ptx2go/frontend"
+	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/ptx2go/ptx2go/ssa"
+)
+
+// Options control compilation.
+type Options struct {
+	// File names the source in error messages and faults; default "input.ptx".
+	File string
+}
+
+// Module is a compiled PTX module.
+type Module struct {
+	prog *ssa.Program
+	rt   *runtime.Module
+}
+
+// Compile parses, verifies and compiles a PTX module. Errors carry file:line:col positions.
+func Compile(src []byte, opts Options) (*Module, error) {
+	name := opts.File
+	if name == "" {
+		name = "input.ptx"
+	}
+	ast, err := frontend.Parse(name, src)
+	if err != nil {
+		return nil, err
+	}
+	prog, err := ssa.Build(ast)
+	if err != nil {
+		return nil, err
+	}
+	rt, err := closure.Compile(prog)
+	if err != nil {
+		return nil, err
+	}
+	return &Module{prog: prog, rt: rt}, nil
+}
+
+// CompileFile reads and compiles a PTX file.
+func CompileFile(path string) (*Module, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Compile(src, Options{File: path})
+}
+
+// Kernels lists the module's kernels (.entry functions) in source order.
+func (m *Module) Kernels() []string {
+	var out []string
+	for _, f := range m.rt.Funcs {
+		if f.Kernel {
+			out = append(out, f.Name)
+		}
+	}
+	return out
+}
+
+// Kernel returns the kernel named name.
+func (m *Module) Kernel(name string) (*Kernel, error) {
+	for _, f := range m.rt.Funcs {
+		if f.Name == name && f.Kernel {
+			return &Kernel{mod: m, fn: f, params: m.params(name)}, nil
+		}
+	}
+	return nil, fmt.Errorf("module %s has no kernel %s (kernels: %s)", m.rt.Name, name, strings.Join(m.Kernels(), ", "))
+}
+
+// GlobalAddr returns the device address of a module-scope .global or .const variable on dev.
+func (m *Module) GlobalAddr(dev *runtime.Device, name string) (runtime.Ptr, error) {
+	return dev.GlobalAddr(m.rt, name)
+}
+
+// Runtime returns the compiled module the runtime executes.
+func (m *Module) Runtime() *runtime.Module { return m.rt }
+
+// Param describes one kernel parameter.
+type Param struct {
+	Name string
+	// Type is the PTX type without its dot ("u64", "f32", "b8").
+	Type   string
+	Size   int // bytes (for arrays, the whole array)
+	Align  int
+	Offset int  // offset in the parameter buffer
+	Array  bool // an aggregate `.param .b8 name[N]`, passed as []byte
+	// Pointer says the parameter can hold a device address: a 64-bit (or, with
+	// .address_size 32, 32-bit) integer or bit-size parameter.
+	Pointer bool
+}
+
+func (m *Module) params(kernel string) []Param {
+	fn := m.prog.Func(kernel)
+	var out []Param
+	off := 0
+	for _, p := range fn.Params {
+		v := p.Var
+		align := v.Align
+		if align == 0 {
+			align = max(v.Type.Bytes()*max(v.Vector, 1), 1)
+		}
+		off = (off + align - 1) &^ (align - 1)
+		t := v.Type
+		prm := Param{
+			Name: v.Name, Type: strings.TrimPrefix(t.String(), "."), Size: int(v.Size), Align: align, Offset: off,
+			Array: len(v.Dims) > 0 || v.Vector > 1,
+		}
+		prm.Pointer = !prm.Array && !t.IsFloat() && t.Bits() == m.prog.AddressSize
+		out = append(out, prm)
+		off += int(v.Size)
+	}
+	return out
+}
+
+// Kernel is one launchable kernel of a module.
+type Kernel struct {
+	mod    *Module
+	fn     *runtime.Func
+	params []Param
+}
+
+// Name is the kernel's PTX name.
+func (k *Kernel) Name() string { return k.fn.Name }
+
+// Params describes the kernel's parameters in declaration order.
+func (k *Kernel) Params() []Param { return slices.Clone(k.params) }
+
+// Launch runs the kernel on a grid of CTAs with no dynamic shared memory. Arguments follow
+// the kernel's parameters in order: runtime.Ptr for device addresses, Go integers and floats
+// converted to the parameter's type (an error if they do not fit), []byte for aggregates.
+func (k *Kernel) Launch(ctx context.Context, dev *runtime.Device, grid, block runtime.Dim3, args ...any) error {
+	return k.LaunchConfig(ctx, dev, runtime.LaunchConfig{Grid: grid, Block: block}, args...)
+}
+
+// LaunchConfig runs the kernel with a full launch configuration.
+func (k *Kernel) LaunchConfig(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, args ...any) error {
+	buf, err := k.PackArgs(args...)
+	if err != nil {
+		return err
+	}
+	return dev.Launch(ctx, k.mod.rt, k.fn, cfg, buf)
+}
+
+// PackArgs lays arguments out as the kernel's parameter buffer, checking each against its
+// parameter's type.
+func (k *Kernel) PackArgs(args ...any) ([]byte, error) {
+	if len(args) != len(k.params) {
+		return nil, fmt.Errorf("kernel %s takes %d arguments, got %d", k.fn.Name, len(k.params), len(args))
+	}
+	buf := make([]byte, k.fn.KernelParams)
+	for i, a := range args {
+		p := k.params[i]
+		b, err := p.Encode(a)
+		if err != nil {
+			return nil, fmt.Errorf("kernel %s: argument %d (%s): %w", k.fn.Name, i, p.Name, err)
+		}
+		copy(buf[p.Offset:], b)
+	}
+	return buf, nil
+}
+
+// Encode converts a Go value to the parameter's bytes.
+func (p Param) Encode(a any) ([]byte, error) {
+	out := make([]byte, p.Size)
+	put := func(v uint64) {
+		for i := range out {
+			out[i] = byte(v >> (8 * i))
+		}
+	}
+	if p.Array {
+		b, ok := a.([]byte)
+		if !ok {
+			return nil, fmt.Errorf("an aggregate .%s[%d] parameter takes []byte, not %T", p.Type, p.Size, a)
+		}
+		if len(b) != p.Size {
+			return nil, fmt.Errorf("an aggregate parameter of %d bytes, got %d", p.Size, len(b))
+		}
+		copy(out, b)
+		return out, nil
+	}
+	switch v := a.(type) {
+	case runtime.Ptr:
+		if !p.Pointer {
+			return nil, fmt.Errorf("a device pointer cannot be passed as .%s", p.Type)
+		}
+		if p.Size == 4 && uint64(v) > math.MaxUint32 {
+			return nil, fmt.Errorf("pointer %#x does not fit 32 bits", uint64(v))
+		}
+		put(uint64(v))
+		return out, nil
+	case float32:
+		return p.encodeFloat(float64(v), out, put)
+	case float64:
+		return p.encodeFloat(v, out, put)
+	case []byte:
+		return nil, fmt.Errorf("[]byte is only for aggregate parameters; .%s takes a number", p.Type)
+	}
+	if p.Type[0] == 'f' {
+		return nil, fmt.Errorf(".%s takes a float32 or float64, not %T", p.Type, a)
+	}
+	var (
+		u      uint64
+		signed bool
+		s      int64
+	)
+	switch v := a.(type) {
+	case int:
+		s, signed = int64(v), true
+	case int8:
+		s, signed = int64(v), true
+	case int16:
+		s, signed = int64(v), true
+	case int32:
+		s, signed = int64(v), true
+	case int64:
+		s, signed = v, true
+	case uint:
+		u = uint64(v)
+	case uint8:
+		u = uint64(v)
+	case uint16:
+		u = uint64(v)
+	case uint32:
+		u = uint64(v)
+	case uint64:
+		u = v
+	case uintptr:
+		u = uint64(v)
+	default:
+		return nil, fmt.Errorf("cannot pass %T as .%s", a, p.Type)
+	}
+	bitsN := uint(p.Size * 8)
+	if signed && s >= 0 {
+		u, signed = uint64(s), false
+	}
+	switch {
+	case signed:
+		lo := -(int64(1) << (bitsN - 1))
+		if p.Type[0] == 'u' || (bitsN < 64 && s < lo) {
+			return nil, fmt.Errorf("%d does not fit .%s", s, p.Type)
+		}
+		u = uint64(s)
+	default:
+		limit := uint64(math.MaxUint64)
+		if bitsN < 64 {
+			limit = 1<<bitsN - 1
+			if p.Type[0] == 's' {
+				limit = 1<<(bitsN-1) - 1
+			}
+		} else if p.Type[0] == 's' {
+			limit = math.MaxInt64
+		}
+		if u > limit {
+			return nil, fmt.Errorf("%d does not fit .%s", u, p.Type)
+		}
+	}
+	put(u)
+	return out, nil
+}
+
+func (p Param) encodeFloat(f float64, out []byte, put func(uint64)) ([]byte, error) {
+	switch p.Type {
+	case "f32":
+		put(uint64(math.Float32bits(float32(f))))
+	case "f64":
+		put(math.Float64bits(f))
+	default:
+		return nil, fmt.Errorf("a float cannot be passed as .%s", p.Type)
+	}
+	return out, nil
+}

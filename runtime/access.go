@@ -1,0 +1,88 @@
+package runtime
+
+// Memory access for instructions. Each returns the n bytes a lane addresses, or stops the launch
+// with an out-of-bounds or misaligned fault naming the instruction's location, the lane and the
+// address. n is a power of two and the access must be aligned to it.
+
+// GlobalBytes addresses global (and const) memory.
+func (w *Warp) GlobalBytes(addr uint64, n int, lane int, loc string) []byte {
+	if addr&uint64(n-1) != 0 {
+		w.addrFault(FaultMisaligned, loc, lane, "global", addr, "")
+	}
+	b := w.CTA.L.Dev.Bytes(addr, n)
+	if b == nil {
+		w.addrFault(FaultOutOfBounds, loc, lane, "global", addr, "")
+	}
+	return b
+}
+
+// SharedBytes addresses the CTA's shared memory by shared-space address.
+func (w *Warp) SharedBytes(addr uint64, n int, lane int, loc string) []byte {
+	s := w.CTA.Shared
+	if addr&uint64(n-1) != 0 {
+		w.addrFault(FaultMisaligned, loc, lane, "shared", addr, "")
+	}
+	if addr > uint64(len(s)) || uint64(len(s))-addr < uint64(n) {
+		w.addrFault(FaultOutOfBounds, loc, lane, "shared", addr, "")
+	}
+	return s[addr : addr+uint64(n) : addr+uint64(n)]
+}
+
+// LocalBytes addresses a lane's local memory by local-space address.
+func (w *Warp) LocalBytes(addr uint64, n int, lane int, loc string) []byte {
+	if addr&uint64(n-1) != 0 {
+		w.addrFault(FaultMisaligned, loc, lane, "local", addr, "")
+	}
+	st := uint64(w.LocalStride)
+	if addr > st || st-addr < uint64(n) {
+		w.addrFault(FaultOutOfBounds, loc, lane, "local", addr, "")
+	}
+	base := uint64(lane)*st + addr
+	return w.Local[base : base+uint64(n) : base+uint64(n)]
+}
+
+// GenericBytes addresses generic memory: the shared and local windows, else global memory.
+func (w *Warp) GenericBytes(addr uint64, n int, lane int, loc string) []byte {
+	switch {
+	case addr-uint64(SharedWindow) < WindowSize:
+		return w.SharedBytes(addr-uint64(SharedWindow), n, lane, loc)
+	case addr-uint64(LocalWindow) < WindowSize:
+		return w.LocalBytes(addr-uint64(LocalWindow), n, lane, loc)
+	}
+	return w.GlobalBytes(addr, n, lane, loc)
+}
+
+// ParamBytes addresses a lane's copy of the current frame's .param area.
+func (w *Warp) ParamBytes(off int64, n int, lane int, loc string) []byte {
+	ps := int64(w.Fn.ParamSize)
+	if off < 0 || off+int64(n) > ps {
+		w.addrFault(FaultOutOfBounds, loc, lane, "param", uint64(off), "")
+	}
+	base := int64(lane)*ps + off
+	return w.Param[base : base+int64(n) : base+int64(n)]
+}
+
+// KernelParamBytes addresses the launch's kernel parameters, shared by every thread.
+func (w *Warp) KernelParamBytes(off int64, n int, lane int, loc string) []byte {
+	p := w.CTA.L.Params
+	if off < 0 || off+int64(n) > int64(len(p)) {
+		w.addrFault(FaultOutOfBounds, loc, lane, "param", uint64(off), "")
+	}
+	return p[off : off+int64(n) : off+int64(n)]
+}
+
+// GlobalVar is the device address of the module's global variable i in this launch.
+func (w *Warp) GlobalVar(i int) uint64 { return uint64(w.CTA.L.Globals[i]) }
+
+// Launch-wide values that instructions read.
+
+// CTAID is the CTA's %ctaid; NTID the block shape; NCTAID the grid shape.
+func (w *Warp) CTAID() Dim3  { return w.CTA.ID }
+func (w *Warp) NTID() Dim3   { return w.CTA.L.Block }
+func (w *Warp) NCTAID() Dim3 { return w.CTA.L.Grid }
+
+// NumWarps is %nwarpid's value: the warps of the CTA.
+func (w *Warp) NumWarps() int { return len(w.CTA.Warps) }
+
+// DynamicShared is %dynamic_smem_size.
+func (w *Warp) DynamicShared() int { return w.CTA.L.DynamicShared }

@@ -1,0 +1,199 @@
+package runtime
+
+import (
+	"fmt"
+	"strings"
+)
+
+// NumBarriers is the number of named barriers per CTA (bar.sync 0..15).
+const NumBarriers = 16
+
+// CTA is one thread block: its warps, shared memory and barriers. Its warps run cooperatively
+// on one goroutine: each runs until it waits at a barrier or finishes.
+type CTA struct {
+	L *launch
+	// ID is the CTA's %ctaid.
+	ID      Dim3
+	Shared  []byte
+	Warps   []*Warp
+	threads int
+	bars    [NumBarriers]barrier
+}
+
+// barrier is the state of one named barrier.
+type barrier struct {
+	arrived  int // threads arrived in this phase
+	expected int // thread count named by the arrivals, 0 for every live thread
+	waiting  []*Warp
+	popc     uint32
+	and, or  bool
+}
+
+// newCTA builds the reusable state of a CTA for a launch: the warps and their local memory.
+func newCTA(l *launch) *CTA {
+	c := &CTA{L: l, threads: int(l.Block.Count())}
+	c.Shared = make([]byte, l.Mod.SharedSize+l.DynamicShared)
+	nw := (c.threads + WarpSize - 1) / WarpSize
+	for i := range nw {
+		w := &Warp{CTA: c, ID: i, budget: cancelCheckInterval, LocalStride: l.localStride}
+		w.Local = make([]byte, l.localStride*WarpSize)
+		for lane := range WarpSize {
+			t := i*WarpSize + lane
+			if t >= c.threads {
+				break
+			}
+			w.Lanes |= 1 << lane
+			d := l.Block.at(uint64(t))
+			w.Tid[0][lane], w.Tid[1][lane], w.Tid[2][lane] = d.X, d.Y, d.Z
+		}
+		c.Warps = append(c.Warps, w)
+	}
+	return c
+}
+
+// run executes the CTA with linear index id to completion.
+func (c *CTA) run(id uint64) {
+	c.ID = c.L.Grid.at(id)
+	clear(c.Shared)
+	c.bars = [NumBarriers]barrier{}
+	for _, w := range c.Warps {
+		clear(w.Local)
+		w.start(c.L.Kernel)
+	}
+	for {
+		blocked := 0
+		for _, w := range c.Warps {
+			if w.waiting || len(w.stack) == 0 {
+				continue
+			}
+			if w.run() == warpBlocked {
+				w.waiting = true
+			}
+		}
+		for _, w := range c.Warps {
+			if w.waiting {
+				blocked++
+			}
+		}
+		if blocked == 0 {
+			return
+		}
+		if !c.release() {
+			c.deadlock()
+		}
+	}
+}
+
+// live is the number of threads of the CTA that have not exited.
+func (c *CTA) live() int {
+	n := 0
+	for _, w := range c.Warps {
+		n += popcount(w.Active())
+	}
+	return n
+}
+
+// arrive records the lanes in m at barrier b and reports whether the warp must wait.
+func (w *Warp) arrive(b *Barrier, m uint32, loc string) bool {
+	c := w.CTA
+	l := firstLane(m)
+	id := w.R[b.ID*WarpSize+l]
+	if id >= NumBarriers {
+		w.Fault(FaultIllegal, loc, l, fmt.Sprintf("barrier %d out of range 0..%d", id, NumBarriers-1))
+	}
+	bar := &c.bars[id]
+	if b.Count >= 0 {
+		n := int(uint32(w.R[b.Count*WarpSize+l]))
+		if n <= 0 || n%WarpSize != 0 && n != c.threads {
+			w.Fault(FaultIllegal, loc, l, fmt.Sprintf("barrier thread count %d is not a positive multiple of the warp size", n))
+		}
+		bar.expected = n
+	}
+	bar.arrived += popcount(m)
+	if b.Kind == BarArrive {
+		return false
+	}
+	if b.Kind != BarSync {
+		p := w.P[b.Pred]
+		if b.PredNeg {
+			p = ^p
+		}
+		if len(bar.waiting) == 0 {
+			bar.and, bar.or = true, false
+		}
+		bar.popc += uint32(popcount(p & m))
+		bar.and = bar.and && p&m == m
+		bar.or = bar.or || p&m != 0
+	}
+	bar.waiting = append(bar.waiting, w)
+	w.barArrived = m
+	w.barOp = b
+	w.barLoc = loc
+	return true
+}
+
+// release opens every barrier whose expected threads have all arrived and reports whether any did.
+func (c *CTA) release() bool {
+	live := c.live()
+	any := false
+	for id := range c.bars {
+		bar := &c.bars[id]
+		if len(bar.waiting) == 0 {
+			continue
+		}
+		want := live
+		if bar.expected > 0 && bar.expected < live {
+			want = bar.expected
+		}
+		if bar.arrived < want {
+			continue
+		}
+		for _, w := range bar.waiting {
+			w.waiting = false
+			m := w.barArrived
+			switch w.barOp.Kind {
+			case BarRedPopc:
+				d := w.R[w.barOp.Dst*WarpSize:][:WarpSize]
+				for mm := m; mm != 0; mm &= mm - 1 {
+					d[firstLane(mm)] = uint64(bar.popc)
+				}
+			case BarRedAnd, BarRedOr:
+				v := bar.and
+				if w.barOp.Kind == BarRedOr {
+					v = bar.or
+				}
+				if v {
+					w.P[w.barOp.Dst] |= m
+				} else {
+					w.P[w.barOp.Dst] &^= m
+				}
+			}
+		}
+		*bar = barrier{waiting: bar.waiting[:0]}
+		any = true
+	}
+	return any
+}
+
+// deadlock reports the CTA's blocked warps as a fault.
+func (c *CTA) deadlock() {
+	var parts []string
+	var first *Warp
+	for id := range c.bars {
+		bar := &c.bars[id]
+		if len(bar.waiting) == 0 {
+			continue
+		}
+		ws := make([]string, len(bar.waiting))
+		for i, w := range bar.waiting {
+			ws[i] = fmt.Sprint(w.ID)
+			if first == nil {
+				first = w
+			}
+		}
+		parts = append(parts, fmt.Sprintf("barrier %d has %d of %d threads (waiting warps %s)", id, bar.arrived, c.live(), strings.Join(ws, ",")))
+	}
+	f := first.newFault(FaultDeadlock, first.barLoc, firstLane(first.barArrived))
+	f.Detail = strings.Join(parts, "; ")
+	panic(f)
+}

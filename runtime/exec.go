@@ -1,0 +1,332 @@
+package runtime
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+)
+
+// runStatus says why a warp stopped running.
+type runStatus uint8
+
+const (
+	warpDone    runStatus = iota // every lane has finished
+	warpBlocked                  // waiting at a barrier
+)
+
+// cancelCheckInterval is how many blocks a warp runs between looks at the cancel flag.
+const cancelCheckInterval = 4096
+
+// start prepares the warp to run fn from its first block with every existing lane active.
+func (w *Warp) start(fn *Func) {
+	w.stack = w.stack[:0]
+	w.calls = w.calls[:0]
+	w.Exited = 0
+	w.LocalBase = w.CTA.L.Mod.LocalSize
+	w.waiting = false
+	w.enter(w.acquireFrame(fn))
+	w.stack = append(w.stack, simtEntry{pc: 0, reconv: -1, mask: w.Lanes})
+}
+
+// run executes the warp until all its lanes finish or it waits at a barrier. This is the
+// trampoline: blocks return control here, so the Go stack never grows with the PTX program.
+func (w *Warp) run() runStatus {
+	for {
+		n := len(w.stack)
+		if n == 0 {
+			return warpDone
+		}
+		e := &w.stack[n-1]
+		if e.mask == 0 || (e.reconv >= 0 && e.pc == e.reconv) {
+			w.popEntry()
+			continue
+		}
+		fn := w.Fn
+		if e.pc == fn.Exit {
+			if e.reconv >= 0 {
+				w.popEntry() // lanes that returned early wait for the rest of the call
+				continue
+			}
+			w.returnFromCall()
+			continue
+		}
+		if w.budget--; w.budget <= 0 {
+			w.budget = cancelCheckInterval
+			w.CTA.L.checkCancel(w, e)
+		}
+		b := &fn.Blocks[e.pc]
+		m := e.mask
+		for _, in := range b.Code {
+			in(w, m)
+		}
+		t := &b.Term
+		switch t.Kind {
+		case TermJump:
+			e.pc = t.Succ
+		case TermBranch:
+			p := w.P[t.Pred]
+			if t.Negate {
+				p = ^p
+			}
+			taken, other := m&p, m&^p
+			switch {
+			case other == 0:
+				e.pc = t.Succ
+			case taken == 0:
+				e.pc = t.Alt
+			default:
+				w.diverge(t.Reconv, []target{{t.Alt, other}, {t.Succ, taken}})
+			}
+		case TermBrx:
+			w.brx(t, m)
+		case TermCall:
+			w.call(t, m)
+		case TermExit:
+			w.exitLanes(m)
+		case TermTrap:
+			w.Fault(FaultTrap, t.Loc, firstLane(m), "")
+		case TermBarrier:
+			e.pc = t.Succ
+			if w.arrive(t.Barrier, m, t.Loc) {
+				return warpBlocked
+			}
+		default:
+			panic(fmt.Sprintf("runtime: block %d of %s has no terminator", e.pc, fn.Name))
+		}
+	}
+}
+
+// target is one group of lanes going to one block.
+type target struct {
+	pc   int32
+	mask uint32
+}
+
+// diverge splits the top entry's lanes among targets that meet again at reconv. The top entry
+// waits at reconv with all its lanes, unless it already waits for the same point, in which
+// case the new entries replace it. Targets equal to reconv need no entry: their lanes are
+// already where the others will arrive. The last target runs first.
+func (w *Warp) diverge(reconv int32, targets []target) {
+	e := &w.stack[len(w.stack)-1]
+	if e.reconv == reconv {
+		w.stack = w.stack[:len(w.stack)-1]
+	} else {
+		e.pc = reconv
+	}
+	for _, t := range targets {
+		if t.pc != reconv && t.mask != 0 {
+			w.stack = append(w.stack, simtEntry{pc: t.pc, reconv: reconv, mask: t.mask})
+		}
+	}
+}
+
+// popEntry pops the top SIMT entry. Popping a callee's base entry (all its lanes exited)
+// unwinds the call without copying results.
+func (w *Warp) popEntry() {
+	n := len(w.stack) - 1
+	w.stack = w.stack[:n]
+	if k := len(w.calls) - 1; k >= 0 && w.calls[k].base == n {
+		w.leaveCall(false, 0)
+	}
+}
+
+// returnFromCall finishes the current activation: a kernel's threads end; a device function
+// returns its results to the caller's live lanes.
+func (w *Warp) returnFromCall() {
+	n := len(w.stack) - 1
+	mask := w.stack[n].mask
+	w.stack = w.stack[:n]
+	if len(w.calls) == 0 {
+		w.Exited |= mask
+		return
+	}
+	w.leaveCall(true, mask)
+}
+
+// leaveCall pops the call-return stack, copying results for the lanes in mask when copy is set.
+func (w *Warp) leaveCall(copyResults bool, mask uint32) {
+	k := len(w.calls) - 1
+	rec := w.calls[k]
+	w.calls = w.calls[:k]
+	callee := w.frame
+	if copyResults {
+		for i, dst := range rec.site.Results {
+			copySlot(rec.frame, dst, callee, callee.fn.Results[i], mask)
+		}
+	}
+	w.releaseFrame(callee)
+	w.enter(rec.frame)
+	w.LocalBase = rec.localBase
+}
+
+// copySlot copies one argument or result from slot s of frame from to slot d of frame to for
+// the lanes in mask.
+func copySlot(to *frame, d Slot, from *frame, s Slot, mask uint32) {
+	for m := mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		switch {
+		case s.Reg >= 0 && d.Reg >= 0:
+			to.r[d.Reg*WarpSize+l] = from.r[s.Reg*WarpSize+l]
+		case s.Reg >= 0:
+			var buf [8]byte
+			binary.LittleEndian.PutUint64(buf[:], from.r[s.Reg*WarpSize+l])
+			copy(to.param[l*to.fn.ParamSize+d.ParamOff:][:d.Size], buf[:min(d.Size, 8)])
+		case d.Reg >= 0:
+			var buf [8]byte
+			copy(buf[:], from.param[l*from.fn.ParamSize+s.ParamOff:][:min(s.Size, 8)])
+			to.r[d.Reg*WarpSize+l] = binary.LittleEndian.Uint64(buf[:])
+		default:
+			n := min(s.Size, d.Size)
+			copy(to.param[l*to.fn.ParamSize+d.ParamOff:][:n], from.param[l*from.fn.ParamSize+s.ParamOff:][:n])
+		}
+	}
+}
+
+// brx runs brx.idx: each lane goes to Table[index]; one entry per distinct target.
+func (w *Warp) brx(t *Term, m uint32) {
+	idx := w.R[t.Index*WarpSize:][:WarpSize]
+	var groups [WarpSize]target
+	ng := 0
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm)
+		i := uint32(idx[l])
+		if int(i) >= len(t.Table) {
+			w.Fault(FaultBrxRange, t.Loc, l, fmt.Sprintf("index %d, %d targets", i, len(t.Table)))
+		}
+		pc := t.Table[i]
+		g := 0
+		for g < ng && groups[g].pc != pc {
+			g++
+		}
+		if g == ng {
+			groups[g] = target{pc: pc}
+			ng++
+		}
+		groups[g].mask |= 1 << l
+	}
+	if ng == 1 {
+		w.stack[len(w.stack)-1].pc = groups[0].pc
+		return
+	}
+	// Reverse so the group of the lowest lane runs first.
+	for i, j := 0, ng-1; i < j; i, j = i+1, j-1 {
+		groups[i], groups[j] = groups[j], groups[i]
+	}
+	w.diverge(t.Reconv, groups[:ng])
+}
+
+// call runs a call terminator: lanes whose guard is false skip it; the others are grouped by
+// callee, and when more than one group remains the call block runs again for each group.
+func (w *Warp) call(t *Term, m uint32) {
+	cs := t.Call
+	e := &w.stack[len(w.stack)-1]
+	callers := m
+	if cs.Guard >= 0 {
+		g := w.P[cs.Guard]
+		if cs.GuardNeg {
+			g = ^g
+		}
+		callers &= g
+	}
+	if callers == 0 {
+		e.pc = t.Succ
+		return
+	}
+	self := e.pc
+	if cs.Direct != nil {
+		if callers != m {
+			w.diverge(t.Succ, []target{{self, callers}})
+			return
+		}
+		w.enterCall(t, cs.Direct, m)
+		return
+	}
+	var groups [WarpSize]struct {
+		fn   *Func
+		mask uint32
+	}
+	ng := 0
+	addr := w.R[cs.Target*WarpSize:][:WarpSize]
+	for mm := callers; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm)
+		fn := w.resolveCallee(t, addr[l], l)
+		g := 0
+		for g < ng && groups[g].fn != fn {
+			g++
+		}
+		if g == ng {
+			groups[g].fn = fn
+			groups[g].mask = 0
+			ng++
+		}
+		groups[g].mask |= 1 << l
+	}
+	if ng == 1 && callers == m {
+		w.enterCall(t, groups[0].fn, m)
+		return
+	}
+	var targets [WarpSize]target
+	for g := range ng {
+		targets[ng-1-g] = target{self, groups[g].mask}
+	}
+	w.diverge(t.Succ, targets[:ng])
+}
+
+// resolveCallee turns a lane's function address into a function of the module, checking it
+// against the call site's target set or prototype.
+func (w *Warp) resolveCallee(t *Term, addr uint64, lane int) *Func {
+	cs := t.Call
+	funcs := w.CTA.L.Mod.Funcs
+	off := addr - uint64(FuncWindow)
+	if addr < uint64(FuncWindow) || off%FuncAlign != 0 || off/FuncAlign >= uint64(len(funcs)) {
+		w.addrFault(FaultCallTarget, t.Loc, lane, "", addr, "not a function address")
+	}
+	fn := funcs[off/FuncAlign]
+	if fn.Kernel {
+		w.addrFault(FaultCallTarget, t.Loc, lane, "", addr, fmt.Sprintf("%s is a kernel", fn.Name))
+	}
+	if len(cs.Allowed) > 0 {
+		for _, a := range cs.Allowed {
+			if a == fn {
+				return fn
+			}
+		}
+		w.addrFault(FaultCallTarget, t.Loc, lane, "", addr, fmt.Sprintf("%s is not in the call site's target list", fn.Name))
+	}
+	if cs.Proto != "" && fn.Sig != cs.Proto {
+		w.addrFault(FaultCallSignature, t.Loc, lane, "", addr, fmt.Sprintf("%s has signature %s, the prototype is %s", fn.Name, fn.Sig, cs.Proto))
+	}
+	return fn
+}
+
+// enterCall pushes a call-return record and a base SIMT entry for callee with lanes m.
+func (w *Warp) enterCall(t *Term, callee *Func, m uint32) {
+	L := w.CTA.L
+	if len(w.calls) >= L.maxDepth {
+		w.Fault(FaultStackOverflow, t.Loc, firstLane(m), fmt.Sprintf("call to %s at depth %d exceeds the limit of %d", callee.Name, len(w.calls)+1, L.maxDepth))
+	}
+	base := w.LocalBase + w.Fn.LocalSize
+	if base+callee.LocalSize > w.LocalStride {
+		w.Fault(FaultStackOverflow, t.Loc, firstLane(m), fmt.Sprintf("call to %s at depth %d needs %d bytes of local memory, the limit is %d", callee.Name, len(w.calls)+1, base+callee.LocalSize, w.LocalStride))
+	}
+	e := &w.stack[len(w.stack)-1]
+	e.pc = t.Succ
+	caller := w.frame
+	f := w.acquireFrame(callee)
+	cs := t.Call
+	for i, a := range cs.Args {
+		copySlot(f, callee.Params[i], caller, a, m)
+	}
+	w.calls = append(w.calls, callRecord{fn: w.Fn, frame: caller, site: cs, base: len(w.stack), localBase: w.LocalBase})
+	w.stack = append(w.stack, simtEntry{pc: 0, reconv: -1, mask: m})
+	w.enter(f)
+	w.LocalBase = base
+}
+
+// exitLanes ends the threads in m: they leave every SIMT entry of the warp.
+func (w *Warp) exitLanes(m uint32) {
+	w.Exited |= m
+	for i := range w.stack {
+		w.stack[i].mask &^= m
+	}
+}

@@ -1,0 +1,209 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+	goruntime "runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// FuncAlign is the spacing of function addresses in FuncWindow: function i of a module is at
+// FuncWindow + i*FuncAlign.
+const FuncAlign = 16
+
+// FuncAddr is the address a kernel sees for f (`mov.u64 %rd, f;`, call tables).
+func FuncAddr(f *Func) Ptr { return FuncWindow + Ptr(f.Index)*FuncAlign }
+
+// Limits of a launch, as on current NVIDIA GPUs.
+const (
+	MaxThreadsPerBlock = 1024
+	MaxSharedBytes     = 227 << 10
+	DefaultCallDepth   = 1024
+	DefaultLocalBytes  = 16 << 10
+)
+
+// LaunchConfig describes one kernel launch.
+type LaunchConfig struct {
+	Grid, Block Dim3
+	// DynamicShared is the size in bytes of the dynamic shared memory (extern .shared arrays).
+	DynamicShared int
+	// Workers is how many CTAs run in parallel; 0 means GOMAXPROCS, 1 is deterministic.
+	Workers int
+	// MaxCallDepth limits nested calls (0: DefaultCallDepth); deeper recursion is a stack overflow fault.
+	MaxCallDepth int
+	// LocalBytes is the per-thread local memory available to call frames of recursive programs
+	// (0: DefaultLocalBytes). Programs without recursion get exactly what they need.
+	LocalBytes int
+	// Progress, if set, is called from worker goroutines after CTAs finish.
+	Progress func(done, total uint64)
+}
+
+// launch is the shared state of one running launch.
+type launch struct {
+	Dev           *Device
+	Mod           *Module
+	Kernel        *Func
+	Grid, Block   Dim3
+	DynamicShared int
+	Params        []byte
+	Globals       []Ptr
+	maxDepth      int
+	localStride   int
+	cancelled     atomic.Bool
+	ctx           context.Context
+}
+
+// checkCancel turns a cancelled launch into a fault at the warp's current block.
+func (l *launch) checkCancel(w *Warp, e *simtEntry) {
+	if !l.cancelled.Load() {
+		return
+	}
+	f := w.newFault(FaultCancelled, "", firstLane(e.mask))
+	f.Err = context.Cause(l.ctx)
+	if f.Err == nil {
+		f.Err = context.Canceled
+	}
+	f.Detail = f.Err.Error()
+	panic(f)
+}
+
+// Validate checks a launch configuration against the kernel and the machine's limits.
+func (cfg *LaunchConfig) Validate(mod *Module, k *Func) error {
+	g, b := cfg.Grid.norm(), cfg.Block.norm()
+	switch {
+	case b.X > 1024 || b.Y > 1024 || b.Z > 64:
+		return fmt.Errorf("launch %s: block %s exceeds the limits 1024x1024x64", k.Name, b)
+	case b.Count() > MaxThreadsPerBlock:
+		return fmt.Errorf("launch %s: block %s has %d threads, the limit is %d", k.Name, b, b.Count(), MaxThreadsPerBlock)
+	case g.X > 1<<31-1 || g.Y > 65535 || g.Z > 65535:
+		return fmt.Errorf("launch %s: grid %s exceeds the limits 2147483647x65535x65535", k.Name, g)
+	case cfg.DynamicShared < 0 || mod.SharedSize+cfg.DynamicShared > MaxSharedBytes:
+		return fmt.Errorf("launch %s: %d bytes of static and %d of dynamic shared memory exceed the limit of %d", k.Name, mod.SharedSize, cfg.DynamicShared, MaxSharedBytes)
+	case !k.Kernel:
+		return fmt.Errorf("launch %s: not a kernel (.entry)", k.Name)
+	}
+	return nil
+}
+
+// Launch runs kernel k of mod on the device with the packed parameter bytes params (laid out
+// as the kernel's .param space). It returns nil, a *Fault, or a configuration error.
+func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchConfig, params []byte) error {
+	if err := cfg.Validate(mod, k); err != nil {
+		return err
+	}
+	if len(params) != k.KernelParams {
+		return fmt.Errorf("launch %s: %d bytes of parameters, the kernel takes %d", k.Name, len(params), k.KernelParams)
+	}
+	globals, err := d.loadModule(mod)
+	if err != nil {
+		return err
+	}
+	l := &launch{
+		Dev: d, Mod: mod, Kernel: k, Grid: cfg.Grid.norm(), Block: cfg.Block.norm(),
+		DynamicShared: cfg.DynamicShared, Params: params, Globals: globals,
+		maxDepth: cfg.MaxCallDepth, ctx: ctx,
+	}
+	if l.maxDepth <= 0 {
+		l.maxDepth = DefaultCallDepth
+	}
+	l.localStride = mod.LocalSize + k.StackBytes
+	if k.StackBytes < 0 {
+		l.localStride = cfg.LocalBytes
+		if l.localStride <= 0 {
+			l.localStride = DefaultLocalBytes
+		}
+	}
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = goruntime.GOMAXPROCS(0)
+	}
+	total := l.Grid.Count()
+	if uint64(workers) > total {
+		workers = int(total)
+	}
+	stop := context.AfterFunc(ctx, func() { l.cancelled.Store(true) })
+	defer stop()
+	if ctx.Err() != nil {
+		l.cancelled.Store(true)
+	}
+
+	var (
+		next, done atomic.Uint64
+		mu         sync.Mutex
+		firstErr   error
+		firstCTA   uint64
+		wg         sync.WaitGroup
+		failed     atomic.Bool
+	)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := newCTA(l)
+			for !failed.Load() {
+				id := next.Add(1) - 1
+				if id >= total {
+					return
+				}
+				if err := c.runSafely(id); err != nil {
+					mu.Lock()
+					if firstErr == nil || id < firstCTA {
+						firstErr, firstCTA = err, id
+					}
+					mu.Unlock()
+					failed.Store(true)
+					return
+				}
+				n := done.Add(1)
+				if cfg.Progress != nil {
+					cfg.Progress(n, total)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return firstErr
+}
+
+// runSafely runs one CTA, turning a fault (or an internal error) into an error.
+func (c *CTA) runSafely(id uint64) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			var f *Fault
+			if e, ok := r.(error); ok && errors.As(e, &f) {
+				err = f
+				return
+			}
+			err = fmt.Errorf("runtime: internal error in kernel %s, CTA %s: %v", c.L.Kernel.Name, c.ID, r)
+		}
+	}()
+	c.run(id)
+	return nil
+}
+
+// newFault builds a fault at a lane of the warp.
+func (w *Warp) newFault(kind FaultKind, loc string, lane int) *Fault {
+	return &Fault{
+		Kind: kind, Kernel: w.CTA.L.Kernel.Name, Func: w.Fn.Name, Loc: loc,
+		CTA: w.CTA.ID, Thread: w.Thread(lane),
+	}
+}
+
+// Fault stops the launch with a fault at a lane of the warp.
+func (w *Warp) Fault(kind FaultKind, loc string, lane int, detail string) {
+	f := w.newFault(kind, loc, lane)
+	f.Detail = detail
+	panic(f)
+}
+
+// addrFault stops the launch with a fault at an address.
+func (w *Warp) addrFault(kind FaultKind, loc string, lane int, space string, addr uint64, detail string) {
+	f := w.newFault(kind, loc, lane)
+	f.HasAddr, f.Addr, f.Space, f.Detail = true, addr, space, detail
+	panic(f)
+}
+
+func popcount(m uint32) int { return bits.OnesCount32(m) }

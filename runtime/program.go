@@ -1,0 +1,165 @@
+package runtime
+
+import "sync"
+
+// Instr executes one instruction for the active lanes of a warp. Back ends build Instrs once,
+// with operands, types and modifiers resolved, so running one does no decoding.
+type Instr func(w *Warp, active uint32)
+
+// Module is a compiled PTX module: its functions and the module-scope variables that Launch
+// places in device memory.
+type Module struct {
+	Name    string
+	Funcs   []*Func // Funcs[i].Index == i
+	Globals []*Global
+	// SharedSize is the static shared memory every CTA gets: the module's .shared variables.
+	SharedSize int
+	// LocalSize is the per-thread local memory below the first call frame: the module's .local variables.
+	LocalSize int
+
+	loaded sync.Map // *Device → []Ptr: the addresses of Globals on that device
+}
+
+// Global is a module-scope .global or .const variable, allocated on a device when the module
+// is first launched there.
+type Global struct {
+	Name  string
+	Size  int
+	Align int
+	Init  []byte // the initial bytes; nil means zero
+	// Relocs patch function addresses and addresses of other globals into Init.
+	Relocs []Reloc
+}
+
+// Reloc asks for an address to be written at Offset of a global's initial bytes.
+type Reloc struct {
+	Offset int
+	Size   int   // 4 or 8 bytes
+	Func   *Func // the address of this function, or
+	Global int   // the address of Module.Globals[Global] plus Addend, when Func is nil
+	Addend int64
+}
+
+// Func is a compiled kernel or device function.
+type Func struct {
+	Name   string
+	Index  int
+	Kernel bool
+	// Sig is the canonical signature string; indirect calls through a prototype compare it.
+	Sig string
+	// NumRegs is the number of 64-bit lane registers; register s of lane l lives at
+	// Warp.R[s*32+l]. Every new activation starts with zeroed registers, except Consts.
+	NumRegs  int
+	Consts   []Const
+	NumPreds int
+	// ParamSize is the per-lane size of the .param variables this function owns (its formal
+	// parameters and results as a device function, and its call-site argument variables).
+	ParamSize int
+	// KernelParams is a kernel's parameter buffer size: its .param space as Launch receives it.
+	KernelParams int
+	// LocalSize is the per-lane size of its .local frame (clang's __local_depot and friends).
+	LocalSize int
+	// StackBytes is the local memory a call of this function needs including its callees'
+	// frames, or -1 when recursion makes it unbounded.
+	StackBytes int
+	Params     []Slot // formal parameters, in order
+	Results    []Slot // return parameters, in order
+	Blocks     []Block
+	Exit       int32 // the virtual exit block, reached by ret; it holds no code
+	Loc        string
+}
+
+// Const is a register that holds the same value in every lane of every activation: an
+// immediate operand or a module-constant address.
+type Const struct {
+	Reg   int
+	Value uint64
+}
+
+// Slot says where a parameter, result or call argument lives: in a register or in the
+// function's per-lane .param area.
+type Slot struct {
+	Reg      int // register index, or -1
+	ParamOff int // byte offset in the .param area when Reg < 0
+	Size     int // bytes
+}
+
+// Block is a straight-line run of instructions and the terminator that leaves it.
+type Block struct {
+	Code []Instr
+	Term Term
+}
+
+// TermKind is the kind of a block terminator.
+type TermKind uint8
+
+// The terminators.
+const (
+	TermJump    TermKind = iota // go to Succ (ret is a jump to Func.Exit)
+	TermBranch                  // go to Succ when predicate Pred (negated if Negate) holds, else Alt
+	TermBrx                     // go to Table[index register]
+	TermCall                    // call Call, then continue at Succ
+	TermExit                    // end the active threads
+	TermTrap                    // abort the kernel
+	TermBarrier                 // wait at Barrier, then continue at Succ
+	TermNone                    // the virtual exit
+)
+
+// Term ends a block. Succ, Alt, Table and Reconv are block indexes in the same function.
+type Term struct {
+	Kind   TermKind
+	Loc    string // PTX file:line
+	Succ   int32
+	Alt    int32
+	Pred   int  // predicate register of a branch
+	Negate bool // branch taken when the predicate is false
+	// Uniform says every active lane is known to go the same way: no reconvergence entry.
+	Uniform bool
+	// Reconv is where lanes that split here meet again (the immediate post-dominator).
+	Reconv  int32
+	Index   int // brx.idx index register
+	Table   []int32
+	Call    *CallSite
+	Barrier *Barrier
+}
+
+// CallSite is a call terminator.
+type CallSite struct {
+	Direct *Func // a direct call, or
+	Target int   // the register holding the callee's address for an indirect call
+	// Allowed is the indirect call's target set (.calltargets or a call table); when empty,
+	// any function whose signature is Proto may be called.
+	Allowed []*Func
+	Proto   string
+	// Guard is the predicate register guarding the call, or -1; lanes where it is false
+	// (true when GuardNeg) skip the call.
+	Guard    int
+	GuardNeg bool
+	Args     []Slot // caller-side argument slots, copied to the callee's Params
+	Results  []Slot // caller-side result slots, copied from the callee's Results
+}
+
+// BarrierKind is the flavour of a CTA barrier.
+type BarrierKind uint8
+
+// The barrier flavours.
+const (
+	BarSync    BarrierKind = iota // bar.sync, barrier.sync: arrive and wait
+	BarArrive                     // bar.arrive: arrive without waiting
+	BarRedPopc                    // bar.red.popc.u32: wait and count the lanes whose predicate holds
+	BarRedAnd                     // bar.red.and.pred
+	BarRedOr                      // bar.red.or.pred
+)
+
+// Barrier is a barrier terminator's operands.
+type Barrier struct {
+	Kind BarrierKind
+	ID   int // register holding the barrier number
+	// Count is the register holding the expected thread count, or -1 for every thread of the CTA.
+	Count int
+	// Pred and PredNeg are bar.red's source predicate; Dst its destination register (popc) or
+	// predicate (and, or).
+	Pred    int
+	PredNeg bool
+	Dst     int
+}

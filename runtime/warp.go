@@ -1,0 +1,120 @@
+package runtime
+
+import "math/bits"
+
+// WarpSize is the number of lanes in a warp.
+const WarpSize = 32
+
+// Warp is 32 lanes executing one instruction at a time under an active mask. Registers live
+// in the current call frame: register s of lane l is R[s*32+l]; predicate p is the lane mask P[p].
+type Warp struct {
+	CTA *CTA
+	// ID is the warp's index in its CTA; lane l is thread ID*32+l of the CTA.
+	ID int
+	// Lanes are the lanes that exist (a CTA's last warp may be partial); Exited those that ended.
+	Lanes  uint32
+	Exited uint32
+	// Tid is each lane's %tid.
+	Tid [3][32]uint32
+
+	Fn    *Func
+	R     []uint64
+	P     []uint32
+	Param []byte // the current frame's per-lane .param area: lane l at [l*Fn.ParamSize:]
+	// Local is the per-lane local memory, lane l at [l*LocalStride:(l+1)*LocalStride];
+	// LocalBase is where the current frame's .local area starts in it.
+	Local       []byte
+	LocalStride int
+	LocalBase   int
+
+	stack []simtEntry
+	calls []callRecord
+	frame *frame
+	pool  [][]*frame // free frames per Func.Index
+
+	// barrier wait state
+	waiting    bool
+	barArrived uint32
+	barOp      *Barrier
+	barLoc     string
+	budget     int
+}
+
+// simtEntry is one SIMT reconvergence stack entry: the lanes in mask run from block pc until
+// they reach reconv, where the entry is popped. A call frame's base entry has reconv -1.
+type simtEntry struct {
+	pc     int32
+	reconv int32
+	mask   uint32
+}
+
+// callRecord is one call-return stack entry: the caller's state to restore when the callee's
+// base SIMT entry (at index base) reaches the callee's exit.
+type callRecord struct {
+	fn        *Func
+	frame     *frame
+	site      *CallSite
+	base      int
+	localBase int
+}
+
+// frame is the register file and .param area of one activation of a function.
+type frame struct {
+	fn    *Func
+	r     []uint64
+	p     []uint32
+	param []byte
+}
+
+// acquireFrame returns a zeroed frame for fn with its constants in place, reusing a free one.
+func (w *Warp) acquireFrame(fn *Func) *frame {
+	for len(w.pool) <= fn.Index {
+		w.pool = append(w.pool, nil)
+	}
+	var f *frame
+	if free := w.pool[fn.Index]; len(free) > 0 {
+		f = free[len(free)-1]
+		w.pool[fn.Index] = free[:len(free)-1]
+		clear(f.r)
+		clear(f.p)
+		clear(f.param)
+	} else {
+		f = &frame{
+			fn:    fn,
+			r:     make([]uint64, fn.NumRegs*WarpSize),
+			p:     make([]uint32, fn.NumPreds),
+			param: make([]byte, fn.ParamSize*WarpSize),
+		}
+	}
+	for _, c := range fn.Consts {
+		s := f.r[c.Reg*WarpSize:][:WarpSize]
+		for l := range s {
+			s[l] = c.Value
+		}
+	}
+	return f
+}
+
+func (w *Warp) releaseFrame(f *frame) {
+	w.pool[f.fn.Index] = append(w.pool[f.fn.Index], f)
+}
+
+// enter makes f the current frame.
+func (w *Warp) enter(f *frame) {
+	w.frame = f
+	w.Fn = f.fn
+	w.R = f.r
+	w.P = f.p
+	w.Param = f.param
+}
+
+// Thread returns the CTA-relative thread coordinates of a lane.
+func (w *Warp) Thread(lane int) Dim3 {
+	return w.CTA.L.Block.at(uint64(w.ID*WarpSize + lane))
+}
+
+// Active reports the lanes that exist and have not exited.
+func (w *Warp) Active() uint32 { return w.Lanes &^ w.Exited }
+
+// firstLane is the lowest set lane of a non-empty mask.
+func firstLane(m uint32) int { return bits.TrailingZeros32(m) }
