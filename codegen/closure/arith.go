@@ -8,14 +8,14 @@ import (
 	"github.com/ptx2go/ptx2go/runtime"
 )
 
-func f64bits(f float64) uint64     { return math.Float64bits(f) }
-func f32(v uint64) float32         { return math.Float32frombits(uint32(v)) }
-func f64(v uint64) float64         { return math.Float64frombits(v) }
-func b32(f float32) uint64         { return uint64(math.Float32bits(f)) }
-func b64(f float64) uint64         { return math.Float64bits(f) }
-func sext(v uint64, n int) int64   { return int64(v<<(64-n)) >> (64 - n) }
-func mask(n int) uint64            { return math.MaxUint64 >> (64 - n) }
-func wrap(v uint64, n int) uint64  { return v & mask(n) }
+func f64bits(f float64) uint64    { return math.Float64bits(f) }
+func f32(v uint64) float32        { return math.Float32frombits(uint32(v)) }
+func f64(v uint64) float64        { return math.Float64frombits(v) }
+func b32(f float32) uint64        { return uint64(math.Float32bits(f)) }
+func b64(f float64) uint64        { return math.Float64bits(f) }
+func sext(v uint64, n int) int64  { return int64(v<<(64-n)) >> (64 - n) }
+func mask(n int) uint64           { return math.MaxUint64 >> (64 - n) }
+func wrap(v uint64, n int) uint64 { return v & mask(n) }
 func boolBit(b bool) uint64 {
 	if b {
 		return 1
