@@ -56,6 +56,10 @@ func (w *Warp) run() runStatus {
 		}
 		b := &fn.Blocks[e.pc]
 		m := e.mask
+		if st := w.CTA.stats; st != nil {
+			st.Instructions += uint64(b.PTXInstrs)
+			st.LaneInstructions += uint64(b.PTXInstrs * popcount(m))
+		}
 		for _, in := range b.Code {
 			in(w, m)
 		}

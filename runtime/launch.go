@@ -39,6 +39,21 @@ type LaunchConfig struct {
 	LocalBytes int
 	// Progress, if set, is called from worker goroutines after CTAs finish.
 	Progress func(done, total uint64)
+	// Stats, if set, receives the launch's execution counts.
+	Stats *Stats
+}
+
+// Stats are execution counts of a launch.
+type Stats struct {
+	// Instructions counts warp instructions issued; LaneInstructions the lanes active in each.
+	Instructions     uint64
+	LaneInstructions uint64
+}
+
+// add accumulates o into s.
+func (s *Stats) add(o *Stats) {
+	s.Instructions += o.Instructions
+	s.LaneInstructions += o.LaneInstructions
 }
 
 // launch is the shared state of one running launch.
@@ -143,6 +158,14 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 		go func() {
 			defer wg.Done()
 			c := newCTA(l)
+			if cfg.Stats != nil {
+				c.stats = &Stats{}
+				defer func() {
+					mu.Lock()
+					cfg.Stats.add(c.stats)
+					mu.Unlock()
+				}()
+			}
 			for !failed.Load() {
 				id := next.Add(1) - 1
 				if id >= total {

@@ -88,6 +88,9 @@ type Slot struct {
 type Block struct {
 	Code []Instr
 	Term Term
+	// PTXInstrs is the number of PTX instructions the block executes (its terminator
+	// included when it is one), for statistics.
+	PTXInstrs int
 }
 
 // TermKind is the kind of a block terminator.

@@ -184,12 +184,14 @@ func (f *fnCompiler) layoutBlocks() {
 // block lowers one SSA block into its runtime blocks.
 func (f *fnCompiler) block(b *ssa.Block) {
 	var code []runtime.Instr
+	count := 0
 	for _, in := range b.Instrs {
+		count++
 		if isBarrier(in) {
 			bar := f.barrier(in)
 			next := int32(len(f.blocks) + 1)
-			f.blocks = append(f.blocks, runtime.Block{Code: code, Term: runtime.Term{Kind: runtime.TermBarrier, Loc: loc(in.Pos), Succ: next, Barrier: bar, Reconv: -1}})
-			code = nil
+			f.blocks = append(f.blocks, runtime.Block{Code: code, PTXInstrs: count, Term: runtime.Term{Kind: runtime.TermBarrier, Loc: loc(in.Pos), Succ: next, Barrier: bar, Reconv: -1}})
+			code, count = nil, 0
 			continue
 		}
 		code = append(code, f.instr(in)...)
@@ -201,10 +203,26 @@ func (f *fnCompiler) block(b *ssa.Block) {
 		}
 	}
 	if hadTail {
-		f.blocks = append(f.blocks, runtime.Block{Code: code, Term: runtime.Term{Kind: runtime.TermJump, Succ: int32(len(f.blocks) + 1), Reconv: -1}})
-		code = nil
+		f.blocks = append(f.blocks, runtime.Block{Code: code, PTXInstrs: count, Term: runtime.Term{Kind: runtime.TermJump, Succ: int32(len(f.blocks) + 1), Reconv: -1}})
+		code, count = nil, 0
 	}
-	f.blocks = append(f.blocks, runtime.Block{Code: code, Term: f.term(b)})
+	if explicitTerm(b) {
+		count++
+	}
+	f.blocks = append(f.blocks, runtime.Block{Code: code, PTXInstrs: count, Term: f.term(b)})
+}
+
+// explicitTerm reports whether a block's terminator is a PTX instruction (bra, brx.idx, call,
+// ret, exit, trap) rather than a fall-through or a branch that lowering added.
+func explicitTerm(b *ssa.Block) bool {
+	t := &b.Term
+	switch {
+	case t.Synthetic:
+		return false
+	case t.Kind == ssa.TermJump:
+		return len(b.Succs) == 1 && t.Pos != b.Succs[0].Pos
+	}
+	return true
 }
 
 // target maps an SSA block to its first runtime block; the virtual exit maps to Func.Exit,
