@@ -127,6 +127,9 @@ func (e *emitter) memOperand(a ssa.Arg) *address {
 	return ad
 }
 
+// loadBits reads 1, 2, 4 or 8 little-endian bytes. Aligned 4- and 8-byte words are read
+// atomically (a plain move on amd64), so a word that another CTA updates with atomics is never
+// torn.
 func loadBits(b []byte) uint64 {
 	switch len(b) {
 	case 1:
@@ -134,9 +137,31 @@ func loadBits(b []byte) uint64 {
 	case 2:
 		return uint64(binary.LittleEndian.Uint16(b))
 	case 4:
-		return uint64(binary.LittleEndian.Uint32(b))
+		return uint64(atomic.LoadUint32(runtime.AtomicU32(b)))
 	}
-	return binary.LittleEndian.Uint64(b)
+	return atomic.LoadUint64(runtime.AtomicU64(b))
+}
+
+// storeBits writes the low len(b) bytes of v, little-endian.
+func storeBits(b []byte, v uint64) {
+	switch len(b) {
+	case 1:
+		b[0] = byte(v)
+	case 2:
+		binary.LittleEndian.PutUint16(b, uint16(v))
+	case 4:
+		if raceEnabled {
+			atomic.StoreUint32(runtime.AtomicU32(b), uint32(v))
+			return
+		}
+		binary.LittleEndian.PutUint32(b, uint32(v))
+	default:
+		if raceEnabled {
+			atomic.StoreUint64(runtime.AtomicU64(b), v)
+			return
+		}
+		binary.LittleEndian.PutUint64(b, v)
+	}
 }
 
 // signExtend widens the low n bits of v to a signed value of width bits (kept zero-extended
@@ -242,17 +267,7 @@ func (e *emitter) store() runtime.Instr {
 				if skip&(1<<i) != 0 {
 					continue
 				}
-				v := w.R[s*ws+l]
-				switch es {
-				case 1:
-					b[i] = byte(v)
-				case 2:
-					binary.LittleEndian.PutUint16(b[i*2:], uint16(v))
-				case 4:
-					binary.LittleEndian.PutUint32(b[i*4:], uint32(v))
-				default:
-					binary.LittleEndian.PutUint64(b[i*8:], v)
-				}
+				storeBits(b[i*es:i*es+es], w.R[s*ws+l])
 			}
 		}
 	}
@@ -373,11 +388,7 @@ func (e *emitter) atom() runtime.Instr {
 func rmw(mem []byte, global bool, f func(uint64) uint64) uint64 {
 	if !global {
 		old := loadBits(mem)
-		if len(mem) == 4 {
-			binary.LittleEndian.PutUint32(mem, uint32(f(old)))
-		} else {
-			binary.LittleEndian.PutUint64(mem, f(old))
-		}
+		storeBits(mem, f(old))
 		return old
 	}
 	if len(mem) == 4 {
