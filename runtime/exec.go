@@ -24,6 +24,9 @@ func (w *Warp) start(fn *Func) {
 	w.Exited = 0
 	w.LocalBase = w.CTA.L.Mod.LocalSize
 	w.waiting = false
+	if w.frame != nil {
+		w.releaseFrame(w.frame)
+	}
 	w.enter(w.acquireFrame(fn))
 	w.stack = append(w.stack, simtEntry{pc: 0, reconv: -1, mask: w.Lanes})
 }

@@ -45,6 +45,7 @@ func (e *emitter) arith() runtime.Instr {
 		return e.unsupported()
 	}
 	signed := t.IsSigned()
+	mk := mask(n)
 	wide := e.has(frontend.ModWide)
 	hi := e.has(frontend.ModHi)
 	srcT := t
@@ -69,13 +70,13 @@ func (e *emitter) arith() runtime.Instr {
 		}
 		switch {
 		case sub:
-			return lanes2(d, a, b, func(x, y uint64) uint64 { return wrap(x-y, n) })
+			return lanes2(d, a, b, func(x, y uint64) uint64 { return (x-y)&mk })
 		case n == 32:
 			return add32(d, a, b)
 		case n == 64:
 			return add64(d, a, b)
 		}
-		return lanes2(d, a, b, func(x, y uint64) uint64 { return wrap(x+y, n) })
+		return lanes2(d, a, b, func(x, y uint64) uint64 { return (x+y)&mk })
 	case frontend.OpMul, frontend.OpMad:
 		a, b := src(0), src(1)
 		var mul func(x, y uint64) uint64
@@ -84,12 +85,12 @@ func (e *emitter) arith() runtime.Instr {
 			if signed {
 				mul = func(x, y uint64) uint64 { return wrap(uint64(sext(x, n)*sext(y, n)), 2*n) }
 			} else {
-				mul = func(x, y uint64) uint64 { return wrap(x, n) * wrap(y, n) }
+				mul = func(x, y uint64) uint64 { return (x & mk) * (y & mk) }
 			}
 		case hi:
 			mul = mulHi(n, signed)
 		default:
-			mul = func(x, y uint64) uint64 { return wrap(x*y, n) }
+			mul = func(x, y uint64) uint64 { return (x*y)&mk }
 		}
 		if in.Op == frontend.OpMul {
 			return lanes2(d, a, b, mul)
@@ -111,7 +112,7 @@ func (e *emitter) arith() runtime.Instr {
 				xs, ys := sext(x, n), sext(y, n)
 				if ys == 0 {
 					if rem {
-						return wrap(x, n)
+						return (x)&mk
 					}
 					return mask(n)
 				}
@@ -119,16 +120,16 @@ func (e *emitter) arith() runtime.Instr {
 					if rem {
 						return 0
 					}
-					return wrap(uint64(-xs), n)
+					return (uint64(-xs))&mk
 				}
 				if rem {
-					return wrap(uint64(xs%ys), n)
+					return (uint64(xs%ys))&mk
 				}
-				return wrap(uint64(xs/ys), n)
+				return (uint64(xs/ys))&mk
 			})
 		}
 		return lanes2(d, a, b, func(x, y uint64) uint64 {
-			x, y = wrap(x, n), wrap(y, n)
+			x, y = (x)&mk, (y)&mk
 			if y == 0 {
 				if rem {
 					return x
@@ -155,7 +156,7 @@ func (e *emitter) arith() runtime.Instr {
 			})
 		}
 		return lanes2(d, a, b, func(x, y uint64) uint64 {
-			x, y = wrap(x, n), wrap(y, n)
+			x, y = (x)&mk, (y)&mk
 			if (x < y) != isMax {
 				return x
 			}
@@ -164,12 +165,12 @@ func (e *emitter) arith() runtime.Instr {
 	case frontend.OpAbs:
 		return lanes1(d, src(0), func(x uint64) uint64 {
 			if v := sext(x, n); v < 0 {
-				return wrap(uint64(-v), n)
+				return (uint64(-v))&mk
 			}
-			return wrap(x, n)
+			return (x)&mk
 		})
 	case frontend.OpNeg:
-		return lanes1(d, src(0), func(x uint64) uint64 { return wrap(-x, n) })
+		return lanes1(d, src(0), func(x uint64) uint64 { return (-x)&mk })
 	case frontend.OpAnd:
 		return lanes2(d, src(0), src(1), func(x, y uint64) uint64 { return x & y })
 	case frontend.OpOr:
@@ -177,16 +178,16 @@ func (e *emitter) arith() runtime.Instr {
 	case frontend.OpXor:
 		return lanes2(d, src(0), src(1), func(x, y uint64) uint64 { return x ^ y })
 	case frontend.OpNot:
-		return lanes1(d, src(0), func(x uint64) uint64 { return wrap(^x, n) })
+		return lanes1(d, src(0), func(x uint64) uint64 { return (^x)&mk })
 	case frontend.OpCnot:
-		return lanes1(d, src(0), func(x uint64) uint64 { return boolBit(wrap(x, n) == 0) })
+		return lanes1(d, src(0), func(x uint64) uint64 { return boolBit((x)&mk == 0) })
 	case frontend.OpShl, frontend.OpShr:
 		a := src(0)
 		b := e.src(in.Args[1], frontend.U32)
 		if in.Op == frontend.OpShl {
 			return lanes2(d, a, b, func(x, y uint64) uint64 {
 				if s := uint32(y); s < uint32(n) {
-					return wrap(x<<s, n)
+					return (x<<s)&mk
 				}
 				return 0
 			})
@@ -199,14 +200,14 @@ func (e *emitter) arith() runtime.Instr {
 		}
 		return lanes2(d, a, b, func(x, y uint64) uint64 {
 			if s := uint32(y); s < uint32(n) {
-				return wrap(x, n) >> s
+				return (x)&mk >> s
 			}
 			return 0
 		})
 	case frontend.OpPopc:
-		return lanes1(d, src(0), func(x uint64) uint64 { return uint64(bits.OnesCount64(wrap(x, n))) })
+		return lanes1(d, src(0), func(x uint64) uint64 { return uint64(bits.OnesCount64((x)&mk)) })
 	case frontend.OpClz:
-		return lanes1(d, src(0), func(x uint64) uint64 { return uint64(bits.LeadingZeros64(wrap(x, n)) - (64 - n)) })
+		return lanes1(d, src(0), func(x uint64) uint64 { return uint64(bits.LeadingZeros64((x)&mk) - (64 - n)) })
 	case frontend.OpBrev:
 		return lanes1(d, src(0), func(x uint64) uint64 { return bits.Reverse64(x) >> (64 - n) })
 	case frontend.OpBfe:
@@ -241,7 +242,7 @@ func (e *emitter) arith() runtime.Instr {
 			for i := uint64(0); i < ln && pos+i < uint64(n); i++ {
 				r = r&^(1<<(pos+i)) | (x>>i&1)<<(pos+i)
 			}
-			return wrap(r, n)
+			return (r)&mk
 		})
 	case frontend.OpShf:
 		a, b := e.src(in.Args[0], frontend.B32), e.src(in.Args[1], frontend.B32)

@@ -140,7 +140,10 @@ func (e *emitter) setp() runtime.Instr {
 	if bop != 0 {
 		c, cneg = e.pred(in.Args[2])
 	}
-	cond := setLanes(p, a, b, test)
+	cond := intCompare(a, b, t, e.compare())
+	if cond == nil || e.has(frontend.ModFtz) {
+		cond = setLanes(p, a, b, test)
+	}
 	return func(w *runtime.Warp, m uint32) {
 		r := cond(w, m)
 		var cv uint32
@@ -274,4 +277,84 @@ func (e *emitter) vote() runtime.Instr {
 			writePred(w, d, m, 0)
 		}
 	}
+}
+
+// intCompare is setp for integer types with the comparison inline: each operand becomes a key
+// whose unsigned order is the type's order (shifted to the top bits, sign bit flipped for
+// signed types).
+func intCompare(a, b int, t frontend.Type, cmp frontend.Mod) func(w *runtime.Warp, m uint32) uint32 {
+	n := t.Bits()
+	if t.IsFloat() || n == 0 || n > 64 {
+		return nil
+	}
+	sh := uint(64 - n)
+	var flip uint64
+	if t.IsSigned() {
+		flip = 1 << 63
+	}
+	if t.IsBits() && cmp != frontend.ModEq && cmp != frontend.ModNe {
+		return nil
+	}
+	if t.IsSigned() && (cmp == frontend.ModLo || cmp == frontend.ModLs || cmp == frontend.ModHi || cmp == frontend.ModHs) {
+		return nil
+	}
+	switch cmp {
+	case frontend.ModEq:
+		return func(w *runtime.Warp, m uint32) uint32 {
+			A, B := regs(w, a), regs(w, b)
+			var r uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m) & (ws - 1)
+				if A[l]<<sh == B[l]<<sh {
+					r |= 1 << l
+				}
+			}
+			return r
+		}
+	case frontend.ModNe:
+		return func(w *runtime.Warp, m uint32) uint32 {
+			A, B := regs(w, a), regs(w, b)
+			var r uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m) & (ws - 1)
+				if A[l]<<sh != B[l]<<sh {
+					r |= 1 << l
+				}
+			}
+			return r
+		}
+	case frontend.ModLt, frontend.ModLo, frontend.ModGt, frontend.ModHi:
+		x, y := a, b
+		if cmp == frontend.ModGt || cmp == frontend.ModHi {
+			x, y = b, a
+		}
+		return func(w *runtime.Warp, m uint32) uint32 {
+			A, B := regs(w, x), regs(w, y)
+			var r uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m) & (ws - 1)
+				if A[l]<<sh^flip < B[l]<<sh^flip {
+					r |= 1 << l
+				}
+			}
+			return r
+		}
+	case frontend.ModLe, frontend.ModLs, frontend.ModGe, frontend.ModHs:
+		x, y := a, b
+		if cmp == frontend.ModGe || cmp == frontend.ModHs {
+			x, y = b, a
+		}
+		return func(w *runtime.Warp, m uint32) uint32 {
+			A, B := regs(w, x), regs(w, y)
+			var r uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m) & (ws - 1)
+				if A[l]<<sh^flip <= B[l]<<sh^flip {
+					r |= 1 << l
+				}
+			}
+			return r
+		}
+	}
+	return nil
 }
