@@ -70,13 +70,13 @@ func (e *emitter) arith() runtime.Instr {
 		}
 		switch {
 		case sub:
-			return lanes2(d, a, b, func(x, y uint64) uint64 { return (x-y)&mk })
+			return lanes2(d, a, b, func(x, y uint64) uint64 { return (x - y) & mk })
 		case n == 32:
 			return add32(d, a, b)
 		case n == 64:
 			return add64(d, a, b)
 		}
-		return lanes2(d, a, b, func(x, y uint64) uint64 { return (x+y)&mk })
+		return lanes2(d, a, b, func(x, y uint64) uint64 { return (x + y) & mk })
 	case frontend.OpMul, frontend.OpMad:
 		a, b := src(0), src(1)
 		var mul func(x, y uint64) uint64
@@ -90,7 +90,7 @@ func (e *emitter) arith() runtime.Instr {
 		case hi:
 			mul = mulHi(n, signed)
 		default:
-			mul = func(x, y uint64) uint64 { return (x*y)&mk }
+			mul = func(x, y uint64) uint64 { return (x * y) & mk }
 		}
 		if in.Op == frontend.OpMul {
 			return lanes2(d, a, b, mul)
@@ -112,7 +112,7 @@ func (e *emitter) arith() runtime.Instr {
 				xs, ys := sext(x, n), sext(y, n)
 				if ys == 0 {
 					if rem {
-						return (x)&mk
+						return (x) & mk
 					}
 					return mask(n)
 				}
@@ -120,12 +120,12 @@ func (e *emitter) arith() runtime.Instr {
 					if rem {
 						return 0
 					}
-					return (uint64(-xs))&mk
+					return (uint64(-xs)) & mk
 				}
 				if rem {
-					return (uint64(xs%ys))&mk
+					return (uint64(xs % ys)) & mk
 				}
-				return (uint64(xs/ys))&mk
+				return (uint64(xs / ys)) & mk
 			})
 		}
 		return lanes2(d, a, b, func(x, y uint64) uint64 {
@@ -165,12 +165,12 @@ func (e *emitter) arith() runtime.Instr {
 	case frontend.OpAbs:
 		return lanes1(d, src(0), func(x uint64) uint64 {
 			if v := sext(x, n); v < 0 {
-				return (uint64(-v))&mk
+				return (uint64(-v)) & mk
 			}
-			return (x)&mk
+			return (x) & mk
 		})
 	case frontend.OpNeg:
-		return lanes1(d, src(0), func(x uint64) uint64 { return (-x)&mk })
+		return lanes1(d, src(0), func(x uint64) uint64 { return (-x) & mk })
 	case frontend.OpAnd:
 		return lanes2(d, src(0), src(1), func(x, y uint64) uint64 { return x & y })
 	case frontend.OpOr:
@@ -178,7 +178,7 @@ func (e *emitter) arith() runtime.Instr {
 	case frontend.OpXor:
 		return lanes2(d, src(0), src(1), func(x, y uint64) uint64 { return x ^ y })
 	case frontend.OpNot:
-		return lanes1(d, src(0), func(x uint64) uint64 { return (^x)&mk })
+		return lanes1(d, src(0), func(x uint64) uint64 { return (^x) & mk })
 	case frontend.OpCnot:
 		return lanes1(d, src(0), func(x uint64) uint64 { return boolBit((x)&mk == 0) })
 	case frontend.OpShl, frontend.OpShr:
@@ -187,7 +187,7 @@ func (e *emitter) arith() runtime.Instr {
 		if in.Op == frontend.OpShl {
 			return lanes2(d, a, b, func(x, y uint64) uint64 {
 				if s := uint32(y); s < uint32(n) {
-					return (x<<s)&mk
+					return (x << s) & mk
 				}
 				return 0
 			})
@@ -200,12 +200,12 @@ func (e *emitter) arith() runtime.Instr {
 		}
 		return lanes2(d, a, b, func(x, y uint64) uint64 {
 			if s := uint32(y); s < uint32(n) {
-				return (x)&mk >> s
+				return (x) & mk >> s
 			}
 			return 0
 		})
 	case frontend.OpPopc:
-		return lanes1(d, src(0), func(x uint64) uint64 { return uint64(bits.OnesCount64((x)&mk)) })
+		return lanes1(d, src(0), func(x uint64) uint64 { return uint64(bits.OnesCount64((x) & mk)) })
 	case frontend.OpClz:
 		return lanes1(d, src(0), func(x uint64) uint64 { return uint64(bits.LeadingZeros64((x)&mk) - (64 - n)) })
 	case frontend.OpBrev:
@@ -242,7 +242,7 @@ func (e *emitter) arith() runtime.Instr {
 			for i := uint64(0); i < ln && pos+i < uint64(n); i++ {
 				r = r&^(1<<(pos+i)) | (x>>i&1)<<(pos+i)
 			}
-			return (r)&mk
+			return (r) & mk
 		})
 	case frontend.OpShf:
 		a, b := e.src(in.Args[0], frontend.B32), e.src(in.Args[1], frontend.B32)
