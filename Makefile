@@ -15,8 +15,15 @@ test:
 	$(GO) vet ./...
 	$(GO) test ./...
 
+# Runs the vecadd kernel on the CPU: c = a + b for the 1000 float32 values of
+# testdata/demo/a.npy and b.npy (made by `go run ./testdata/demo -gen testdata/demo`), on 4
+# CTAs of 256 threads, and prints the inputs and the first values of the result.
 demo:
-	$(GO) run ./cmd/ptx2go check testdata/ptx/vecadd.ptx
+	@set -e; out=$$(mktemp -d); trap 'rm -rf "$$out"' EXIT; \
+	echo "ptx2go run testdata/ptx/vecadd.ptx -grid 4 -block 256 -arg zeros:4000 -arg @testdata/demo/a.npy -arg @testdata/demo/b.npy -arg 1000 -out $$out"; \
+	$(GO) run ./cmd/ptx2go run testdata/ptx/vecadd.ptx -grid 4 -block 256 \
+		-arg zeros:4000 -arg @testdata/demo/a.npy -arg @testdata/demo/b.npy -arg 1000 -out $$out; \
+	$(GO) run ./testdata/demo testdata/demo/a.npy testdata/demo/b.npy $$out/arg0.bin
 
 # Regenerates testdata/ptx/*.ptx (at -O2) and testdata/ptx/O0/*.ptx from testdata/cuda/*.cu.
 ptx:

@@ -52,6 +52,7 @@ func init() {
 		{name: "fmt", summary: "print a PTX file in normalized form", usage: fmtUsage, run: runFmt},
 		{name: "ssa", summary: "print the SSA form of a PTX file's functions", usage: ssaUsage, run: runSSA},
 		{name: "cfg", summary: "draw a function's control-flow graph in Graphviz DOT or SVG", usage: cfgUsage, run: runCFG},
+		{name: "run", summary: "run a kernel of a PTX file on the CPU", usage: runUsage, run: runRun},
 		{name: "version", summary: "print the ptx2go and Go versions", usage: versionUsage, run: runVersion},
 		{name: "help", summary: "show help for ptx2go or one of its commands", usage: helpUsage, run: runHelp},
 	}
