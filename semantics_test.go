@@ -1,0 +1,460 @@
+package ptx2go_test
+
+// Control-flow semantics of the SIMT machine, checked against an independent Go model of
+// what every lane does. The hand-written kernels in testdata/ptx/semantics store, per
+// thread, the values they compute and the result of `activemask` (the mask of lanes
+// executing that instruction) at chosen points: inside each side of a divergent branch,
+// inside loops and callees, and right after each reconvergence point, where the mask must
+// be the warp's full set of live lanes again. Every slot a thread must not write keeps a
+// sentinel, so a lane running a path it should not take is caught too.
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ptx2go/ptx2go"
+	"github.com/ptx2go/ptx2go/runtime"
+)
+
+const (
+	semDir      = "testdata/ptx/semantics"
+	semSentinel = 0xDEADBEEF
+)
+
+// semKernel compiles testdata/ptx/semantics/file and returns the module and its kernel name
+// (no kernel when name is empty).
+func semKernel(t *testing.T, file, name string) (*ptx2go.Module, *ptx2go.Kernel) {
+	t.Helper()
+	mod, err := ptx2go.CompileFile(filepath.Join(semDir, file))
+	if err != nil {
+		t.Fatalf("compile %s: %v", file, err)
+	}
+	if name == "" {
+		return mod, nil
+	}
+	k, err := mod.Kernel(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mod, k
+}
+
+// semFilled allocates n u32 on dev, every one set to v.
+func semFilled(t *testing.T, dev *runtime.Device, n int, v uint32) runtime.Ptr {
+	t.Helper()
+	host := make([]uint32, n)
+	for i := range host {
+		host[i] = v
+	}
+	p, err := runtime.Upload(dev, host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func semDownload(t *testing.T, dev *runtime.Device, p runtime.Ptr, n int) []uint32 {
+	t.Helper()
+	out := make([]uint32, n)
+	if err := runtime.Download(dev, out, p); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// semSentinels returns n u32 set to the sentinel: the expected buffer before the model fills in
+// the slots each thread writes.
+func semSentinels(n int) []uint32 {
+	s := make([]uint32, n)
+	for i := range s {
+		s[i] = semSentinel
+	}
+	return s
+}
+
+// semWarpMask is the activemask the model predicts for thread tid of a CTA of ntid threads
+// (1D): the lanes of tid's warp whose thread exists and satisfies in.
+func semWarpMask(ntid, tid int, in func(u int) bool) uint32 {
+	var m uint32
+	base := tid / 32 * 32
+	for l := range 32 {
+		u := base + l
+		if u < ntid && (in == nil || in(u)) {
+			m |= 1 << l
+		}
+	}
+	return m
+}
+
+// semCompare reports every slot of got that differs from want, naming the thread and slot.
+func semCompare(t *testing.T, got, want []uint32, stride int, slotNames ...string) {
+	t.Helper()
+	bad := 0
+	for i := range want {
+		if got[i] == want[i] {
+			continue
+		}
+		bad++
+		if bad > 20 {
+			continue
+		}
+		slot := fmt.Sprint(i % stride)
+		if i%stride < len(slotNames) && slotNames[i%stride] != "" {
+			slot += " (" + slotNames[i%stride] + ")"
+		}
+		t.Errorf("thread %d slot %s: got %#x, want %#x", i/stride, slot, got[i], want[i])
+	}
+	if bad > 20 {
+		t.Errorf("... %d mismatches in all", bad)
+	}
+}
+
+// semLaunch1 runs k on one CTA of ntid threads with a fresh output buffer of ntid*stride u32
+// (all sentinels) and returns the buffer's contents.
+func semLaunch1(t *testing.T, k *ptx2go.Kernel, ntid, stride int, extra ...any) []uint32 {
+	t.Helper()
+	dev := runtime.NewDevice()
+	out := semFilled(t, dev, ntid*stride, semSentinel)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	args := append([]any{out}, extra...)
+	if err := k.Launch(ctx, dev, runtime.D1(1), runtime.D1(uint32(ntid)), args...); err != nil {
+		t.Fatalf("launch %s: %v", k.Name(), err)
+	}
+	return semDownload(t, dev, out, ntid*stride)
+}
+
+func TestSemanticsPredicationVsDivergence(t *testing.T) {
+	_, k := semKernel(t, "predication.ptx", "predication")
+	for _, ntid := range []int{64, 70} {
+		t.Run(fmt.Sprint(ntid), func(t *testing.T) {
+			const stride = 8
+			got := semLaunch1(t, k, ntid, stride)
+			want := semSentinels(ntid * stride)
+			p := func(u int) bool { return u%3 == 0 }
+			for tid := range ntid {
+				o := want[tid*stride:]
+				o[0] = uint32(100 + tid)
+				if p(tid) {
+					o[0] += 1000
+				}
+				o[1] = semWarpMask(ntid, tid, nil) // predication keeps every lane
+				if p(tid) {
+					o[2] = semWarpMask(ntid, tid, p)
+					o[5] = 1
+				} else {
+					o[3] = semWarpMask(ntid, tid, func(u int) bool { return !p(u) })
+					o[5] = 2
+				}
+				o[4] = semWarpMask(ntid, tid, nil)
+				o[6] = semSentinel + 1
+				o[7] = semSentinel + 1
+			}
+			semCompare(t, got, want, stride, "@p add", "mask after @p add", "mask taken", "mask fall-through", "mask at join", "path", "runs after join", "runs of either side")
+		})
+	}
+}
+
+func TestSemanticsNestedDivergence(t *testing.T) {
+	_, k := semKernel(t, "nested.ptx", "nested")
+	const ntid, stride = 96, 8
+	got := semLaunch1(t, k, ntid, stride)
+	want := semSentinels(ntid * stride)
+	c1 := func(u int) bool { return u%2 == 1 }
+	c2 := func(u int) bool { return (u/2)%3 != 0 }
+	c3 := func(u int) bool { return u%5 < 2 }
+	for tid := range ntid {
+		o := want[tid*stride:]
+		a, b, c := c1(tid), c2(tid), c3(tid)
+		o[0] = semWarpMask(ntid, tid, func(u int) bool { return c1(u) == a })
+		path := uint32(2)
+		o[7] = semSentinel + 1
+		if a {
+			o[7]++
+			path = 1
+			o[1] = semWarpMask(ntid, tid, func(u int) bool { return c1(u) && c2(u) == b })
+			if b {
+				path += 10
+				o[2] = semWarpMask(ntid, tid, func(u int) bool { return c1(u) && c2(u) && c3(u) == c })
+				if c {
+					path += 100
+				} else {
+					path += 200
+				}
+				o[3] = semWarpMask(ntid, tid, func(u int) bool { return c1(u) && c2(u) })
+				path += 1000
+				o[7]++
+			} else {
+				path += 20
+			}
+			o[4] = semWarpMask(ntid, tid, c1)
+		}
+		o[5] = semWarpMask(ntid, tid, nil)
+		o[6] = path
+	}
+	semCompare(t, got, want, stride, "level 1", "level 2", "level 3", "level-3 join", "level-2 join", "level-1 join", "path", "joins passed")
+}
+
+func TestSemanticsDivergentWhileLoop(t *testing.T) {
+	_, k := semKernel(t, "loops.ptx", "while_loop")
+	const ntid, stride = 80, 34
+	got := semLaunch1(t, k, ntid, stride)
+	want := semSentinels(ntid * stride)
+	for tid := range ntid {
+		o := want[tid*stride:]
+		lane := tid % 32
+		acc := uint32(0)
+		for it := range lane {
+			o[it] = semWarpMask(ntid, tid, func(u int) bool { return u%32 > it })
+			acc = acc*3 + uint32(it) + 1
+		}
+		o[31] = semSentinel + 1
+		o[32] = semWarpMask(ntid, tid, nil)
+		o[33] = acc
+	}
+	semCompare(t, got, want, stride)
+}
+
+func TestSemanticsDivergentDoWhileLoop(t *testing.T) {
+	_, k := semKernel(t, "loops.ptx", "dowhile_loop")
+	const ntid, stride = 100, 8
+	got := semLaunch1(t, k, ntid, stride)
+	want := semSentinels(ntid * stride)
+	trip := func(u int) int { return u*7%5 + 1 }
+	for tid := range ntid {
+		o := want[tid*stride:]
+		acc := uint32(0)
+		for it := range trip(tid) {
+			o[it] = semWarpMask(ntid, tid, func(u int) bool { return trip(u) > it })
+			acc += uint32((it + 1) * tid)
+		}
+		o[5] = semSentinel + 1
+		o[6] = semWarpMask(ntid, tid, nil)
+		o[7] = acc
+	}
+	semCompare(t, got, want, stride)
+}
+
+func TestSemanticsDivergentBrxIdx(t *testing.T) {
+	_, k := semKernel(t, "brx.ptx", "brx_divergent")
+	const ntid, stride = 75, 4
+	got := semLaunch1(t, k, ntid, stride)
+	want := semSentinels(ntid * stride)
+	for tid := range ntid {
+		o := want[tid*stride:]
+		tgt := tid % 5
+		o[0] = semWarpMask(ntid, tid, func(u int) bool { return u%5 == tgt })
+		o[1] = semWarpMask(ntid, tid, nil)
+		o[2] = uint32(tgt*1000 + tid)
+		o[3] = semSentinel + 1
+	}
+	semCompare(t, got, want, stride, "mask at target", "mask at join", "value", "runs after join")
+}
+
+func TestSemanticsIndirectCalls(t *testing.T) {
+	_, k := semKernel(t, "indirect.ptx", "indirect")
+	const ntid, stride = 64, 10
+	got := semLaunch1(t, k, ntid, stride)
+	want := semSentinels(ntid * stride)
+	fns := []func(uint32) uint32{
+		func(x uint32) uint32 { return x + 1 },
+		func(x uint32) uint32 { return x * 3 },
+		func(x uint32) uint32 { return x ^ 0x55 },
+	}
+	sel := []func(u int) int{
+		func(u int) int { return u % 3 },       // A: .calltargets
+		func(u int) int { return (u / 3) % 3 }, // B: call table
+		func(u int) int { return (u / 4) % 3 }, // C: .callprototype
+	}
+	for tid := range ntid {
+		o := want[tid*stride:]
+		v := uint32(tid)
+		for form, s := range sel {
+			f := s(tid)
+			o[form*3] = semWarpMask(ntid, tid, func(u int) bool { return s(u) == f })
+			v = fns[f](v)
+			o[form*3+1] = v
+			o[form*3+2] = semWarpMask(ntid, tid, nil)
+		}
+		o[9] = semSentinel + 6
+	}
+	semCompare(t, got, want, stride,
+		"A: mask in callee", "A: result", "A: mask after",
+		"B: mask in callee", "B: result", "B: mask after",
+		"C: mask in callee", "C: result", "C: mask after", "runs next to calls")
+}
+
+func TestSemanticsRecursion(t *testing.T) {
+	_, k := semKernel(t, "recursion.ptx", "recursion")
+	const ntid, stride = 48, 36
+	got := semLaunch1(t, k, ntid, stride)
+	want := semSentinels(ntid * stride)
+	n := func(u int) int { return u * 13 % 32 }
+	for tid := range ntid {
+		o := want[tid*stride:]
+		m := n(tid)
+		for d := 0; d <= m; d++ {
+			o[d] = semWarpMask(ntid, tid, func(u int) bool { return n(u) >= d })
+		}
+		o[m+1] = semWarpMask(ntid, tid, func(u int) bool { return n(u) == m })
+		o[33] = uint32(m * (m + 1) / 2)
+		o[34] = semWarpMask(ntid, tid, nil)
+		o[35] = semSentinel + uint32(m) + 3
+	}
+	semCompare(t, got, want, stride)
+}
+
+func TestSemanticsDivergentReturnFromLoop(t *testing.T) {
+	_, k := semKernel(t, "retloop.ptx", "retloop")
+	const ntid, stride = 72, 32
+	got := semLaunch1(t, k, ntid, stride)
+	want := semSentinels(ntid * stride)
+	lim1 := func(u int) int { return u * 5 % 9 }
+	lim2 := func(u int) int { return u * 3 % 7 }
+	for tid := range ntid {
+		o := want[tid*stride:]
+		for it := 0; it <= lim1(tid); it++ {
+			o[it] = semWarpMask(ntid, tid, func(u int) bool { return lim1(u) >= it })
+		}
+		o[9] = semSentinel + uint32(lim1(tid)) + 1
+		o[10] = uint32(lim1(tid)*10 + 7)
+		o[11] = semWarpMask(ntid, tid, nil)
+		o[12] = semSentinel + 4
+		for it := 0; it <= lim2(tid); it++ {
+			o[16+it] = semWarpMask(ntid, tid, func(u int) bool { return lim2(u) >= it })
+		}
+		o[25] = semSentinel + uint32(lim2(tid)) + 1
+		o[26] = uint32(lim2(tid)*10 + 7)
+		o[27] = semWarpMask(ntid, tid, nil)
+	}
+	names := make([]string, stride)
+	names[9], names[10], names[11], names[12] = "find iterations", "find result", "mask after find", "runs next to calls"
+	names[25], names[26], names[27] = "find2 iterations", "find2 result", "mask after find2"
+	semCompare(t, got, want, stride, names...)
+}
+
+func TestSemanticsExitInFunctionReleasesBarrier(t *testing.T) {
+	_, k := semKernel(t, "exitbar.ptx", "exitbar")
+	const ntid, stride = 128, 4
+	got := semLaunch1(t, k, ntid, stride)
+	want := semSentinels(ntid * stride)
+	dies := func(u int) bool { return u%3 == 0 || (u >= 64 && u < 96) }
+	for tid := range ntid {
+		o := want[tid*stride:]
+		if dies(tid) {
+			o[2] = 0xD1E
+			continue
+		}
+		o[0] = uint32(127 - tid + 1000)
+		o[1] = semWarpMask(ntid, tid, func(u int) bool { return !dies(u) })
+		o[3] = semSentinel + 1
+	}
+	semCompare(t, got, want, stride, "sh[127-tid] after barrier", "mask after barrier", "exit marker", "runs after barrier")
+}
+
+func TestSemanticsPartialWarp(t *testing.T) {
+	_, k := semKernel(t, "partial.ptx", "partial")
+	const ntid, room, stride = 100, 128, 8
+	dev := runtime.NewDevice()
+	out := semFilled(t, dev, room*stride, semSentinel)
+	if err := k.Launch(context.Background(), dev, runtime.D1(1), runtime.D1(ntid), out); err != nil {
+		t.Fatal(err)
+	}
+	got := semDownload(t, dev, out, room*stride)
+	want := semSentinels(room * stride)
+	odd := func(u int) bool { return u%2 == 1 }
+	for tid := range ntid {
+		o := want[tid*stride:]
+		o[0] = semWarpMask(ntid, tid, nil)
+		if odd(tid) {
+			o[2] = semWarpMask(ntid, tid, odd)
+		} else {
+			o[1] = semWarpMask(ntid, tid, func(u int) bool { return !odd(u) })
+		}
+		o[3] = semWarpMask(ntid, tid, nil)
+		o[4] = semSentinel + 1
+	}
+	// The model's masks for warp 3 are 0xF, 0x5 and 0xA; say so explicitly too.
+	if w := want[96*stride:]; w[0] != 0xF || w[1] != 0x5 || want[97*stride+2] != 0xA || w[3] != 0xF {
+		t.Fatalf("model: warp 3 masks %#x %#x %#x %#x", w[0], w[1], want[97*stride+2], w[3])
+	}
+	semCompare(t, got, want, stride, "mask at start", "mask even", "mask odd", "mask at join", "runs after join")
+}
+
+func TestSemanticsBraUni(t *testing.T) {
+	_, k := semKernel(t, "brauni.ptx", "brauni")
+	const grid, ntid, stride = 3, 40, 8
+	for _, mode := range []uint32{0, 1} {
+		t.Run(fmt.Sprint("mode", mode), func(t *testing.T) {
+			dev := runtime.NewDevice()
+			out := semFilled(t, dev, grid*ntid*stride, semSentinel)
+			if err := k.Launch(context.Background(), dev, runtime.D1(grid), runtime.D1(ntid), out, mode); err != nil {
+				t.Fatal(err)
+			}
+			got := semDownload(t, dev, out, grid*ntid*stride)
+			want := semSentinels(grid * ntid * stride)
+			for cta := range grid {
+				for tid := range ntid {
+					o := want[(cta*ntid+tid)*stride:]
+					full := semWarpMask(ntid, tid, nil)
+					o[0], o[1], o[2] = full, full, full
+					path := uint32(1 + cta%2)
+					if mode != 0 {
+						path += 10
+					} else {
+						path += 20
+					}
+					o[3] = path
+					o[4] = semSentinel + 1
+				}
+			}
+			semCompare(t, got, want, stride, "mask ctaid path", "mask mode path", "mask at end", "path")
+		})
+	}
+}
+
+func TestSemanticsGuardedCallAndRet(t *testing.T) {
+	_, k := semKernel(t, "guarded.ptx", "guarded")
+	const ntid, stride = 64, 6
+	got := semLaunch1(t, k, ntid, stride)
+	want := semSentinels(ntid * stride)
+	caller := func(u int) bool { return u%4 != 1 }
+	for tid := range ntid {
+		o := want[tid*stride:]
+		v := uint32(5)
+		if caller(tid) {
+			o[0] = semWarpMask(ntid, tid, caller)
+			v = uint32(tid + 500)
+			if tid > 20 {
+				o[1] = semWarpMask(ntid, tid, func(u int) bool { return caller(u) && u > 20 })
+				v = uint32(tid * 2)
+			}
+		}
+		o[2] = semWarpMask(ntid, tid, nil)
+		o[3] = v
+		o[5] = semSentinel + 2
+		if tid%5 == 0 {
+			o[4] = semWarpMask(ntid, tid, func(u int) bool { return u%5 == 0 })
+		}
+	}
+	semCompare(t, got, want, stride, "mask in g", "mask after @!q ret", "mask after call", "result", "mask after @!e ret")
+}
+
+// TestSemanticsFilesDocumented keeps the hand-written modules self-describing: each starts
+// with a comment that says what it computes.
+func TestSemanticsFilesDocumented(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(semDir, "*.ptx"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no PTX in %s: %v", semDir, err)
+	}
+	for _, f := range files {
+		src := semReadFile(t, f)
+		if !strings.HasPrefix(src, "// Hand-written") {
+			t.Errorf("%s does not start with a // Hand-written comment", f)
+		}
+	}
+}
