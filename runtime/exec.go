@@ -55,7 +55,7 @@ func (w *Warp) run() runStatus {
 		}
 		if w.budget--; w.budget <= 0 {
 			w.budget = cancelCheckInterval
-			w.CTA.L.checkCancel(w, e)
+			w.CTA.L.checkCancel(w, e, fn.Blocks[e.pc].Term.Loc)
 		}
 		b := &fn.Blocks[e.pc]
 		m := e.mask

@@ -71,12 +71,13 @@ type launch struct {
 	ctx           context.Context
 }
 
-// checkCancel turns a cancelled launch into a fault at the warp's current block.
-func (l *launch) checkCancel(w *Warp, e *simtEntry) {
+// checkCancel turns a cancelled launch into a fault at the warp's current block, located at
+// the block's terminator.
+func (l *launch) checkCancel(w *Warp, e *simtEntry, loc string) {
 	if !l.cancelled.Load() {
 		return
 	}
-	f := w.newFault(FaultCancelled, "", firstLane(e.mask))
+	f := w.newFault(FaultCancelled, loc, firstLane(e.mask))
 	f.Err = context.Cause(l.ctx)
 	if f.Err == nil {
 		f.Err = context.Canceled
