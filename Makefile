@@ -44,9 +44,10 @@ fmt-check:
 fuzz:
 	$(GO) test -run '^$$' -fuzz=FuzzParse -fuzztime=5m ./frontend
 
-# Parse and build throughput on >= 5 MB modules made from the corpus (MB/s and allocations).
+# Parse and build throughput on >= 5 MB modules made from the corpus (MB/s and allocations),
+# and kernel execution against hand-written Go (bench_test.go: ns/op, ns/lane-instr).
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./frontend ./ssa
+	$(GO) test -run '^$$' -bench . -benchmem ./frontend ./ssa .
 
 # Regenerates testdata/ptx/gcc/*.ptx from testdata/gcc/*.c with GCC's nvptx offload compiler
 # (Debian/Ubuntu: apt-get install gcc-12-offload-nvptx). CI never runs this. The host gcc

@@ -1,0 +1,196 @@
+package ptx2go_test
+
+import (
+	"bytes"
+	"os/exec"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// layeringModule is this module's path.
+const layeringModule = "github.com/ptx2go/ptx2go"
+
+// layeringRule is the import rule of one package (ARCHITECTURE.md, "Packages and who may import
+// whom"). The rule applies to the package's transitive dependencies (go list -deps) of its
+// non-test code: the standard library is always allowed; module packages only if listed in
+// mod (or anyModule); third-party packages only if they match a prefix in thirdParty (or
+// anyThirdParty).
+type layeringRule struct {
+	mod           []string // allowed module packages, relative to the module root
+	anyModule     bool
+	thirdParty    []string // allowed third-party import path prefixes
+	anyThirdParty bool
+}
+
+// layeringRules maps each package (relative to the module root; "" is the root package, a trailing
+// "/..." covers a subtree) to its rule.
+var layeringRules = map[string]layeringRule{
+	"frontend":        {},
+	"ssa":             {mod: []string{"frontend"}},
+	"runtime":         {},
+	"codegen/closure": {mod: []string{"ssa", "runtime", "frontend"}},
+	// SSA -> Go source with jennifer; runtime for names only.
+	"codegen/gosrc": {mod: []string{"ssa", "runtime", "frontend"}, thirdParty: []string{"github.com/dave/jennifer"}},
+	"":              {mod: []string{"frontend", "ssa", "runtime", "codegen/closure", "codegen/gosrc"}},
+	"cmd/ptx2go":    {anyModule: true, anyThirdParty: true},
+	// Checked-in output of `ptx2go generate`: must build with runtime alone.
+	"generated/...": {mod: []string{"runtime"}},
+}
+
+// layeringRuleFor returns the rule of the package rel (relative to the module root).
+func layeringRuleFor(rel string) (layeringRule, bool) {
+	if l, ok := layeringRules[rel]; ok {
+		return l, true
+	}
+	for k, l := range layeringRules {
+		if base, ok := strings.CutSuffix(k, "/..."); ok && (rel == base || strings.HasPrefix(rel, base+"/")) {
+			return l, true
+		}
+	}
+	return layeringRule{}, false
+}
+
+// layeringIsStd reports whether an import path is in the standard library: no dot in its first element.
+func layeringIsStd(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
+
+// layeringRel returns path relative to the module root ("" for the root) and whether it is in the module.
+func layeringRel(path string) (string, bool) {
+	if path == layeringModule {
+		return "", true
+	}
+	rel, ok := strings.CutPrefix(path, layeringModule+"/")
+	return rel, ok
+}
+
+func (l layeringRule) allows(self, dep string) bool {
+	if layeringIsStd(dep) {
+		return true
+	}
+	if rel, ok := layeringRel(dep); ok {
+		if rel == self || l.anyModule {
+			return true
+		}
+		return slices.Contains(l.mod, rel)
+	}
+	if l.anyThirdParty {
+		return true
+	}
+	for _, p := range l.thirdParty {
+		if dep == p || strings.HasPrefix(dep, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// TestLayering enforces ARCHITECTURE.md's import rules with `go list -deps` on every package of
+// the module. A package with non-test Go files and no rule is an error: add it to layeringRules (and
+// to ARCHITECTURE.md).
+func TestLayering(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go command not in PATH")
+	}
+	goList := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(gobin, append([]string{"list"}, args...)...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+		}
+		return string(out)
+	}
+
+	// Every package of the module, with whether it has non-test Go files.
+	type pkg struct {
+		path    string
+		nonTest bool
+	}
+	var pkgs []pkg
+	for line := range strings.Lines(goList("-e", "-f", "{{.ImportPath}} {{len .GoFiles}} {{len .CgoFiles}}", "./...")) {
+		f := strings.Fields(line)
+		if len(f) != 3 {
+			t.Fatalf("go list: unexpected line %q", line)
+		}
+		pkgs = append(pkgs, pkg{f[0], f[1] != "0" || f[2] != "0"})
+	}
+	if !slices.ContainsFunc(pkgs, func(p pkg) bool { return p.path == layeringModule }) {
+		t.Fatalf("go list ./... did not list the root package %s", layeringModule)
+	}
+
+	checked := 0
+	for _, p := range pkgs {
+		rel, ok := layeringRel(p.path)
+		if !ok {
+			t.Errorf("package %s is outside layeringModule %s", p.path, layeringModule)
+			continue
+		}
+		rule, ok := layeringRuleFor(rel)
+		if !ok {
+			if p.nonTest {
+				t.Errorf("package %s has no layering rule: add it to layeringRules in layering_test.go and to ARCHITECTURE.md", p.path)
+			} else {
+				t.Logf("package %s has only test files; not checked", p.path)
+			}
+			continue
+		}
+		var bad []string
+		for dep := range strings.Lines(goList("-e", "-deps", "-f", "{{.ImportPath}}", p.path)) {
+			dep = strings.TrimSpace(dep)
+			if dep != "" && dep != p.path && !rule.allows(rel, dep) {
+				bad = append(bad, dep)
+			}
+		}
+		sort.Strings(bad)
+		for _, dep := range bad {
+			t.Errorf("%s depends on %s, which ARCHITECTURE.md does not allow (see `go list -deps %s`)", p.path, dep, p.path)
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatal("no package checked")
+	}
+}
+
+// TestLayeringRules checks the rule matcher itself on a few cases, so a broken matcher cannot
+// make TestLayering pass vacuously.
+func TestLayeringRules(t *testing.T) {
+	for _, c := range []struct {
+		pkg, dep string
+		ok       bool
+	}{
+		{"frontend", "strings", true},
+		{"frontend", layeringModule + "/ssa", false},
+		{"frontend", "github.com/stretchr/testify/require", false},
+		{"ssa", layeringModule + "/frontend", true},
+		{"ssa", layeringModule + "/runtime", false},
+		{"runtime", layeringModule + "/frontend", false},
+		{"runtime", "golang.org/x/sys/unix", false},
+		{"codegen/closure", layeringModule + "/frontend", true},
+		{"codegen/closure", layeringModule + "/ssa", true},
+		{"codegen/closure", layeringModule, false},
+		{"", layeringModule + "/codegen/closure", true},
+		{"", layeringModule + "/cmd/ptx2go", false},
+		{"", "github.com/sbinet/npyio/npy", false},
+		{"cmd/ptx2go", "github.com/sbinet/npyio/npy", true},
+		{"cmd/ptx2go", layeringModule, true},
+		{"generated/vecadd", layeringModule + "/runtime", true},
+		{"generated/vecadd", layeringModule + "/ssa", false},
+	} {
+		rule, ok := layeringRuleFor(c.pkg)
+		if !ok {
+			t.Errorf("no rule for %q", c.pkg)
+			continue
+		}
+		if got := rule.allows(c.pkg, c.dep); got != c.ok {
+			t.Errorf("%q importing %s: allowed = %v, want %v", c.pkg, c.dep, got, c.ok)
+		}
+	}
+}
