@@ -93,6 +93,14 @@ func (e *emitter) arith() runtime.Instr {
 			mul = func(x, y uint64) uint64 { return (x * y) & mk }
 		}
 		if in.Op == frontend.OpMul {
+			switch {
+			case wide && n == 32 && signed:
+				return inline2("mul.wide.s32", d, a, b)
+			case wide && n == 32:
+				return inline2("mul.wide.u32", d, a, b)
+			case !wide && !hi && n == 64:
+				return inline2("mul.lo.64", d, a, b)
+			}
 			return lanes2(d, a, b, mul)
 		}
 		if e.has(frontend.ModSat) || e.has(frontend.ModCc) {
@@ -103,6 +111,9 @@ func (e *emitter) arith() runtime.Instr {
 			cn = 2 * n
 		}
 		c := e.src(in.Args[2], typeOfBits(cn))
+		if !wide && !hi && n == 32 {
+			return mad32(d, a, b, c)
+		}
 		return lanes3(d, a, b, c, func(x, y, z uint64) uint64 { return wrap(mul(x, y)+z, cn) })
 	case frontend.OpDiv, frontend.OpRem:
 		a, b := src(0), src(1)
@@ -172,7 +183,7 @@ func (e *emitter) arith() runtime.Instr {
 	case frontend.OpNeg:
 		return lanes1(d, src(0), func(x uint64) uint64 { return (-x) & mk })
 	case frontend.OpAnd:
-		return lanes2(d, src(0), src(1), func(x, y uint64) uint64 { return x & y })
+		return inline2("and", d, src(0), src(1))
 	case frontend.OpOr:
 		return lanes2(d, src(0), src(1), func(x, y uint64) uint64 { return x | y })
 	case frontend.OpXor:
@@ -185,6 +196,9 @@ func (e *emitter) arith() runtime.Instr {
 		a := src(0)
 		b := e.src(in.Args[1], frontend.U32)
 		if in.Op == frontend.OpShl {
+			if n == 64 {
+				return inline2("shl.64", d, a, b)
+			}
 			return lanes2(d, a, b, func(x, y uint64) uint64 {
 				if s := uint32(y); s < uint32(n) {
 					return (x << s) & mk

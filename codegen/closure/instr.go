@@ -463,6 +463,9 @@ func (e *emitter) cvta() runtime.Instr {
 		return e.unsupported()
 	}
 	width := e.typ()
+	if base == 0 {
+		return copyLanes(d, a)
+	}
 	if to {
 		return lanes1(d, a, func(x uint64) uint64 { return truncate(x-base, width) })
 	}

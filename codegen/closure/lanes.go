@@ -12,7 +12,7 @@ import (
 const ws = runtime.WarpSize
 
 // regs returns the 32 lanes of register slot s.
-func regs(w *runtime.Warp, s int) []uint64 { return w.R[s*ws : s*ws+ws : s*ws+ws] }
+func regs(w *runtime.Warp, s int) *[ws]uint64 { return (*[ws]uint64)(w.R[s*ws : s*ws+ws]) }
 
 func lanes1(d, a int, op func(uint64) uint64) runtime.Instr {
 	return func(w *runtime.Warp, m uint32) {
@@ -49,7 +49,7 @@ func copyLanes(d, a int) runtime.Instr {
 	return func(w *runtime.Warp, m uint32) {
 		D, A := regs(w, d), regs(w, a)
 		if m == ^uint32(0) {
-			copy(D, A)
+			*D = *A
 			return
 		}
 		for ; m != 0; m &= m - 1 {
@@ -97,3 +97,78 @@ func setLanes(p, a, b int, cond func(x, y uint64) bool) func(w *runtime.Warp, m 
 
 // writePred stores r into predicate p for the lanes in m.
 func writePred(w *runtime.Warp, p int, m, r uint32) { w.P[p] = w.P[p]&^m | r&m }
+
+// inline2 builds a two-operand lane loop for one of the frequent integer operations with the
+// operation inline; nil when op has no inline form.
+func inline2(op string, d, a, b int) runtime.Instr {
+	switch op {
+	case "and":
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m) & (ws - 1)
+				D[l] = A[l] & B[l]
+			}
+		}
+	case "mul.wide.s32":
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m) & (ws - 1)
+				D[l] = uint64(int64(int32(A[l])) * int64(int32(B[l])))
+			}
+		}
+	case "mul.wide.u32":
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m) & (ws - 1)
+				D[l] = uint64(uint32(A[l])) * uint64(uint32(B[l]))
+			}
+		}
+	case "shl.64":
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m) & (ws - 1)
+				if s := uint32(B[l]); s < 64 {
+					D[l] = A[l] << s
+				} else {
+					D[l] = 0
+				}
+			}
+		}
+	case "shr.u64":
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m) & (ws - 1)
+				if s := uint32(B[l]); s < 64 {
+					D[l] = A[l] >> s
+				} else {
+					D[l] = 0
+				}
+			}
+		}
+	case "mul.lo.64":
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m) & (ws - 1)
+				D[l] = A[l] * B[l]
+			}
+		}
+	}
+	return nil
+}
+
+// mad32 is mad.lo.{s,u}32 with the operation inline.
+func mad32(d, a, b, c int) runtime.Instr {
+	return func(w *runtime.Warp, m uint32) {
+		D, A, B, C := regs(w, d), regs(w, a), regs(w, b), regs(w, c)
+		for ; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m) & (ws - 1)
+			D[l] = uint64(uint32(A[l]*B[l] + C[l]))
+		}
+	}
+}

@@ -23,8 +23,11 @@ type address struct {
 	base    int // register slot, or -1
 	wide    bool
 	uniform func(w *runtime.Warp) uint64
-	off     uint64
-	access  accessFn
+	// shared says a uniform address names the same bytes for every lane (not so for local
+	// memory and a device function's .param variables, which every lane has its own copy of).
+	shared bool
+	off    uint64
+	access accessFn
 }
 
 // at returns lane l's address.
@@ -85,12 +88,14 @@ func (e *emitter) memOperand(a ssa.Arg) *address {
 		switch v.Space {
 		case frontend.SpaceGlobal, frontend.SpaceConst:
 			g := f.c.globals[v]
+			ad.shared = true
 			ad.uniform = func(w *runtime.Warp) uint64 { return w.GlobalVar(g) }
 			if sp == frontend.SpaceShared || sp == frontend.SpaceLocal || sp == frontend.SpaceParam {
 				e.errorf("%s variable %s accessed as %s", v.Space, v.Name, sp)
 			}
 		case frontend.SpaceShared:
 			off := uint64(f.c.shared[v])
+			ad.shared = true
 			if sp == frontend.SpaceNone {
 				off += uint64(runtime.SharedWindow)
 			}
@@ -109,6 +114,7 @@ func (e *emitter) memOperand(a ssa.Arg) *address {
 		case frontend.SpaceParam:
 			if off, ok := f.kparam[v]; ok {
 				o := uint64(off)
+				ad.shared = true
 				ad.uniform = func(*runtime.Warp) uint64 { return o }
 				ad.access = func(w *runtime.Warp, addr uint64, n, lane int, loc string) []byte {
 					return w.KernelParamBytes(int64(addr), n, lane, loc)
@@ -217,6 +223,34 @@ func (e *emitter) load() runtime.Instr {
 		}
 	}
 	loc := e.loc()
+	if ad.base < 0 && ad.shared {
+		// Every lane reads the same bytes: read once, then broadcast.
+		return func(w *runtime.Warp, m uint32) {
+			l0 := bits.TrailingZeros32(m) & (ws - 1)
+			b := ad.access(w, ad.uniformValue(w), n, l0, loc)
+			for i, d := range dst {
+				v := loadBits(b[i*es : i*es+es])
+				if signed {
+					v = signExtend(v, es*8, width[i])
+				}
+				D := regs(w, d)
+				for mm := m; mm != 0; mm &= mm - 1 {
+					D[bits.TrailingZeros32(mm)&(ws-1)] = v
+				}
+			}
+		}
+	}
+	if e.space() == frontend.SpaceGlobal && len(dst) == 1 && es == 4 && !signed && ad.wide {
+		// The commonest load, ld.global.{u32,f32,b32} [%rd+off], with its access inline.
+		d, base, off := dst[0], ad.base, ad.off
+		return func(w *runtime.Warp, m uint32) {
+			D, A := regs(w, d), regs(w, base)
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m) & (ws - 1)
+				D[l] = uint64(atomic.LoadUint32(runtime.AtomicU32(w.GlobalBytes(A[l]+off, 4, l, loc))))
+			}
+		}
+	}
 	return func(w *runtime.Warp, m uint32) {
 		u := ad.uniformValue(w)
 		for ; m != 0; m &= m - 1 {
