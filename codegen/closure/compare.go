@@ -279,9 +279,9 @@ func (e *emitter) vote() runtime.Instr {
 	}
 }
 
-// intCompare is setp for integer types with the comparison inline: each operand becomes a key
-// whose unsigned order is the type's order (shifted to the top bits, sign bit flipped for
-// signed types).
+// intCompare is setp for integer types with the comparison inline and branch-free: each
+// operand becomes a key whose unsigned order is the type's order (shifted to the top bits, sign
+// bit flipped for signed types), and the borrow of a subtraction is the result bit.
 func intCompare(a, b int, t frontend.Type, cmp frontend.Mod) func(w *runtime.Warp, m uint32) uint32 {
 	n := t.Bits()
 	if t.IsFloat() || n == 0 || n > 64 {
@@ -305,9 +305,8 @@ func intCompare(a, b int, t frontend.Type, cmp frontend.Mod) func(w *runtime.War
 			var r uint32
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m) & (ws - 1)
-				if A[l]<<sh == B[l]<<sh {
-					r |= 1 << l
-				}
+				v := (A[l] ^ B[l]) << sh
+				r |= uint32(1^(v|-v)>>63) << l
 			}
 			return r
 		}
@@ -317,9 +316,8 @@ func intCompare(a, b int, t frontend.Type, cmp frontend.Mod) func(w *runtime.War
 			var r uint32
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m) & (ws - 1)
-				if A[l]<<sh != B[l]<<sh {
-					r |= 1 << l
-				}
+				v := (A[l] ^ B[l]) << sh
+				r |= uint32((v|-v)>>63) << l
 			}
 			return r
 		}
@@ -333,9 +331,8 @@ func intCompare(a, b int, t frontend.Type, cmp frontend.Mod) func(w *runtime.War
 			var r uint32
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m) & (ws - 1)
-				if A[l]<<sh^flip < B[l]<<sh^flip {
-					r |= 1 << l
-				}
+				_, lt := bits.Sub64(A[l]<<sh^flip, B[l]<<sh^flip, 0)
+				r |= uint32(lt) << l
 			}
 			return r
 		}
@@ -349,9 +346,8 @@ func intCompare(a, b int, t frontend.Type, cmp frontend.Mod) func(w *runtime.War
 			var r uint32
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m) & (ws - 1)
-				if A[l]<<sh^flip <= B[l]<<sh^flip {
-					r |= 1 << l
-				}
+				_, gt := bits.Sub64(B[l]<<sh^flip, A[l]<<sh^flip, 0)
+				r |= uint32(1^gt) << l
 			}
 			return r
 		}

@@ -17,6 +17,12 @@ const (
 // is exact in float64; the sum is computed in round-to-odd (a float64 sum plus its exact
 // error), which makes the final rounding to float32 correct despite rounding twice.
 func fma32(a, b, c float32) float32 {
+	// Fast path: one float64 FMA. Rounding it to float32 is exact unless it landed on a float32
+	// midpoint (the low 29 mantissa bits are 1 followed by zeros) or in the subnormal range.
+	r := math.FMA(float64(a), float64(b), float64(c))
+	if bits := math.Float64bits(r); bits&(1<<29-1) != 1<<28 && math.Abs(r) >= 0x1p-126 {
+		return float32(r)
+	}
 	p := float64(a) * float64(b)
 	s := p + float64(c)
 	if math.IsInf(s, 0) || math.IsNaN(s) || s == 0 {
