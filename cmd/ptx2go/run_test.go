@@ -498,7 +498,7 @@ $L_loop:
 		{"negative shared", append([]string{vecaddPTX, "-shared", "-1"}, vecArgs("1")...),
 			"ptx2go run: -shared -1: the size cannot be negative"},
 		{"timeout", []string{spin, "-timeout", "100ms"},
-			"ptx2go run: cancelled: context deadline exceeded (kernel spin, CTA (0,0,0), thread (0,0,0))"},
+			"ptx2go run: " + spin + ":11: cancelled: context deadline exceeded (kernel spin, CTA (0,0,0), thread (0,0,0))"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
