@@ -34,26 +34,38 @@ const maxErrors = 10
 // reconvergence points, runs the uniformity analysis, and verifies the result.
 func Build(m *frontend.Module) (*Program, error) {
 	b := &builder{prog: &Program{File: m.Pos.File, AddressSize: m.AddressSize, funcByName: map[string]*Function{}},
-		globals: map[string]*Variable{}, labelOwner: map[string]string{}}
+		globals: map[string]*Variable{}, module: m}
 	b.declareModule(m)
+	// Each function passes through every stage while its IR is still in the cache. Once
+	// lowering has reported an error, later functions are only lowered, and only the lowering
+	// errors are returned.
+	verifyErrs := map[*Function]ErrorList{}
 	for _, it := range m.Items {
-		if f, ok := it.(*frontend.Function); ok && f.Body != nil {
-			b.lowerFunction(f)
+		f, ok := it.(*frontend.Function)
+		if !ok || f.Body == nil {
+			continue
+		}
+		fn := b.lowerFunction(f)
+		if fn == nil || len(b.errs) > 0 {
+			continue
+		}
+		buildSSA(fn, &b.mem)
+		computeDominance(fn)
+		uniformity(fn)
+		if errs := verify(fn); len(errs) > 0 {
+			verifyErrs[fn] = errs
 		}
 	}
 	if len(b.errs) > 0 {
 		return b.prog, b.errs
 	}
-	for _, fn := range b.prog.Funcs {
-		if !fn.Decl {
-			buildSSA(fn)
-			computeDominance(fn)
-		}
-	}
-	analyzeUniformity(b.prog)
 	b.prog.calls = buildCallGraph(b.prog)
-	if errs := verify(b.prog); len(errs) > 0 {
-		return b.prog, errs
+	var errs ErrorList
+	for _, fn := range b.prog.Funcs {
+		errs = append(errs, verifyErrs[fn]...)
+	}
+	if len(errs) > 0 {
+		return b.prog, errs[:min(len(errs), maxErrors)]
 	}
 	return b.prog, nil
 }
@@ -63,47 +75,13 @@ type builder struct {
 	globals map[string]*Variable
 	errs    ErrorList
 	fn      *Function
-	scopes  []map[string]any // *Reg or *Variable, innermost last
+	scopes  []scope // innermost last
 	labels  map[string]*Block
 	cur     *Block
-	// labelOwner maps every label of the module to the function defining it.
-	labelOwner map[string]string
-	// instrs, values and args hand out memory in chunks, so lowering costs a few large
-	// allocations rather than one per instruction and operand.
-	instrs []Instr
-	values []Value
-	args   []Arg
-}
-
-func (b *builder) newInstr() *Instr {
-	if len(b.instrs) == 0 {
-		b.instrs = make([]Instr, 256)
-	}
-	in := &b.instrs[0]
-	b.instrs = b.instrs[1:]
-	return in
-}
-
-func (b *builder) newValue() *Value {
-	if len(b.values) == 0 {
-		b.values = make([]Value, 256)
-	}
-	v := &b.values[0]
-	b.values = b.values[1:]
-	return v
-}
-
-// argSlice returns an empty slice with room for n operands, its capacity clipped to n.
-func (b *builder) argSlice(n int) []Arg {
-	if n > 64 {
-		return make([]Arg, 0, n)
-	}
-	if len(b.args) < n {
-		b.args = make([]Arg, 512)
-	}
-	s := b.args[:0:n]
-	b.args = b.args[n:]
-	return s
+	module  *frontend.Module // searched for the owner of a label of another function
+	// defs collects the definitions of the destination being lowered.
+	defs []*Value
+	mem  memory
 }
 
 func (b *builder) errorf(pos frontend.Pos, format string, args ...any) {
@@ -128,26 +106,36 @@ func (b *builder) declareModule(m *frontend.Module) {
 			}
 		case *frontend.Function:
 			b.declareFunction(it)
-			if it.Body != nil {
-				collectLabelOwners(it.Body, it.Name, b.labelOwner)
-			}
 		}
 	}
 }
 
-// collectLabelOwners records which function defines each label, to explain branches to labels
-// of other functions.
-func collectLabelOwners(blk *frontend.Block, fn string, owner map[string]string) {
+// labelOwner returns the first function of the module that defines the label name, to explain a
+// branch to a label of another function.
+func (b *builder) labelOwner(name string) (string, bool) {
+	for _, it := range b.module.Items {
+		if f, ok := it.(*frontend.Function); ok && f.Body != nil && hasLabel(f.Body, name) {
+			return f.Name, true
+		}
+	}
+	return "", false
+}
+
+// hasLabel reports whether a group or a group inside it defines the label name.
+func hasLabel(blk *frontend.Block, name string) bool {
 	for _, st := range blk.Stmts {
 		switch st := st.(type) {
 		case *frontend.Label:
-			if _, ok := owner[st.Name]; !ok {
-				owner[st.Name] = fn
+			if st.Name == name {
+				return true
 			}
 		case *frontend.Block:
-			collectLabelOwners(st, fn, owner)
+			if hasLabel(st, name) {
+				return true
+			}
 		}
 	}
+	return false
 }
 
 func (b *builder) declareFunction(f *frontend.Function) {
@@ -230,45 +218,57 @@ func varSize(t frontend.Type, vec int, dims []int) int64 {
 func (b *builder) variables(d *frontend.VarDecl, fn *Function) []*Variable {
 	out := make([]*Variable, 0, len(d.Names))
 	for _, n := range d.Names {
-		for _, name := range expandNames(n) {
+		expandNames(n, func(name string) {
 			out = append(out, &Variable{Name: name, Pos: n.Pos, Space: d.Space, Linkage: d.Linkage, Type: d.Type,
 				Vector: d.Vector, Align: d.Align, Dims: n.Dims, Size: varSize(d.Type, d.Vector, n.Dims), Init: n.Init, Func: fn})
-		}
+		})
 	}
 	return out
 }
 
-// expandNames lists the names a declarator declares: itself, or name0..nameN-1 for `name<N>`.
-func expandNames(n *frontend.Declarator) []string {
+// expandNames calls f on each name a declarator declares: itself, or name0..nameN-1 for
+// `name<N>`. The N names share one string, so a declaration of N registers costs one allocation.
+func expandNames(n *frontend.Declarator, f func(name string)) {
 	if n.Count == 0 {
-		return []string{n.Name}
+		f(n.Name)
+		return
 	}
-	names := make([]string, n.Count)
-	for i := range names {
-		names[i] = n.Name + strconv.Itoa(i)
+	var num [20]byte
+	var all strings.Builder
+	all.Grow(n.Count * (len(n.Name) + len(strconv.AppendInt(num[:0], int64(n.Count-1), 10))))
+	for i := range n.Count {
+		all.WriteString(n.Name)
+		all.Write(strconv.AppendInt(num[:0], int64(i), 10))
 	}
-	return names
+	names := all.String()
+	for i := range n.Count {
+		size := len(n.Name) + len(strconv.AppendInt(num[:0], int64(i), 10))
+		f(names[:size])
+		names = names[size:]
+	}
 }
 
 // ---- function bodies ----
 
-func (b *builder) lowerFunction(f *frontend.Function) {
+// lowerFunction lowers a function definition, returning nil for a duplicate definition.
+func (b *builder) lowerFunction(f *frontend.Function) *Function {
 	fn := b.prog.funcByName[f.Name]
 	if fn == nil || fn.Pos != f.Pos {
-		return // a duplicate definition, already reported
+		return nil // a duplicate definition, already reported
 	}
 	b.fn = fn
 	fn.BranchTables = map[string][]*Block{}
 	fn.CallLists = map[string][]*Function{}
 	fn.Prototypes = map[string]*Signature{}
 	b.labels = map[string]*Block{}
-	b.scopes = []map[string]any{{}}
+	b.scopes = b.scopes[:0]
+	params := b.pushScope()
 	for _, p := range append(append([]*Param(nil), fn.Params...), fn.Results...) {
 		if p.Reg != nil {
 			b.addReg(p.Reg)
-			b.scopes[0][p.Reg.Name] = p.Reg
+			params.enter(p.Reg.Name, p.Reg)
 		} else {
-			b.scopes[0][p.Var.Name] = p.Var
+			params.enter(p.Var.Name, p.Var)
 		}
 	}
 	entry := b.newBlock(f.Body.Pos)
@@ -279,23 +279,25 @@ func (b *builder) lowerFunction(f *frontend.Function) {
 		t := Terminator{Kind: TermRet, Pos: f.Body.End}
 		for _, p := range fn.Results {
 			if p.Reg != nil {
-				t.RetVals = append(t.RetVals, use(p.Reg))
+				t.RetVals = append(t.RetVals, b.use(p.Reg))
 			}
 		}
 		b.setTerm(b.cur, t)
 	}
-	fn.Exit = &Block{ID: len(fn.Blocks), Func: fn, Term: Terminator{Kind: TermNone}, Pos: f.Body.End}
+	fn.Exit = b.mem.blocks.alloc()
+	*fn.Exit = Block{ID: len(fn.Blocks), Func: fn, Term: Terminator{Kind: TermNone}, Pos: f.Body.End}
 	for _, bl := range fn.Blocks {
 		switch bl.Term.Kind {
 		case TermRet, TermExit, TermTrap:
-			bl.Succs = []*Block{fn.Exit}
-			fn.Exit.Preds = append(fn.Exit.Preds, bl)
+			b.link(bl, fn.Exit)
 		}
 	}
+	return fn
 }
 
 func (b *builder) newBlock(pos frontend.Pos) *Block {
-	bl := &Block{ID: len(b.fn.Blocks), Pos: pos, Func: b.fn, Term: Terminator{Kind: TermNone}}
+	bl := b.mem.blocks.alloc()
+	*bl = Block{ID: len(b.fn.Blocks), Pos: pos, Func: b.fn, Term: Terminator{Kind: TermNone}}
 	b.fn.Blocks = append(b.fn.Blocks, bl)
 	return bl
 }
@@ -320,6 +322,9 @@ func (b *builder) collectLabels(blk *frontend.Block) {
 	}
 }
 
+// newRegs returns n zeroed registers.
+func (b *builder) newRegs(n int) []Reg { return b.mem.regs.slice(n)[:n] }
+
 func (b *builder) addReg(r *Reg) {
 	r.ID = len(b.fn.Regs)
 	b.fn.Regs = append(b.fn.Regs, r)
@@ -327,7 +332,7 @@ func (b *builder) addReg(r *Reg) {
 
 // lowerBlock lowers a `{ }` group in a scope of its own.
 func (b *builder) lowerBlock(blk *frontend.Block) {
-	b.scopes = append(b.scopes, map[string]any{})
+	b.pushScope()
 	defer func() { b.scopes = b.scopes[:len(b.scopes)-1] }()
 	for _, st := range blk.Stmts {
 		switch st := st.(type) {
@@ -359,7 +364,20 @@ func (b *builder) lowerBlock(blk *frontend.Block) {
 	}
 }
 
-func (b *builder) scope() map[string]any { return b.scopes[len(b.scopes)-1] }
+// pushScope opens an empty innermost scope, reusing the memory of one closed before.
+func (b *builder) pushScope() *scope {
+	n := len(b.scopes)
+	if n < cap(b.scopes) {
+		b.scopes = b.scopes[:n+1]
+		b.scopes[n] = scope{ranges: b.scopes[n].ranges[:0]}
+	} else {
+		b.scopes = append(b.scopes, scope{})
+	}
+	return &b.scopes[n]
+}
+
+// scope returns the innermost scope.
+func (b *builder) scope() *scope { return &b.scopes[len(b.scopes)-1] }
 
 func (b *builder) declare(d *frontend.VarDecl) {
 	if d.Space != frontend.SpaceReg {
@@ -374,15 +392,28 @@ func (b *builder) declare(d *frontend.VarDecl) {
 			b.errorf(n.Pos, "register %s cannot have array dimensions or an initializer", n.Name)
 			continue
 		}
-		for _, name := range expandNames(n) {
+		// Scalar registers `name<N>` that cannot repeat a name of the scope form a range.
+		if d.Vector == 0 && n.Count > 0 && !b.scope().mayRepeat(n.Name) {
+			regs := b.newRegs(n.Count)
+			i := 0
+			expandNames(n, func(name string) {
+				regs[i] = Reg{Name: name, Type: d.Type, Pos: n.Pos}
+				b.addReg(&regs[i])
+				i++
+			})
+			b.scope().ranges = append(b.scope().ranges, regRange{prefix: n.Name, regs: regs})
+			continue
+		}
+		expandNames(n, func(name string) {
 			if d.Vector == 0 {
-				r := &Reg{Name: name, Type: d.Type, Pos: n.Pos}
+				r := &b.newRegs(1)[0]
+				*r = Reg{Name: name, Type: d.Type, Pos: n.Pos}
 				b.addReg(r)
 				b.define(name, r, n.Pos)
-				continue
+				return
 			}
 			b.define(name, b.vectorReg(name, d, n.Pos), n.Pos)
-		}
+		})
 	}
 }
 
@@ -413,18 +444,15 @@ type vecReg struct {
 }
 
 func (b *builder) define(name string, ent any, pos frontend.Pos) {
-	sc := b.scope()
-	if _, dup := sc[name]; dup {
+	if !b.scope().define(name, ent) {
 		b.errorf(pos, "%s is already declared in this scope", name)
-		return
 	}
-	sc[name] = ent
 }
 
 // lookup resolves a name through the scopes, then module variables and functions.
 func (b *builder) lookup(name string) any {
 	for i := len(b.scopes) - 1; i >= 0; i-- {
-		if e, ok := b.scopes[i][name]; ok {
+		if e := b.scopes[i].lookup(name); e != nil {
 			return e
 		}
 	}
@@ -481,12 +509,13 @@ func (b *builder) setTerm(bl *Block, t Terminator) { bl.Term = t }
 
 func (b *builder) jump(from, to *Block, pos frontend.Pos) {
 	from.Term = Terminator{Kind: TermJump, Pos: pos}
-	link(from, to)
+	b.link(from, to)
 }
 
-func link(from, to *Block) {
-	from.Succs = append(from.Succs, to)
-	to.Preds = append(to.Preds, from)
+// link adds the edge from -> to.
+func (b *builder) link(from, to *Block) {
+	from.Succs = b.mem.blockL.append(from.Succs, to)
+	to.Preds = b.mem.blockL.append(to.Preds, from)
 }
 
 // guard lowers an instruction's guard predicate.
@@ -498,14 +527,15 @@ func (b *builder) guard(in *frontend.Instruction) (*Value, bool) {
 	if r == nil {
 		return nil, false
 	}
-	return use(r), in.Guard.Negate
+	return b.use(r), in.Guard.Negate
 }
 
 // use returns r's placeholder for a read; SSA construction replaces each read with the value
 // reaching it. One placeholder per register serves all its reads.
-func use(r *Reg) *Value {
+func (b *builder) use(r *Reg) *Value {
 	if r.placeholder == nil {
-		r.placeholder = &Value{Reg: r, Version: -1}
+		r.placeholder = b.mem.values.alloc()
+		*r.placeholder = Value{Reg: r, Version: -1}
 	}
 	return r.placeholder
 }
@@ -529,8 +559,8 @@ func (b *builder) guardedSplit(in *frontend.Instruction, g *Value, neg bool) *Bl
 	taken := b.newBlock(in.Pos)
 	fall := b.newBlock(in.Pos)
 	from.Term = Terminator{Kind: TermBranch, Pos: in.Pos, Cond: g, Negate: neg, Synthetic: true}
-	link(from, taken)
-	link(from, fall)
+	b.link(from, taken)
+	b.link(from, fall)
 	b.cur = fall
 	return taken
 }
@@ -566,7 +596,7 @@ func (b *builder) instruction(in *frontend.Instruction) {
 		if kind == TermRet {
 			for _, p := range b.fn.Results {
 				if p.Reg != nil {
-					t.RetVals = append(t.RetVals, use(p.Reg))
+					t.RetVals = append(t.RetVals, b.use(p.Reg))
 				}
 			}
 		}
@@ -577,25 +607,35 @@ func (b *builder) instruction(in *frontend.Instruction) {
 		return
 	}
 	bl := b.block(in.Pos)
-	ins := b.newInstr()
+	ins := b.mem.instrs.alloc()
 	*ins = Instr{Op: in.Op, Mods: in.Mods, Pos: in.Pos, Block: bl, Guard: g, GuardNeg: neg}
 	ops := in.Operands
 	if len(ops) > 0 && hasDestination(in.Op) {
 		if _, isAddr := ops[0].(*frontend.Address); !isAddr {
-			ins.Dsts = append(ins.Dsts, b.dst(ins, ops[0]))
+			b.defs = b.defs[:0]
+			ins.Dsts = append(b.mem.args.slice(1), b.dst(ins, ops[0]))
+			ins.Defs = b.mem.vals.copy(b.defs)
 			ops = ops[1:]
 		}
 	}
-	ins.Args = b.argSlice(len(ops))
+	ins.Args = b.mem.args.slice(len(ops))
 	for _, o := range ops {
 		ins.Args = append(ins.Args, b.src(o))
 	}
 	if g != nil {
-		for _, d := range ins.Defs {
-			ins.Prev = append(ins.Prev, use(d.Reg))
-		}
+		ins.Prev = b.prev(ins.Defs)
 	}
-	bl.Instrs = append(bl.Instrs, ins)
+	bl.Instrs = b.mem.instrL.append(bl.Instrs, ins)
+}
+
+// prev returns, for a guarded instruction or call, the values its defs keep when the guard is
+// false: the values their registers hold before it.
+func (b *builder) prev(defs []*Value) []*Value {
+	prev := b.mem.vals.slice(len(defs))
+	for _, d := range defs {
+		prev = append(prev, b.use(d.Reg))
+	}
+	return prev
 }
 
 // hasDestination reports whether the opcode's first operand is written rather than read.
@@ -610,36 +650,44 @@ func hasDestination(op frontend.Opcode) bool {
 	return true
 }
 
-// dst lowers a destination operand, creating one definition per written register.
+// dst lowers a destination operand of ins, or of a call when ins is nil, creating one definition
+// per written register and appending it to b.defs.
 func (b *builder) dst(ins *Instr, o frontend.Operand) Arg {
+	newDef := func(r *Reg, pos frontend.Pos) Arg {
+		v := b.mem.values.alloc()
+		*v = Value{Reg: r, Kind: DefInstr, Instr: ins}
+		if ins == nil {
+			v.Kind = DefCall
+		}
+		b.defs = append(b.defs, v)
+		return Arg{Kind: ArgValue, Value: v, Pos: pos}
+	}
 	def := func(id *frontend.Ident) Arg {
 		r := b.regNamed(id.Name, id.Pos, "destination")
 		if r == nil {
 			return Arg{Kind: ArgSink, Pos: id.Pos}
 		}
-		v := b.newValue()
-		*v = Value{Reg: r, Kind: DefInstr, Instr: ins}
-		ins.Defs = append(ins.Defs, v)
-		return Arg{Kind: ArgValue, Value: v, Pos: id.Pos}
+		return newDef(r, id.Pos)
 	}
 	switch o := o.(type) {
 	case *frontend.Ident:
-		if v, ok := b.lookup(o.Name).(*vecReg); ok {
-			a := Arg{Kind: ArgVector, Pos: o.Pos}
-			for _, r := range v.elems {
-				d := &Value{Reg: r, Kind: DefInstr, Instr: ins}
-				ins.Defs = append(ins.Defs, d)
-				a.Elems = append(a.Elems, Arg{Kind: ArgValue, Value: d, Pos: o.Pos})
+		switch e := b.lookup(o.Name).(type) {
+		case *Reg:
+			return newDef(e, o.Pos)
+		case *vecReg:
+			a := Arg{Kind: ArgVector, Pos: o.Pos, Elems: b.mem.args.slice(len(e.elems))}
+			for _, r := range e.elems {
+				a.Elems = append(a.Elems, newDef(r, o.Pos))
 			}
 			return a
 		}
-		return def(o)
+		return def(o) // reports what the name is instead
 	case *frontend.Sink:
 		return Arg{Kind: ArgSink, Pos: o.Pos}
 	case *frontend.PredPair:
-		return Arg{Kind: ArgPair, Pos: o.Pos, Elems: []Arg{def(o.First), def(o.Second)}}
+		return Arg{Kind: ArgPair, Pos: o.Pos, Elems: append(b.mem.args.slice(2), def(o.First), def(o.Second))}
 	case *frontend.VectorOp:
-		a := Arg{Kind: ArgVector, Pos: o.Pos}
+		a := Arg{Kind: ArgVector, Pos: o.Pos, Elems: b.mem.args.slice(len(o.Elems))}
 		for _, e := range o.Elems {
 			switch e := e.(type) {
 			case *frontend.Ident:
@@ -693,7 +741,7 @@ func (b *builder) src(o frontend.Operand) Arg {
 		if r == nil {
 			return Arg{Kind: ArgSink, Pos: o.Pos}
 		}
-		return Arg{Kind: ArgValue, Value: use(r), Not: true, Pos: o.Pos}
+		return Arg{Kind: ArgValue, Value: b.use(r), Not: true, Pos: o.Pos}
 	case *frontend.IntLit:
 		return Arg{Kind: ArgImm, Imm: o.Value, Pos: o.Pos}
 	case *frontend.FloatLit:
@@ -707,7 +755,7 @@ func (b *builder) src(o frontend.Operand) Arg {
 		}
 		switch e := b.lookup(o.Base).(type) {
 		case *Reg:
-			a.Value = use(e)
+			a.Value = b.use(e)
 		case *Variable:
 			a.Var = e
 		case nil:
@@ -717,7 +765,7 @@ func (b *builder) src(o frontend.Operand) Arg {
 		}
 		return a
 	case *frontend.VectorOp:
-		a := Arg{Kind: ArgVector, Pos: o.Pos}
+		a := Arg{Kind: ArgVector, Pos: o.Pos, Elems: b.mem.args.slice(len(o.Elems))}
 		for _, e := range o.Elems {
 			a.Elems = append(a.Elems, b.src(e))
 		}
@@ -737,15 +785,15 @@ func (b *builder) ident(name string, pos frontend.Pos, off int64) Arg {
 		if off != 0 {
 			b.errorf(pos, "register %s cannot take an offset", name)
 		}
-		return Arg{Kind: ArgValue, Value: use(e), Pos: pos}
+		return Arg{Kind: ArgValue, Value: b.use(e), Pos: pos}
 	case *Variable:
 		return Arg{Kind: ArgSym, Var: e, Offset: off, Pos: pos}
 	case *Function:
 		return Arg{Kind: ArgSym, Fn: e, Offset: off, Pos: pos}
 	case *vecReg:
-		a := Arg{Kind: ArgVector, Pos: pos}
+		a := Arg{Kind: ArgVector, Pos: pos, Elems: b.mem.args.slice(len(e.elems))}
 		for _, r := range e.elems {
-			a.Elems = append(a.Elems, Arg{Kind: ArgValue, Value: use(r), Pos: pos})
+			a.Elems = append(a.Elems, Arg{Kind: ArgValue, Value: b.use(r), Pos: pos})
 		}
 		return a
 	}
@@ -771,7 +819,10 @@ func (b *builder) branch(in *frontend.Instruction, g *Value, neg, uni bool) {
 		target = b.labels[id.Name]
 	}
 	if target == nil {
-		if owner, isLabel := b.labelOwner[nameOf(id)]; isLabel {
+		if len(b.errs) >= maxErrors {
+			return // not reported anyway; spare the search for the label's owner
+		}
+		if owner, isLabel := b.labelOwner(nameOf(id)); isLabel {
 			b.errorf(in.Operands[0].Position(), "label %s is in function %s, not %s: a branch cannot leave its function", id.Name, owner, b.fn.Name)
 		} else if ok && b.prog.funcByName[id.Name] == nil && b.lookup(id.Name) == nil {
 			b.errorf(in.Operands[0].Position(), "undefined label %s", id.Name)
@@ -783,14 +834,14 @@ func (b *builder) branch(in *frontend.Instruction, g *Value, neg, uni bool) {
 	from := b.block(in.Pos)
 	if g == nil {
 		from.Term = Terminator{Kind: TermJump, Pos: in.Pos, Uni: uni}
-		link(from, target)
+		b.link(from, target)
 		b.cur = nil
 		return
 	}
 	fall := b.newBlock(in.Pos)
 	from.Term = Terminator{Kind: TermBranch, Pos: in.Pos, Uni: uni, Cond: g, Negate: neg}
-	link(from, target)
-	link(from, fall)
+	b.link(from, target)
+	b.link(from, fall)
 	b.cur = fall
 }
 
@@ -819,7 +870,7 @@ func (b *builder) brx(in *frontend.Instruction, g *Value, neg, uni bool) {
 	for _, t := range table {
 		if !seen[t] {
 			seen[t] = true
-			link(bl, t)
+			b.link(bl, t)
 		}
 	}
 	if g == nil {
@@ -838,12 +889,13 @@ func nameOf(id *frontend.Ident) string {
 func (b *builder) call(in *frontend.Instruction, g *Value, neg, uni bool) {
 	ops := in.Operands
 	c := &Call{Guard: g, GuardNeg: neg}
-	var ins Instr // collects .reg result definitions
 	if len(ops) > 0 {
 		if l, ok := ops[0].(*frontend.ListOp); ok {
+			b.defs = b.defs[:0]
 			for _, e := range l.Elems {
-				c.Results = append(c.Results, b.callResult(&ins, e))
+				c.Results = append(c.Results, b.callResult(e))
 			}
+			c.Defs = b.mem.vals.copy(b.defs)
 			ops = ops[1:]
 		}
 	}
@@ -897,20 +949,21 @@ func (b *builder) call(in *frontend.Instruction, g *Value, neg, uni bool) {
 		return
 	}
 	from := b.block(in.Pos)
-	for _, d := range ins.Defs {
-		d.Kind, d.Instr = DefCall, nil
-	}
 	from.Term = Terminator{Kind: TermCall, Pos: in.Pos, Uni: uni, Call: c}
 	cont := b.newBlock(in.Pos)
-	link(from, cont)
+	b.link(from, cont)
 	b.cur = cont
-	c.Defs = ins.Defs
+	if g != nil {
+		c.Prev = b.prev(c.Defs)
+	}
 }
 
-func (b *builder) callResult(ins *Instr, o frontend.Operand) Arg {
+// callResult lowers one operand of a call's result list: a .reg result is a definition,
+// appended to b.defs.
+func (b *builder) callResult(o frontend.Operand) Arg {
 	if id, ok := o.(*frontend.Ident); ok {
 		if _, isReg := b.lookup(id.Name).(*Reg); isReg {
-			return b.dst(ins, id)
+			return b.dst(nil, id)
 		}
 	}
 	return b.src(o)

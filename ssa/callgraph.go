@@ -16,15 +16,24 @@ type CallGraph struct {
 func (p *Program) CallGraph() *CallGraph { return p.calls }
 
 // buildCallGraph adds direct edges, indirect edges from .calltargets lists and call tables, and
-// for a .callprototype an edge to every function whose signature matches it.
+// for a .callprototype an edge to every function whose signature matches it. It works on the
+// functions' indices in p.Funcs and fills the maps at the end.
 func buildCallGraph(p *Program) *CallGraph {
-	g := &CallGraph{Callees: map[*Function][]*Function{}, Recursive: map[*Function]bool{}, MaxDepth: map[*Function]int{}}
-	for _, fn := range p.Funcs {
-		seen := map[*Function]bool{}
+	n := len(p.Funcs)
+	index := make(map[*Function]int, n)
+	for i, fn := range p.Funcs {
+		index[fn] = i
+	}
+	// seen[j] == stamp marks function j as visited by the current search.
+	seen := make([]int, n)
+	stamp := 0
+	callees := make([][]int, n) // without repeats, in the order the calls name them
+	for i, fn := range p.Funcs {
+		stamp++
 		add := func(f *Function) {
-			if !seen[f] {
-				seen[f] = true
-				g.Callees[fn] = append(g.Callees[fn], f)
+			if j := index[f]; seen[j] != stamp {
+				seen[j] = stamp
+				callees[i] = append(callees[i], j)
 			}
 		}
 		for _, b := range fn.Blocks {
@@ -44,51 +53,67 @@ func buildCallGraph(p *Program) *CallGraph {
 			}
 		}
 	}
-	for _, fn := range p.Funcs {
-		g.Recursive[fn] = g.reaches(fn, fn)
+	var stack []int
+	// reaches reports whether function to is reachable from function from through one or more
+	// calls.
+	reaches := func(from, to int) bool {
+		stamp++
+		stack = append(stack[:0], callees[from]...)
+		for len(stack) > 0 {
+			f := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if f == to {
+				return true
+			}
+			if seen[f] != stamp {
+				seen[f] = stamp
+				stack = append(stack, callees[f]...)
+			}
+		}
+		return false
 	}
-	for _, fn := range p.Funcs {
-		g.depth(fn, map[*Function]bool{})
+	const unknown = -2
+	depth := make([]int, n)
+	for i := range depth {
+		depth[i] = unknown
+	}
+	onPath := make([]bool, n)
+	// maxDepth returns the largest number of nested calls function i can make, or -1 when a
+	// function on the current path is reachable from it.
+	var maxDepth func(i int) int
+	maxDepth = func(i int) int {
+		if depth[i] != unknown {
+			return depth[i]
+		}
+		if onPath[i] {
+			return -1
+		}
+		onPath[i] = true
+		best := 0
+		for _, j := range callees[i] {
+			d := maxDepth(j)
+			if d < 0 {
+				best = -1
+				break
+			}
+			best = max(best, d+1)
+		}
+		onPath[i] = false
+		depth[i] = best
+		return best
+	}
+	g := &CallGraph{Callees: map[*Function][]*Function{}, Recursive: make(map[*Function]bool, n),
+		MaxDepth: make(map[*Function]int, n)}
+	for i, fn := range p.Funcs {
+		if len(callees[i]) > 0 {
+			fs := make([]*Function, len(callees[i]))
+			for k, j := range callees[i] {
+				fs[k] = p.Funcs[j]
+			}
+			g.Callees[fn] = fs
+		}
+		g.Recursive[fn] = reaches(i, i)
+		g.MaxDepth[fn] = maxDepth(i)
 	}
 	return g
-}
-
-// reaches reports whether to is reachable from from through one or more calls.
-func (g *CallGraph) reaches(from, to *Function) bool {
-	seen := map[*Function]bool{}
-	stack := append([]*Function(nil), g.Callees[from]...)
-	for len(stack) > 0 {
-		f := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if f == to {
-			return true
-		}
-		if !seen[f] {
-			seen[f] = true
-			stack = append(stack, g.Callees[f]...)
-		}
-	}
-	return false
-}
-
-func (g *CallGraph) depth(fn *Function, onPath map[*Function]bool) int {
-	if d, ok := g.MaxDepth[fn]; ok {
-		return d
-	}
-	if onPath[fn] {
-		return -1
-	}
-	onPath[fn] = true
-	best := 0
-	for _, c := range g.Callees[fn] {
-		d := g.depth(c, onPath)
-		if d < 0 {
-			best = -1
-			break
-		}
-		best = max(best, d+1)
-	}
-	delete(onPath, fn)
-	g.MaxDepth[fn] = best
-	return best
 }

@@ -4,9 +4,10 @@ import "fmt"
 
 // Check verifies the IR's structural invariants and returns the first violation: block
 // numbering, symmetric predecessor and successor lists, successor counts per terminator, one phi
-// operand per predecessor, every used value numbered and defined before its use (its definition
-// dominates the use), and reconvergence blocks exactly at the immediate post-dominators of
-// potentially divergent terminators. Tests run it after building and after every pass.
+// operand per predecessor, one kept value per def of a guarded instruction or call (none when
+// unguarded), every used value numbered and defined before its use (its definition dominates the
+// use), and reconvergence blocks exactly at the immediate post-dominators of potentially
+// divergent terminators. Tests run it after building and after every pass.
 func Check(p *Program) error {
 	for _, fn := range p.Funcs {
 		if fn.Decl {
@@ -40,6 +41,16 @@ func checkFunc(fn *Function) error {
 				return fmt.Errorf("%s: phi %s has %d operands for %d predecessors", blockName(b), valueName(phi.Dst), len(phi.Args), len(b.Preds))
 			}
 		}
+		for _, in := range b.Instrs {
+			if err := checkPrev(in.Guard, in.Defs, in.Prev); err != nil {
+				return fmt.Errorf("%s: %s: %w", blockName(b), in.Op, err)
+			}
+		}
+		if c := b.Term.Call; c != nil {
+			if err := checkPrev(c.Guard, c.Defs, c.Prev); err != nil {
+				return fmt.Errorf("%s: call: %w", blockName(b), err)
+			}
+		}
 		wantReconv := mayDiverge(&b.Term)
 		if wantReconv && b.Term.Reconv != b.Ipdom {
 			return fmt.Errorf("%s: reconvergence block %s is not the immediate post-dominator %s", blockName(b), blockRef(b.Term.Reconv), blockRef(b.Ipdom))
@@ -52,6 +63,26 @@ func checkFunc(fn *Function) error {
 		}
 	}
 	return checkDefsDominateUses(fn)
+}
+
+// checkPrev checks that a guarded definition names one kept value per def, of the def's
+// register, and that an unguarded one names none.
+func checkPrev(guard *Value, defs, prev []*Value) error {
+	if guard == nil {
+		if len(prev) > 0 {
+			return fmt.Errorf("unguarded, but keeps %d previous values", len(prev))
+		}
+		return nil
+	}
+	if len(prev) != len(defs) {
+		return fmt.Errorf("guarded, with %d previous values for %d defs", len(prev), len(defs))
+	}
+	for i, d := range defs {
+		if prev[i] == nil || prev[i].Reg != d.Reg {
+			return fmt.Errorf("def %s keeps %s, a value of another register", valueName(d), valueName(prev[i]))
+		}
+	}
+	return nil
 }
 
 func checkEdges(b *Block) error {

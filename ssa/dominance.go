@@ -14,12 +14,19 @@ func computeDominance(fn *Function) {
 		}
 		return fn.Blocks[i]
 	}
+	edges := 0
+	for i := range n {
+		edges += len(node(i).Succs) + len(node(i).Preds)
+	}
+	// The adjacency lists share one array; each has its capacity clipped, so adding an exit edge
+	// below copies the list rather than overwriting its neighbour.
+	flat := make([]int, 0, edges)
 	ids := func(bs []*Block) []int {
-		out := make([]int, len(bs))
-		for i, b := range bs {
-			out[i] = b.ID
+		start := len(flat)
+		for _, b := range bs {
+			flat = append(flat, b.ID)
 		}
-		return out
+		return flat[start:len(flat):len(flat)]
 	}
 	succs := make([][]int, n)
 	preds := make([][]int, n)

@@ -118,9 +118,9 @@ type Value struct {
 	Reg     *Reg
 	Version int // 1 for the first version of Reg, ...; 0 for undef
 	Kind    DefKind
+	Uniform bool   // the same in every active lane of a warp
 	Instr   *Instr // for DefInstr
 	Phi     *Phi   // for DefPhi
-	Uniform bool   // the same in every active lane of a warp
 }
 
 // Phi merges one value per predecessor at the start of a block.
@@ -163,22 +163,22 @@ const (
 // Terminator ends a block.
 type Terminator struct {
 	Kind   TermKind
-	Pos    frontend.Pos
-	Uni    bool   // written with .uni
-	Cond   *Value // TermBranch condition
-	Negate bool   // TermBranch taken when Cond is false (`@!p bra`)
+	Uni    bool // written with .uni
+	Negate bool // TermBranch taken when Cond is false (`@!p bra`)
+	// Synthetic marks the branches lowering adds for guarded ret/exit/trap.
+	Synthetic bool
+	// Divergent says the lanes may split here; Reconv is then where they meet again: the
+	// immediate post-dominator of the block.
+	Divergent bool
+	Reconv    *Block
+	Pos       frontend.Pos
+	Cond      *Value // TermBranch condition
 	// Index and Table are brx.idx's index and ordered target list (labels may repeat).
 	Index     *Value
 	Table     []*Block
 	TableName string
 	Call      *Call
 	RetVals   []*Value // TermRet: the final values of .reg return parameters
-	// Divergent says the lanes may split here; Reconv is then where they meet again: the
-	// immediate post-dominator of the block.
-	Divergent bool
-	Reconv    *Block
-	// Synthetic marks the branches lowering adds for guarded ret/exit/trap.
-	Synthetic bool
 }
 
 // Call is the call terminator's payload.
@@ -194,16 +194,17 @@ type Call struct {
 	Results  []Arg
 	Args     []Arg
 	Defs     []*Value // the .reg return values the call writes
+	Prev     []*Value // for a guarded call, the value each def keeps on the lanes that skip the call
 }
 
 // Instr is a non-terminator instruction.
 type Instr struct {
 	Op       frontend.Opcode
+	GuardNeg bool // the guard is negated (`@!p`)
 	Mods     []frontend.Mod
 	Pos      frontend.Pos
 	Block    *Block
-	Guard    *Value // nil when unguarded
-	GuardNeg bool
+	Guard    *Value   // nil when unguarded
 	Dsts     []Arg    // destination shapes: value, vector of values or sinks, or predicate pair
 	Args     []Arg    // source operands
 	Defs     []*Value // the values defined, in Dsts order
@@ -229,10 +230,10 @@ const (
 // Arg is one operand.
 type Arg struct {
 	Kind   ArgKind
-	Value  *Value
-	Not    bool
-	Imm    uint64
+	Not    bool // Value is negated
 	Form   frontend.FloatForm
+	Value  *Value
+	Imm    uint64
 	Name   string // special register name
 	Var    *Variable
 	Fn     *Function

@@ -151,13 +151,7 @@ func instrString(in *Instr) string {
 		b.WriteString(" ")
 		b.WriteString(argList(in.Args))
 	}
-	if len(in.Prev) > 0 {
-		prev := make([]string, len(in.Prev))
-		for i, v := range in.Prev {
-			prev[i] = valueName(v)
-		}
-		b.WriteString(" else " + strings.Join(prev, ", "))
-	}
+	b.WriteString(elseString(in.Prev))
 	if len(in.Defs) > 0 {
 		uniform := true
 		for _, d := range in.Defs {
@@ -166,6 +160,18 @@ func instrString(in *Instr) string {
 		b.WriteString("  ; " + uniformityMark(uniform))
 	}
 	return b.String()
+}
+
+// elseString spells the values a guarded instruction or call keeps when its guard is false.
+func elseString(prev []*Value) string {
+	if len(prev) == 0 {
+		return ""
+	}
+	names := make([]string, len(prev))
+	for i, v := range prev {
+		names[i] = valueName(v)
+	}
+	return " else " + strings.Join(names, ", ")
 }
 
 func guardString(g *Value, neg bool) string {
@@ -312,5 +318,6 @@ func callString(t *Terminator) string {
 			b.WriteString(" {" + strings.Join(names, ", ") + "}")
 		}
 	}
+	b.WriteString(elseString(c.Prev))
 	return b.String()
 }

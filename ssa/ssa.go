@@ -6,30 +6,44 @@ package ssa
 // are removed afterwards, so the result is pruned and, on reducible graphs, minimal.
 
 type ssaBuilder struct {
-	fn         *Function
-	current    []map[*Reg]*Value // per block: the value of each register at its end
+	fn  *Function
+	mem *memory
+	// current holds the value of each register at the end of each block, by blockReg.
+	current    map[uint64]*Value
 	sealed     []bool
 	filled     []bool
-	incomplete []map[*Reg]*Phi
-	undef      map[*Reg]*Value
-	replaced   map[*Value]*Value
+	incomplete [][]*Phi // per block: the phis waiting for its predecessors, in creation order
+	undef      []*Value // per register ID: its undefined value
+	// phis lists every phi created; until numbering, a phi's value has its index as ID.
+	phis []*Phi
+	// replaced maps a phi's index to the value that replaces it, once found trivial.
+	replaced []*Value
+	// free lists the undefined and parameter values in the order of their first use; listed
+	// holds them.
+	free   []*Value
+	listed map[*Value]bool
 }
 
-func buildSSA(fn *Function) {
+// blockReg is the key of register r's value at the end of block bl.
+func blockReg(r *Reg, bl *Block) uint64 { return uint64(bl.ID)<<32 | uint64(r.ID) }
+
+func buildSSA(fn *Function, mem *memory) {
 	n := len(fn.Blocks)
-	s := &ssaBuilder{fn: fn, current: make([]map[*Reg]*Value, n), sealed: make([]bool, n), filled: make([]bool, n),
-		incomplete: make([]map[*Reg]*Phi, n), undef: map[*Reg]*Value{}, replaced: map[*Value]*Value{}}
-	for i := range n {
-		s.current[i] = map[*Reg]*Value{}
+	size := n
+	for _, bl := range fn.Blocks {
+		size += len(bl.Instrs)
 	}
+	s := &ssaBuilder{fn: fn, mem: mem, current: make(map[uint64]*Value, size), sealed: make([]bool, n),
+		filled: make([]bool, n), incomplete: make([][]*Phi, n), undef: make([]*Value, len(fn.Regs))}
 	entry := fn.Blocks[0]
-	for _, p := range append(append([]*Param(nil), fn.Params...), fn.Results...) {
+	for _, p := range fn.Params {
 		if p.Reg != nil {
-			v := &Value{Reg: p.Reg, Kind: DefParam}
-			if isResult(fn, p) {
-				v.Kind = DefUndef
-			}
-			s.current[entry.ID][p.Reg] = v
+			s.write(p.Reg, entry, s.newValue(p.Reg, DefParam))
+		}
+	}
+	for _, p := range fn.Results {
+		if p.Reg != nil {
+			s.write(p.Reg, entry, s.newValue(p.Reg, DefUndef))
 		}
 	}
 	order := blockOrder(fn)
@@ -50,19 +64,16 @@ func buildSSA(fn *Function) {
 	s.number()
 }
 
-func isResult(fn *Function, p *Param) bool {
-	for _, r := range fn.Results {
-		if r == p {
-			return true
-		}
-	}
-	return false
+func (s *ssaBuilder) newValue(r *Reg, kind DefKind) *Value {
+	v := s.mem.values.alloc()
+	*v = Value{Reg: r, Kind: kind}
+	return v
 }
 
 // blockOrder lists the blocks in reverse postorder from the entry, then the unreachable ones.
 func blockOrder(fn *Function) []*Block {
 	seen := make([]bool, len(fn.Blocks))
-	var post []*Block
+	post := make([]*Block, 0, len(fn.Blocks))
 	type frame struct {
 		b    *Block
 		next int
@@ -109,26 +120,23 @@ func (s *ssaBuilder) trySeal(bl *Block) {
 
 func (s *ssaBuilder) seal(bl *Block) {
 	s.sealed[bl.ID] = true
-	for r, phi := range s.incomplete[bl.ID] {
-		s.addPhiOperands(r, phi)
+	for _, phi := range s.incomplete[bl.ID] {
+		s.addPhiOperands(phi.Dst.Reg, phi)
 	}
 	s.incomplete[bl.ID] = nil
 }
 
-func (s *ssaBuilder) write(r *Reg, bl *Block, v *Value) { s.current[bl.ID][r] = v }
+func (s *ssaBuilder) write(r *Reg, bl *Block, v *Value) { s.current[blockReg(r, bl)] = v }
 
 func (s *ssaBuilder) read(r *Reg, bl *Block) *Value {
-	if v, ok := s.current[bl.ID][r]; ok {
+	if v, ok := s.current[blockReg(r, bl)]; ok {
 		return v
 	}
 	var v *Value
 	switch {
 	case !s.sealed[bl.ID]:
 		phi := s.newPhi(r, bl)
-		if s.incomplete[bl.ID] == nil {
-			s.incomplete[bl.ID] = map[*Reg]*Phi{}
-		}
-		s.incomplete[bl.ID][r] = phi
+		s.incomplete[bl.ID] = append(s.incomplete[bl.ID], phi)
 		v = phi.Dst
 	case len(bl.Preds) == 0:
 		v = s.undefOf(r)
@@ -145,22 +153,26 @@ func (s *ssaBuilder) read(r *Reg, bl *Block) *Value {
 }
 
 func (s *ssaBuilder) undefOf(r *Reg) *Value {
-	if v := s.undef[r]; v != nil {
+	if v := s.undef[r.ID]; v != nil {
 		return v
 	}
-	v := &Value{Reg: r, Kind: DefUndef}
-	s.undef[r] = v
+	v := s.newValue(r, DefUndef)
+	s.undef[r.ID] = v
 	return v
 }
 
 func (s *ssaBuilder) newPhi(r *Reg, bl *Block) *Phi {
-	phi := &Phi{Block: bl}
-	phi.Dst = &Value{Reg: r, Kind: DefPhi, Phi: phi}
+	phi := s.mem.phis.alloc()
+	*phi = Phi{Block: bl, Dst: s.newValue(r, DefPhi)}
+	phi.Dst.Phi = phi
+	phi.Dst.ID = len(s.phis)
+	s.phis = append(s.phis, phi)
 	bl.Phis = append(bl.Phis, phi)
 	return phi
 }
 
 func (s *ssaBuilder) addPhiOperands(r *Reg, phi *Phi) {
+	phi.Args = s.mem.vals.slice(len(phi.Block.Preds))
 	for _, p := range phi.Block.Preds {
 		phi.Args = append(phi.Args, s.read(r, p))
 	}
@@ -237,27 +249,30 @@ func forTermUses(t *Terminator, f func(**Value)) {
 				forArgUses(&c.Results[i], f)
 			}
 		}
+		for i := range c.Prev {
+			f(&c.Prev[i])
+		}
 	}
 }
 
+// resolve follows the replacements of trivial phis from v.
 func (s *ssaBuilder) resolve(v *Value) *Value {
-	for {
-		r, ok := s.replaced[v]
-		if !ok {
-			return v
-		}
-		v = r
+	for v.Kind == DefPhi && s.replaced[v.ID] != nil {
+		v = s.replaced[v.ID]
 	}
+	return v
 }
 
 // removeTrivialPhis replaces every phi whose operands are all one value (or itself) by that
-// value, until none is left, then rewrites every use.
+// value, until none is left, then rewrites every use, listing the values defined nowhere in
+// s.free on the way.
 func (s *ssaBuilder) removeTrivialPhis() {
+	s.replaced = make([]*Value, len(s.phis))
 	for changed := true; changed; {
 		changed = false
 		for _, bl := range s.fn.Blocks {
 			for _, phi := range bl.Phis {
-				if _, gone := s.replaced[phi.Dst]; gone {
+				if s.replaced[phi.Dst.ID] != nil {
 					continue
 				}
 				var same *Value
@@ -277,17 +292,27 @@ func (s *ssaBuilder) removeTrivialPhis() {
 					if same == nil {
 						same = s.undefOf(phi.Dst.Reg)
 					}
-					s.replaced[phi.Dst] = same
+					s.replaced[phi.Dst.ID] = same
 					changed = true
 				}
 			}
 		}
 	}
-	rewrite := func(pv **Value) { *pv = s.resolve(*pv) }
+	rewrite := func(pv **Value) {
+		v := s.resolve(*pv)
+		*pv = v
+		if (v.Kind == DefUndef || v.Kind == DefParam) && !s.listed[v] {
+			if s.listed == nil {
+				s.listed = map[*Value]bool{}
+			}
+			s.listed[v] = true
+			s.free = append(s.free, v)
+		}
+	}
 	for _, bl := range s.fn.Blocks {
 		kept := bl.Phis[:0]
 		for _, phi := range bl.Phis {
-			if _, gone := s.replaced[phi.Dst]; gone {
+			if s.replaced[phi.Dst.ID] != nil {
 				continue
 			}
 			for i := range phi.Args {
@@ -318,46 +343,37 @@ func (s *ssaBuilder) number() {
 			v.Version = 0
 		}
 	}
-	seen := map[*Value]bool{}
+	// A value is numbered once fn.Values holds it at its ID; the IDs values arrive with (zero,
+	// or a phi's index) cannot fake that.
 	addOnce := func(v *Value) {
-		if v != nil && !seen[v] {
-			seen[v] = true
+		if v.ID >= len(fn.Values) || fn.Values[v.ID] != v {
 			add(v)
 		}
 	}
 	for _, p := range fn.Params {
 		if p.Reg != nil {
-			if v, ok := s.current[0][p.Reg]; ok && v.Kind == DefParam {
+			if v, ok := s.current[blockReg(p.Reg, fn.Blocks[0])]; ok && v.Kind == DefParam {
 				addOnce(v)
 			}
 		}
 	}
 	for _, bl := range fn.Blocks {
 		for _, phi := range bl.Phis {
-			addOnce(phi.Dst)
+			add(phi.Dst)
 		}
 		for _, in := range bl.Instrs {
 			for _, d := range in.Defs {
-				addOnce(d)
+				add(d)
 			}
 		}
 		if c := bl.Term.Call; c != nil {
 			for _, d := range c.Defs {
-				addOnce(d)
+				add(d)
 			}
 		}
 	}
 	// Undefined values and unused parameters get IDs too, so every referenced value is numbered.
-	visit := func(pv **Value) { addOnce(*pv) }
-	for _, bl := range fn.Blocks {
-		for _, phi := range bl.Phis {
-			for i := range phi.Args {
-				visit(&phi.Args[i])
-			}
-		}
-		for _, in := range bl.Instrs {
-			forInstrUses(in, visit)
-		}
-		forTermUses(&bl.Term, visit)
+	for _, v := range s.free {
+		addOnce(v)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/ptx2go/ptx2go/frontend"
 )
 
-// analyzeUniformity marks the values that are equal in every active lane of a warp and the
+// uniformity marks the values of fn that are equal in every active lane of a warp and the
 // terminators at which a warp's lanes may split. It starts optimistic (everything uniform) and
 // propagates divergence to a fixed point:
 //   - per-lane sources (%tid, %laneid, loads from memory other than kernel parameters and
@@ -15,32 +15,18 @@ import (
 //   - an instruction with a divergent operand, guard or previous value defines divergent values;
 //   - a branch on a divergent condition (not .uni) diverges; then every phi between it and its
 //     reconvergence block, and in that block, is divergent, and so is every value defined in that
-//     region and used outside it (lanes leave a loop in different iterations).
-func analyzeUniformity(p *Program) {
-	for _, fn := range p.Funcs {
-		if !fn.Decl {
-			uniformity(fn)
-		}
-	}
-}
-
+//     region and used outside it (lanes leave a loop in different iterations), where the value
+//     a guarded instruction or call keeps counts as a use at it.
 func uniformity(fn *Function) {
 	for _, v := range fn.Values {
 		v.Uniform = v.Kind == DefInstr || v.Kind == DefPhi
 	}
-	useBlocks := map[*Value][]*Block{}
-	for _, b := range fn.Blocks {
-		note := func(pv **Value) { useBlocks[*pv] = append(useBlocks[*pv], b) }
-		for _, phi := range b.Phis {
-			for i := range phi.Args {
-				note(&phi.Args[i])
-			}
-		}
-		for _, in := range b.Instrs {
-			forInstrUses(in, note)
-		}
-		forTermUses(&b.Term, note)
-	}
+	uses := newCrossUses(fn)
+	r := newRegionFinder(fn)
+	// applied[b] records that the region of b's divergent terminator has been marked. Whether a
+	// value is defined in a region and used outside it does not depend on uniformity, so that
+	// needs doing once per terminator.
+	applied := make([]bool, len(fn.Blocks))
 	for changed := true; changed; {
 		changed = false
 		mark := func(v *Value) {
@@ -70,41 +56,138 @@ func uniformity(fn *Function) {
 				t.Divergent = true
 				changed = true
 			}
-			if div && t.Reconv != nil {
-				region := divergenceRegion(b, t.Reconv)
-				for _, rb := range region {
-					for _, phi := range rb.Phis {
-						mark(phi.Dst)
-					}
-				}
-				for _, phi := range t.Reconv.Phis {
+			if !div || t.Reconv == nil || applied[b.ID] {
+				continue
+			}
+			applied[b.ID] = true
+			region, inRegion := r.region(b, t.Reconv)
+			for _, rb := range region {
+				for _, phi := range rb.Phis {
 					mark(phi.Dst)
 				}
-				inRegion := map[*Block]bool{}
-				for _, rb := range region {
-					inRegion[rb] = true
+			}
+			for _, phi := range t.Reconv.Phis {
+				mark(phi.Dst)
+			}
+			usedOutside := func(v *Value) bool {
+				for _, ub := range uses.of(v) {
+					if !inRegion(ub) {
+						return true
+					}
 				}
-				for rb := range inRegion {
-					for _, in := range rb.Instrs {
-						for _, d := range in.Defs {
-							for _, ub := range useBlocks[d] {
-								if !inRegion[ub] {
-									mark(d)
-								}
-							}
+				return false
+			}
+			for _, rb := range region {
+				for _, in := range rb.Instrs {
+					for _, d := range in.Defs {
+						if usedOutside(d) {
+							mark(d)
 						}
 					}
-					for _, phi := range rb.Phis {
-						for _, ub := range useBlocks[phi.Dst] {
-							if !inRegion[ub] {
-								mark(phi.Dst)
-							}
-						}
+				}
+				for _, phi := range rb.Phis {
+					if usedOutside(phi.Dst) {
+						mark(phi.Dst)
 					}
 				}
 			}
 		}
 	}
+}
+
+// crossUses lists, per value, the blocks other than its own that use it (a block once per
+// use); a phi operand is used in the phi's block. Only the values of instructions and phis, the
+// ones that start out uniform, are listed.
+type crossUses struct {
+	start  []int32 // the blocks using value i are blocks[start[i]:start[i+1]]
+	blocks []int32
+}
+
+func newCrossUses(fn *Function) *crossUses {
+	// home[i] is 1 + the ID of the block defining value i, if an instruction or phi does.
+	home := make([]int32, len(fn.Values))
+	for _, b := range fn.Blocks {
+		for _, phi := range b.Phis {
+			home[phi.Dst.ID] = int32(b.ID) + 1
+		}
+		for _, in := range b.Instrs {
+			for _, d := range in.Defs {
+				home[d.ID] = int32(b.ID) + 1
+			}
+		}
+	}
+	type use struct{ value, block int32 }
+	var uses []use
+	forEachUse(fn, func(b *Block, v *Value) {
+		if h := home[v.ID]; h != 0 && h != int32(b.ID)+1 {
+			uses = append(uses, use{int32(v.ID), int32(b.ID)})
+		}
+	})
+	u := &crossUses{start: make([]int32, len(fn.Values)+1), blocks: make([]int32, len(uses))}
+	for _, x := range uses {
+		u.start[x.value+1]++
+	}
+	for i := 1; i < len(u.start); i++ {
+		u.start[i] += u.start[i-1]
+	}
+	next := append([]int32(nil), u.start[:len(fn.Values)]...)
+	for _, x := range uses {
+		u.blocks[next[x.value]] = x.block
+		next[x.value]++
+	}
+	return u
+}
+
+// of returns the IDs of the blocks other than its own that use v.
+func (u *crossUses) of(v *Value) []int32 { return u.blocks[u.start[v.ID]:u.start[v.ID+1]] }
+
+// forEachUse calls f on every use of a value in fn, with the block using it.
+func forEachUse(fn *Function, f func(b *Block, v *Value)) {
+	for _, b := range fn.Blocks {
+		use := func(pv **Value) { f(b, *pv) }
+		for _, phi := range b.Phis {
+			for _, a := range phi.Args {
+				f(b, a)
+			}
+		}
+		for _, in := range b.Instrs {
+			forInstrUses(in, use)
+		}
+		forTermUses(&b.Term, use)
+	}
+}
+
+// regionFinder finds divergence regions, reusing its memory from one region to the next.
+type regionFinder struct {
+	stamp []int32 // stamp[b] == mark: block b is in the region being found (or is its end)
+	mark  int32
+	out   []*Block
+	stack []*Block
+}
+
+func newRegionFinder(fn *Function) *regionFinder {
+	return &regionFinder{stamp: make([]int32, len(fn.Blocks)+1)}
+}
+
+// region lists the blocks reachable from b's successors without passing reconv, and returns a
+// test for membership by block ID. Both are valid until the next call.
+func (r *regionFinder) region(b, reconv *Block) ([]*Block, func(id int32) bool) {
+	r.mark++
+	mark := r.mark
+	r.stamp[reconv.ID] = mark
+	r.out = r.out[:0]
+	r.stack = append(r.stack[:0], b.Succs...)
+	for len(r.stack) > 0 {
+		x := r.stack[len(r.stack)-1]
+		r.stack = r.stack[:len(r.stack)-1]
+		if r.stamp[x.ID] == mark || x.Term.Kind == TermNone {
+			continue
+		}
+		r.stamp[x.ID] = mark
+		r.out = append(r.out, x)
+		r.stack = append(r.stack, x.Succs...)
+	}
+	return r.out, func(id int32) bool { return r.stamp[id] == mark && int(id) != reconv.ID }
 }
 
 // termDivergent reports whether lanes may split at the terminator given current uniformity.
@@ -122,24 +205,6 @@ func termDivergent(t *Terminator) bool {
 		return (c.Guard != nil && !c.Guard.Uniform) || (c.Target != nil && !c.Target.Uniform)
 	}
 	return false
-}
-
-// divergenceRegion lists the blocks reachable from b's successors without passing reconv.
-func divergenceRegion(b, reconv *Block) []*Block {
-	seen := map[*Block]bool{reconv: true}
-	var out []*Block
-	stack := append([]*Block(nil), b.Succs...)
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if seen[x] || x.Term.Kind == TermNone {
-			continue
-		}
-		seen[x] = true
-		out = append(out, x)
-		stack = append(stack, x.Succs...)
-	}
-	return out
 }
 
 // instrUniform reports whether an instruction computes the same results in every lane.

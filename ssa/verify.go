@@ -6,18 +6,17 @@ import (
 	"github.com/ptx2go/ptx2go/frontend"
 )
 
-// verify rejects programs that are well formed syntactically but not valid PTX: operands of the
-// wrong count or type, modifiers an opcode does not take, a non-.u32 brx.idx index, and calls
-// whose arguments or results do not match the callee, the prototype or every listed target.
-func verify(p *Program) ErrorList {
+// verify rejects functions that are well formed syntactically but not valid PTX: operands of
+// the wrong count or type, modifiers an opcode does not take, a non-.u32 brx.idx index, and
+// calls whose arguments or results do not match the callee, the prototype or every listed
+// target.
+func verify(fn *Function) ErrorList {
 	v := &verifier{}
-	for _, fn := range p.Funcs {
-		for _, b := range fn.Blocks {
-			for _, in := range b.Instrs {
-				v.instr(in)
-			}
-			v.term(fn, &b.Term)
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			v.instr(in)
 		}
+		v.term(fn, &b.Term)
 	}
 	return v.errs
 }
@@ -67,7 +66,8 @@ func (v *verifier) instr(in *Instr) {
 	if in.Guard != nil && in.Guard.Reg.Type != frontend.Pred {
 		v.errorf(in.Pos, "guard %s is a %s register, not .pred", in.Guard.Reg.Name, in.Guard.Reg.Type)
 	}
-	dsts, srcs, relaxed := operandTypes(in)
+	var dbuf, sbuf [5]frontend.Type
+	dsts, srcs, relaxed := operandTypes(in, dbuf[:0], sbuf[:0])
 	for i := range in.Dsts {
 		if i < len(dsts) {
 			v.operandType(in, &in.Dsts[i], dsts[i], relaxed)
@@ -148,78 +148,80 @@ func takesVector(op frontend.Opcode) bool {
 }
 
 // operandTypes returns the type each destination and source operand must have (TypeNone: not
-// checked) and whether data operands may be wider than the type, as ld, st and cvt allow.
-func operandTypes(in *Instr) (dsts, srcs []frontend.Type, relaxed bool) {
-	types := typeMods(in.Mods)
-	if len(types) == 0 {
-		return nil, nil, false
-	}
-	t := types[len(types)-1]
-	u32, pred := frontend.U32, frontend.Pred
-	rep := func(n int, x frontend.Type) []frontend.Type {
-		out := make([]frontend.Type, n)
-		for i := range out {
-			out[i] = x
+// checked) and whether data operands may be wider than the type, as ld, st and cvt allow. The
+// lists are appended to dsts and srcs, which callers pass empty with room for five types.
+func operandTypes(in *Instr, dsts, srcs []frontend.Type) ([]frontend.Type, []frontend.Type, bool) {
+	var first, last frontend.Type
+	n := 0
+	for _, m := range in.Mods {
+		if t, ok := m.Type(); ok {
+			if n == 0 {
+				first = t
+			}
+			last = t
+			n++
 		}
-		return out
 	}
+	if n == 0 {
+		return dsts, srcs, false
+	}
+	t := last
+	u32, pred := frontend.U32, frontend.Pred
 	switch in.Op {
 	case frontend.OpAdd, frontend.OpSub, frontend.OpDiv, frontend.OpRem, frontend.OpAnd, frontend.OpOr,
 		frontend.OpXor, frontend.OpMin, frontend.OpMax, frontend.OpCopysign, frontend.OpAddc, frontend.OpSubc:
-		return []frontend.Type{t}, rep(2, t), false
+		return append(dsts, t), appendN(srcs, 2, t), false
 	case frontend.OpMul, frontend.OpMad:
 		if wide(in.Mods) {
 			w := doubleWidth(t)
 			if in.Op == frontend.OpMad {
-				return []frontend.Type{w}, []frontend.Type{t, t, w}, false
+				return append(dsts, w), append(srcs, t, t, w), false
 			}
-			return []frontend.Type{w}, rep(2, t), false
+			return append(dsts, w), appendN(srcs, 2, t), false
 		}
-		return []frontend.Type{t}, rep(arity(in.Op), t), false
+		return append(dsts, t), appendN(srcs, arity(in.Op), t), false
 	case frontend.OpFma, frontend.OpNeg, frontend.OpAbs, frontend.OpNot, frontend.OpSqrt, frontend.OpRsqrt,
 		frontend.OpRcp, frontend.OpSin, frontend.OpCos, frontend.OpLg2, frontend.OpEx2, frontend.OpTanh,
 		frontend.OpBrev, frontend.OpMov:
-		return []frontend.Type{t}, rep(arity(in.Op), t), false
+		return append(dsts, t), appendN(srcs, arity(in.Op), t), false
 	case frontend.OpShl, frontend.OpShr:
-		return []frontend.Type{t}, []frontend.Type{t, u32}, false
+		return append(dsts, t), append(srcs, t, u32), false
 	case frontend.OpPopc, frontend.OpClz, frontend.OpBfind:
-		return []frontend.Type{u32}, []frontend.Type{t}, false
+		return append(dsts, u32), append(srcs, t), false
 	case frontend.OpSetp:
-		return []frontend.Type{pred, pred}, []frontend.Type{t, t, pred}, false
+		return append(dsts, pred, pred), append(srcs, t, t, pred), false
 	case frontend.OpSelp:
-		return []frontend.Type{t}, []frontend.Type{t, t, pred}, false
+		return append(dsts, t), append(srcs, t, t, pred), false
 	case frontend.OpTestp:
-		return []frontend.Type{pred}, []frontend.Type{t}, false
+		return append(dsts, pred), append(srcs, t), false
 	case frontend.OpCvt:
-		if len(types) == 2 {
-			return []frontend.Type{types[0]}, []frontend.Type{types[1]}, true
+		if n == 2 {
+			return append(dsts, first), append(srcs, last), true
 		}
 	case frontend.OpCvta:
-		return []frontend.Type{t}, []frontend.Type{t}, false
+		return append(dsts, t), append(srcs, t), false
 	case frontend.OpLd, frontend.OpLdu:
-		return []frontend.Type{t}, nil, true
+		return append(dsts, t), srcs, true
 	case frontend.OpSt:
-		return nil, []frontend.Type{frontend.TypeNone, t}, true
+		return dsts, append(srcs, frontend.TypeNone, t), true
 	case frontend.OpAtom:
-		return []frontend.Type{t}, []frontend.Type{frontend.TypeNone, t, t}, false
+		return append(dsts, t), append(srcs, frontend.TypeNone, t, t), false
 	case frontend.OpRed:
-		return nil, []frontend.Type{frontend.TypeNone, t}, false
+		return dsts, append(srcs, frontend.TypeNone, t), false
 	case frontend.OpBfe:
-		return []frontend.Type{t}, []frontend.Type{t, u32, u32}, false
+		return append(dsts, t), append(srcs, t, u32, u32), false
 	case frontend.OpBfi:
-		return []frontend.Type{t}, []frontend.Type{t, t, u32, u32}, false
+		return append(dsts, t), append(srcs, t, t, u32, u32), false
 	case frontend.OpPrmt, frontend.OpShf:
-		return []frontend.Type{frontend.B32}, rep(3, frontend.B32), false
+		return append(dsts, frontend.B32), append(srcs, frontend.B32, frontend.B32, frontend.B32), false
 	}
-	return nil, nil, false
+	return dsts, srcs, false
 }
 
-func typeMods(mods []frontend.Mod) []frontend.Type {
-	var ts []frontend.Type
-	for _, m := range mods {
-		if t, ok := m.Type(); ok {
-			ts = append(ts, t)
-		}
+// appendN appends n copies of t to ts.
+func appendN(ts []frontend.Type, n int, t frontend.Type) []frontend.Type {
+	for range n {
+		ts = append(ts, t)
 	}
 	return ts
 }
