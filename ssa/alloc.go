@@ -13,11 +13,14 @@ type memory struct {
 	values slab[Value]
 	blocks slab[Block]
 	phis   slab[Phi]
+	vars   slab[Variable]
 	args   arena[Arg]
 	regs   arena[Reg]
 	vals   arena[*Value] // defs, kept values and phi operands
 	instrL arena[*Instr] // the instruction lists of blocks
-	blockL arena[*Block] // predecessor and successor lists
+	blockL arena[*Block] // block lists: functions', predecessors and successors
+	regL   arena[*Reg]   // the register lists of functions
+	phiL   arena[*Phi]   // the phi lists of blocks
 }
 
 // slab hands out pointers to zeroed T values carved from chunks.

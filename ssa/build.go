@@ -163,13 +163,19 @@ func (b *builder) declareFunction(f *frontend.Function) {
 
 func (b *builder) params(fn *Function, ps []*frontend.Param) []*Param {
 	out := make([]*Param, len(ps))
+	params := make([]Param, len(ps))
 	for i, p := range ps {
+		out[i] = &params[i]
 		if p.Space == frontend.SpaceReg {
-			out[i] = &Param{Reg: &Reg{Name: p.Name, Type: p.Type, Vector: p.Vector, Pos: p.Pos}}
+			r := &b.newRegs(1)[0]
+			*r = Reg{Name: p.Name, Type: p.Type, Vector: p.Vector, Pos: p.Pos}
+			params[i].Reg = r
 			continue
 		}
-		out[i] = &Param{Var: &Variable{Name: p.Name, Pos: p.Pos, Space: frontend.SpaceParam, Type: p.Type,
-			Vector: p.Vector, Align: p.Align, Dims: p.Dims, Size: varSize(p.Type, p.Vector, p.Dims), Func: fn}}
+		v := b.mem.vars.alloc()
+		*v = Variable{Name: p.Name, Pos: p.Pos, Space: frontend.SpaceParam, Type: p.Type, Vector: p.Vector,
+			Align: p.Align, Dims: p.Dims, Size: varSize(p.Type, p.Vector, p.Dims), Func: fn}
+		params[i].Var = v
 	}
 	return out
 }
@@ -219,8 +225,10 @@ func (b *builder) variables(d *frontend.VarDecl, fn *Function) []*Variable {
 	out := make([]*Variable, 0, len(d.Names))
 	for _, n := range d.Names {
 		expandNames(n, func(name string) {
-			out = append(out, &Variable{Name: name, Pos: n.Pos, Space: d.Space, Linkage: d.Linkage, Type: d.Type,
-				Vector: d.Vector, Align: d.Align, Dims: n.Dims, Size: varSize(d.Type, d.Vector, n.Dims), Init: n.Init, Func: fn})
+			v := b.mem.vars.alloc()
+			*v = Variable{Name: name, Pos: n.Pos, Space: d.Space, Linkage: d.Linkage, Type: d.Type, Vector: d.Vector,
+				Align: d.Align, Dims: n.Dims, Size: varSize(d.Type, d.Vector, n.Dims), Init: n.Init, Func: fn}
+			out = append(out, v)
 		})
 	}
 	return out
@@ -298,7 +306,7 @@ func (b *builder) lowerFunction(f *frontend.Function) *Function {
 func (b *builder) newBlock(pos frontend.Pos) *Block {
 	bl := b.mem.blocks.alloc()
 	*bl = Block{ID: len(b.fn.Blocks), Pos: pos, Func: b.fn, Term: Terminator{Kind: TermNone}}
-	b.fn.Blocks = append(b.fn.Blocks, bl)
+	b.fn.Blocks = b.mem.blockL.append(b.fn.Blocks, bl)
 	return bl
 }
 
@@ -327,7 +335,7 @@ func (b *builder) newRegs(n int) []Reg { return b.mem.regs.slice(n)[:n] }
 
 func (b *builder) addReg(r *Reg) {
 	r.ID = len(b.fn.Regs)
-	b.fn.Regs = append(b.fn.Regs, r)
+	b.fn.Regs = b.mem.regL.append(b.fn.Regs, r)
 }
 
 // lowerBlock lowers a `{ }` group in a scope of its own.
@@ -369,7 +377,8 @@ func (b *builder) pushScope() *scope {
 	n := len(b.scopes)
 	if n < cap(b.scopes) {
 		b.scopes = b.scopes[:n+1]
-		b.scopes[n] = scope{ranges: b.scopes[n].ranges[:0]}
+		old := &b.scopes[n]
+		*old = scope{entries: old.entries[:0], ranges: old.ranges[:0]}
 	} else {
 		b.scopes = append(b.scopes, scope{})
 	}

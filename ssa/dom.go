@@ -89,7 +89,9 @@ func domPostorder(g Graph) (order, num []int) {
 		succs []int // successors not yet explored
 	}
 	num[g.Root] = onStack
-	stack := []frame{{g.Root, g.Succs(g.Root)}}
+	order = make([]int, 0, g.N)
+	stack := make([]frame, 1, min(g.N, 64))
+	stack[0] = frame{g.Root, g.Succs(g.Root)}
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		if len(top.succs) > 0 {

@@ -78,7 +78,8 @@ func blockOrder(fn *Function) []*Block {
 		b    *Block
 		next int
 	}
-	stack := []frame{{b: fn.Blocks[0]}}
+	stack := make([]frame, 1, len(fn.Blocks))
+	stack[0] = frame{b: fn.Blocks[0]}
 	seen[0] = true
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
@@ -167,7 +168,7 @@ func (s *ssaBuilder) newPhi(r *Reg, bl *Block) *Phi {
 	phi.Dst.Phi = phi
 	phi.Dst.ID = len(s.phis)
 	s.phis = append(s.phis, phi)
-	bl.Phis = append(bl.Phis, phi)
+	bl.Phis = s.mem.phiL.append(bl.Phis, phi)
 	return phi
 }
 
@@ -331,7 +332,17 @@ func (s *ssaBuilder) removeTrivialPhis() {
 // number gives every value an ID and a per-register version, in block order.
 func (s *ssaBuilder) number() {
 	fn := s.fn
-	fn.Values = fn.Values[:0]
+	n := len(fn.Params) + len(s.free)
+	for _, bl := range fn.Blocks {
+		n += len(bl.Phis)
+		for _, in := range bl.Instrs {
+			n += len(in.Defs)
+		}
+		if c := bl.Term.Call; c != nil {
+			n += len(c.Defs)
+		}
+	}
+	fn.Values = make([]*Value, 0, n)
 	versions := make([]int, len(fn.Regs))
 	add := func(v *Value) {
 		v.ID = len(fn.Values)

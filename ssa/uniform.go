@@ -166,7 +166,8 @@ type regionFinder struct {
 }
 
 func newRegionFinder(fn *Function) *regionFinder {
-	return &regionFinder{stamp: make([]int32, len(fn.Blocks)+1)}
+	n := len(fn.Blocks)
+	return &regionFinder{stamp: make([]int32, n+1), out: make([]*Block, 0, n), stack: make([]*Block, 0, n)}
 }
 
 // region lists the blocks reachable from b's successors without passing reconv, and returns a
