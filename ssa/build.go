@@ -576,16 +576,15 @@ func (b *builder) guardedSplit(in *frontend.Instruction, g *Value, neg bool) *Bl
 
 func (b *builder) instruction(in *frontend.Instruction) {
 	g, neg := b.guard(in)
-	uni := in.Has(frontend.ModUni)
 	switch in.Op {
 	case frontend.OpBra:
-		b.branch(in, g, neg, uni)
+		b.branch(in, g, neg, in.Has(frontend.ModUni))
 		return
 	case frontend.OpBrx:
-		b.brx(in, g, neg, uni)
+		b.brx(in, g, neg, in.Has(frontend.ModUni))
 		return
 	case frontend.OpCall:
-		b.call(in, g, neg, uni)
+		b.call(in, g, neg, in.Has(frontend.ModUni))
 		return
 	case frontend.OpRet, frontend.OpExit, frontend.OpTrap:
 		kind := TermRet
@@ -601,7 +600,7 @@ func (b *builder) instruction(in *frontend.Instruction) {
 		if g != nil {
 			bl = b.guardedSplit(in, g, neg)
 		}
-		t := Terminator{Kind: kind, Pos: in.Pos, Uni: uni}
+		t := Terminator{Kind: kind, Pos: in.Pos, Uni: in.Has(frontend.ModUni)}
 		if kind == TermRet {
 			for _, p := range b.fn.Results {
 				if p.Reg != nil {

@@ -1,5 +1,7 @@
 package ssa
 
+import "slices"
+
 // computeDominance fills Idom and Ipdom for every block and the reconvergence block of every
 // potentially divergent terminator. Post-dominators are dominators of the reversed CFG rooted at
 // the virtual exit; a block caught in a loop with no way out gets an extra edge to the exit (the
@@ -42,17 +44,20 @@ func computeDominance(fn *Function) {
 	}
 
 	// Extra exit edges for blocks that cannot reach the exit.
-	order := blockOrder(fn)
+	var order []*Block // made when a first block turns out stuck
 	for {
 		reaches := reachesExit(n, exit, preds)
+		if !slices.Contains(reaches, false) {
+			break
+		}
+		if order == nil {
+			order = blockOrder(fn)
+		}
 		var stuck *Block
 		for _, b := range order {
 			if !reaches[b.ID] {
 				stuck = b
 			}
-		}
-		if stuck == nil {
-			break
 		}
 		succs[stuck.ID] = append(succs[stuck.ID], exit)
 		preds[exit] = append(preds[exit], stuck.ID)

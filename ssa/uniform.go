@@ -21,8 +21,9 @@ func uniformity(fn *Function) {
 	for _, v := range fn.Values {
 		v.Uniform = v.Kind == DefInstr || v.Kind == DefPhi
 	}
-	uses := newCrossUses(fn)
-	r := newRegionFinder(fn)
+	// The uses and the region finder are made when a first terminator turns out divergent.
+	var uses *crossUses
+	var r *regionFinder
 	// applied[b] records that the region of b's divergent terminator has been marked. Whether a
 	// value is defined in a region and used outside it does not depend on uniformity, so that
 	// needs doing once per terminator.
@@ -60,6 +61,9 @@ func uniformity(fn *Function) {
 				continue
 			}
 			applied[b.ID] = true
+			if r == nil {
+				uses, r = newCrossUses(fn), newRegionFinder(fn)
+			}
 			region, inRegion := r.region(b, t.Reconv)
 			for _, rb := range region {
 				for _, phi := range rb.Phis {
