@@ -25,7 +25,6 @@ import (
 	"github.com/sbinet/npyio/npy"
 
 	"github.com/ptx2go/ptx2go"
-	"github.com/ptx2go/ptx2go/codegen/closure"
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
 	"github.com/ptx2go/ptx2go/ssa"
@@ -280,10 +279,6 @@ func compileError(path string, err error) error {
 	case *frontend.Error:
 		first = l.Pos.String() + ": " + l.Msg
 	case ssa.ErrorList:
-		if len(l) > 0 {
-			first, n = l[0].Error(), len(l)
-		}
-	case closure.ErrorList:
 		if len(l) > 0 {
 			first, n = l[0].Error(), len(l)
 		}

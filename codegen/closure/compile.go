@@ -20,26 +20,8 @@ import (
 	"github.com/ptx2go/ptx2go/ssa"
 )
 
-// Error is a compile-time error at a PTX position, such as an unsupported instruction.
-type Error struct {
-	Pos frontend.Pos
-	Msg string
-}
-
-func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
-
-// ErrorList is every compile error of a module, in source order.
-type ErrorList []*Error
-
-func (l ErrorList) Error() string {
-	parts := make([]string, len(l))
-	for i, e := range l {
-		parts[i] = e.Error()
-	}
-	return strings.Join(parts, "\n")
-}
-
-// Compile lowers every function of p into a runtime module.
+// Compile lowers every function of p into a runtime module. Errors, such as an unsupported
+// instruction, come as an ssa.ErrorList in source order.
 func Compile(p *ssa.Program) (*runtime.Module, error) {
 	c := &compiler{
 		prog:    p,
@@ -65,7 +47,7 @@ func Compile(p *ssa.Program) (*runtime.Module, error) {
 	}
 	c.stackBytes()
 	if len(c.errs) > 0 {
-		slices.SortStableFunc(c.errs, func(a, b *Error) int {
+		slices.SortStableFunc(c.errs, func(a, b *ssa.Error) int {
 			if a.Pos.Line != b.Pos.Line {
 				return int(a.Pos.Line - b.Pos.Line)
 			}
@@ -83,12 +65,12 @@ type compiler struct {
 	globals map[*ssa.Variable]int   // .global and .const variables: index in mod.Globals
 	shared  map[*ssa.Variable]int64 // .shared variables: offset in the CTA's shared memory
 	local   map[*ssa.Variable]int64 // module-scope .local variables: offset in local memory
-	errs    ErrorList
+	errs    ssa.ErrorList
 	callees map[*runtime.Func][]*runtime.Func
 }
 
 func (c *compiler) errorf(pos frontend.Pos, format string, args ...any) {
-	c.errs = append(c.errs, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+	c.errs = append(c.errs, &ssa.Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
 }
 
 // loc formats a position as the file:line that faults name.
@@ -301,9 +283,6 @@ func floatBits(t frontend.Type, form frontend.FloatForm, bits uint64) uint64 {
 		if form == frontend.FloatHex32 {
 			return math.Float64bits(float64(math.Float32frombits(uint32(bits))))
 		}
-		return bits
-	}
-	if form == frontend.FloatHex32 {
 		return bits
 	}
 	return bits

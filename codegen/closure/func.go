@@ -19,6 +19,7 @@ type fnCompiler struct {
 	kparam map[*ssa.Variable]int64
 	local  map[*ssa.Variable]int64
 	start  []int32 // ssa block ID → index of its first runtime block
+	exit   int32   // index of the virtual exit: after every other block
 	blocks []runtime.Block
 }
 
@@ -166,19 +167,25 @@ func (f *fnCompiler) layoutBlocks() {
 	for i, b := range f.fn.Blocks {
 		f.start[i] = n
 		n++
-		tail := 0
 		for _, in := range b.Instrs {
 			if isBarrier(in) {
 				n++
-				tail = 0
-			} else {
-				tail++
 			}
 		}
-		if b.Term.Kind == ssa.TermCall && tail > 0 {
+		if callNeedsOwnBlock(b) {
 			n++
 		}
 	}
+	f.exit = n
+}
+
+// callNeedsOwnBlock reports whether b ends in a call with instructions before it since its
+// last barrier: those go in a block of their own.
+func callNeedsOwnBlock(b *ssa.Block) bool {
+	if b.Term.Kind != ssa.TermCall || len(b.Instrs) == 0 {
+		return false
+	}
+	return !isBarrier(b.Instrs[len(b.Instrs)-1])
 }
 
 // block lowers one SSA block into its runtime blocks.
@@ -196,13 +203,7 @@ func (f *fnCompiler) block(b *ssa.Block) {
 		}
 		code = append(code, f.instr(in)...)
 	}
-	hadTail := false
-	if b.Term.Kind == ssa.TermCall {
-		for i := len(b.Instrs) - 1; i >= 0 && !isBarrier(b.Instrs[i]); i-- {
-			hadTail = true
-		}
-	}
-	if hadTail {
+	if callNeedsOwnBlock(b) {
 		f.blocks = append(f.blocks, runtime.Block{Code: code, PTXInstrs: count, Term: runtime.Term{Kind: runtime.TermJump, Succ: int32(len(f.blocks) + 1), Reconv: -1}})
 		code, count = nil, 0
 	}
@@ -229,29 +230,9 @@ func explicitTerm(b *ssa.Block) bool {
 // which is the last block.
 func (f *fnCompiler) target(b *ssa.Block) int32 {
 	if b == nil || b == f.fn.Exit {
-		return f.exitIndex()
+		return f.exit
 	}
 	return f.start[b.ID]
-}
-
-// exitIndex is the index the virtual exit block will get: after every other block.
-func (f *fnCompiler) exitIndex() int32 {
-	last := len(f.fn.Blocks) - 1
-	n := f.start[last] + 1
-	b := f.fn.Blocks[last]
-	tail := 0
-	for _, in := range b.Instrs {
-		if isBarrier(in) {
-			n++
-			tail = 0
-		} else {
-			tail++
-		}
-	}
-	if b.Term.Kind == ssa.TermCall && tail > 0 {
-		n++
-	}
-	return n
 }
 
 // term lowers a terminator.
@@ -278,7 +259,7 @@ func (f *fnCompiler) term(b *ssa.Block) runtime.Term {
 		rt.Kind, rt.Succ = runtime.TermCall, f.target(b.Succs[0])
 		rt.Call = f.callSite(t.Call, t.Pos)
 	case ssa.TermRet:
-		rt.Kind, rt.Succ = runtime.TermJump, f.exitIndex()
+		rt.Kind, rt.Succ = runtime.TermJump, f.exit
 	case ssa.TermExit:
 		rt.Kind = runtime.TermExit
 	case ssa.TermTrap:

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"slices"
 	"sync/atomic"
 
 	"github.com/ptx2go/ptx2go/frontend"
@@ -277,10 +278,10 @@ func (e *emitter) store() runtime.Instr {
 	srcArg := e.in.Args[1]
 	var skip uint32
 	if srcArg.Kind == ssa.ArgVector {
+		srcArg.Elems = slices.Clone(srcArg.Elems)
 		for i, x := range srcArg.Elems {
 			if x.Kind == ssa.ArgSink {
 				skip |= 1 << i
-				srcArg.Elems = append([]ssa.Arg(nil), srcArg.Elems...)
 				srcArg.Elems[i] = ssa.Arg{Kind: ssa.ArgImm}
 			}
 		}
