@@ -29,14 +29,15 @@ type layeringRule struct {
 var layeringRules = map[string]layeringRule{
 	"frontend":        {},
 	"ssa":             {mod: []string{"frontend"}},
-	"runtime":         {},
-	"codegen/closure": {mod: []string{"ssa", "runtime", "frontend"}},
+	"runtime":         {mod: []string{"runtime/isa"}},
+	"runtime/isa":     {},
+	"codegen/closure": {mod: []string{"ssa", "runtime", "runtime/isa", "frontend"}},
 	// SSA -> Go source with jennifer; runtime for names only.
-	"codegen/gosrc": {mod: []string{"ssa", "runtime", "frontend"}, thirdParty: []string{"github.com/dave/jennifer"}},
-	"":              {mod: []string{"frontend", "ssa", "runtime", "codegen/closure", "codegen/gosrc"}},
+	"codegen/gosrc": {mod: []string{"ssa", "runtime", "runtime/isa", "frontend"}, thirdParty: []string{"github.com/dave/jennifer"}},
+	"":              {mod: []string{"frontend", "ssa", "runtime", "runtime/isa", "codegen/closure", "codegen/gosrc"}},
 	"cmd/ptx2go":    {anyModule: true, anyThirdParty: true},
 	// Checked-in output of `ptx2go generate`: must build with runtime alone.
-	"generated/...": {mod: []string{"runtime"}},
+	"generated/...": {mod: []string{"runtime", "runtime/isa"}},
 }
 
 // layeringRuleFor returns the rule of the package rel (relative to the module root).
