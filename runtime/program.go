@@ -48,9 +48,13 @@ type Func struct {
 	// Sig is the canonical signature string; indirect calls through a prototype compare it.
 	Sig string
 	// NumRegs is the number of 64-bit lane registers; register s of lane l lives at
-	// Warp.R[s*32+l]. Every new activation starts with zeroed registers, except Consts.
-	NumRegs  int
-	Consts   []Const
+	// Warp.R[s*32+l]. Consts hold their values in every activation.
+	NumRegs int
+	Consts  []Const
+	// ZeroRegs are the registers an activation must start with zeroed: those some path reads
+	// before writing, and those other lanes read (shfl sources). Every other register is
+	// written before it is read, so a reused frame skips clearing it.
+	ZeroRegs []int32
 	NumPreds int
 	// ParamSize is the per-lane size of the .param variables this function owns (its formal
 	// parameters and results as a device function, and its call-site argument variables).

@@ -75,16 +75,18 @@ func (w *Warp) acquireFrame(fn *Func) *frame {
 	if free := w.pool[fn.Index]; len(free) > 0 {
 		f = free[len(free)-1]
 		w.pool[fn.Index] = free[:len(free)-1]
-		clear(f.r)
+		for _, s := range fn.ZeroRegs {
+			clear(f.r[int(s)*WarpSize:][:WarpSize])
+		}
 		clear(f.p)
 		clear(f.param)
-	} else {
-		f = &frame{
-			fn:    fn,
-			r:     make([]uint64, fn.NumRegs*WarpSize),
-			p:     make([]uint32, fn.NumPreds),
-			param: make([]byte, fn.ParamSize*WarpSize),
-		}
+		return f
+	}
+	f = &frame{
+		fn:    fn,
+		r:     make([]uint64, fn.NumRegs*WarpSize),
+		p:     make([]uint32, fn.NumPreds),
+		param: make([]byte, fn.ParamSize*WarpSize),
 	}
 	for _, c := range fn.Consts {
 		s := f.r[c.Reg*WarpSize:][:WarpSize]

@@ -122,7 +122,7 @@ func newCrossUses(fn *Function) *crossUses {
 	}
 	type use struct{ value, block int32 }
 	var uses []use
-	forEachUse(fn, func(b *Block, v *Value) {
+	ForEachUse(fn, func(b *Block, v *Value) {
 		if h := home[v.ID]; h != 0 && h != int32(b.ID)+1 {
 			uses = append(uses, use{int32(v.ID), int32(b.ID)})
 		}
@@ -145,8 +145,9 @@ func newCrossUses(fn *Function) *crossUses {
 // of returns the IDs of the blocks other than its own that use v.
 func (u *crossUses) of(v *Value) []int32 { return u.blocks[u.start[v.ID]:u.start[v.ID+1]] }
 
-// forEachUse calls f on every use of a value in fn, with the block using it.
-func forEachUse(fn *Function, f func(b *Block, v *Value)) {
+// ForEachUse calls f on every use of a value in fn (phi operands, instruction operands, guards
+// and previous values, terminator operands), with the block using it.
+func ForEachUse(fn *Function, f func(b *Block, v *Value)) {
 	for _, b := range fn.Blocks {
 		use := func(pv **Value) { f(b, *pv) }
 		for _, phi := range b.Phis {

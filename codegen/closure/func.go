@@ -43,6 +43,37 @@ func (c *compiler) function(fn *ssa.Function) {
 	for v, s := range f.consts {
 		f.rf.Consts = append(f.rf.Consts, runtime.Const{Reg: s, Value: v})
 	}
+	f.rf.ZeroRegs = f.zeroRegs()
+}
+
+// zeroRegs lists the register slots an activation must start with zeroed: registers with an
+// undefined value that something reads, and the sources of shfl, which reads other lanes.
+func (f *fnCompiler) zeroRegs() []int32 {
+	need := make([]bool, len(f.fn.Regs))
+	ssa.ForEachUse(f.fn, func(_ *ssa.Block, v *ssa.Value) {
+		if v.Kind == ssa.DefUndef {
+			need[v.Reg.ID] = true
+		}
+	})
+	for _, b := range f.fn.Blocks {
+		for _, in := range b.Instrs {
+			if in.Op != frontend.OpShfl {
+				continue
+			}
+			for _, a := range in.Args {
+				if a.Kind == ssa.ArgValue {
+					need[a.Value.Reg.ID] = true
+				}
+			}
+		}
+	}
+	var slots []int32
+	for id, r := range f.fn.Regs {
+		if need[id] && r.Type != frontend.Pred {
+			slots = append(slots, int32(f.regs[id]))
+		}
+	}
+	return slots
 }
 
 // assignRegisters gives every register a slot and every predicate a mask index.
