@@ -16,6 +16,10 @@ func (w *Warp) GlobalBytes(addr uint64, n int, lane int, loc string) []byte {
 	return b
 }
 
+// GlobalSpan returns the backing store of the global allocation holding all of [lo, hi) and its
+// base address, or nil (see Device.Span).
+func (w *Warp) GlobalSpan(lo, hi uint64) ([]byte, uint64) { return w.CTA.L.Dev.Span(lo, hi) }
+
 // SharedBytes addresses the CTA's shared memory by shared-space address.
 func (w *Warp) SharedBytes(addr uint64, n int, lane int, loc string) []byte {
 	s := w.CTA.Shared

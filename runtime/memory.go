@@ -201,6 +201,21 @@ func (d *Device) Bytes(addr uint64, n int) []byte {
 	return a.mem[off:end:end]
 }
 
+// Span returns the backing store of the live allocation that holds all of [lo, hi), and the
+// allocation's base address; nil when no one live allocation holds the whole range. A warp
+// uses it to translate the addresses of all its lanes with one lookup.
+func (d *Device) Span(lo, hi uint64) ([]byte, uint64) {
+	pg := lo >> pageShift
+	if pg >= uint64(len(d.pages)) || hi < lo {
+		return nil, 0
+	}
+	a := &d.allocs[d.pages[pg]]
+	if hi-a.base > uint64(len(a.mem)) {
+		return nil, 0
+	}
+	return a.mem, a.base
+}
+
 // AtomicU32 returns a pointer to the first 4 bytes of b, a slice from Bytes, for use with
 // sync/atomic. The caller guarantees that the device address is 4-byte aligned.
 func AtomicU32(b []byte) *uint32 {

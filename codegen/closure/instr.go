@@ -230,19 +230,46 @@ func (e *emitter) predDst(a ssa.Arg) int {
 // special materializes a special register into a scratch register.
 func (e *emitter) special(name string) int {
 	d := e.f.scratch()
-	fill := specialReader(name)
-	if fill == nil {
-		e.errorf("unsupported special register %s", name)
-		return 0
+	if read := e.readSpecial(name, d); read != nil {
+		e.pre = append(e.pre, read)
 	}
-	e.pre = append(e.pre, func(w *runtime.Warp, m uint32) {
-		D := regs(w, d)
-		for ; m != 0; m &= m - 1 {
-			l := bits.TrailingZeros32(m) & (ws - 1)
-			D[l] = fill(w, l)
-		}
-	})
 	return d
+}
+
+// readSpecial returns code that writes special register name to slot d in the active lanes, or
+// nil after reporting an unknown name.
+func (e *emitter) readSpecial(name string, d int) runtime.Instr {
+	if n := len(name); n == 6 && name[:5] == "%tid." && name[5] >= 'x' && name[5] <= 'z' {
+		i := int(name[5] - 'x')
+		return func(w *runtime.Warp, m uint32) {
+			D, T := regs(w, d), &w.Tid[i]
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(T[l])
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m) & (ws - 1)
+				D[l] = uint64(T[l])
+			}
+		}
+	}
+	warp, lane := specialReader(name)
+	switch {
+	case warp != nil:
+		return func(w *runtime.Warp, m uint32) { broadcast(regs(w, d), m, warp(w)) }
+	case lane != nil:
+		return func(w *runtime.Warp, m uint32) {
+			D := regs(w, d)
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m) & (ws - 1)
+				D[l] = lane(w, l)
+			}
+		}
+	}
+	e.errorf("unsupported special register %s", name)
+	return nil
 }
 
 // symAddr returns a register holding the address of a variable or function, in the
@@ -370,6 +397,10 @@ func (e *emitter) mov() runtime.Instr {
 		return e.unpack(d.Elems, e.src(a, t), t.Bits())
 	case a.Kind == ssa.ArgVector:
 		return e.pack(e.dst(d), a.Elems, t)
+	}
+	if a.Kind == ssa.ArgSpecial && d.Kind == ssa.ArgValue && t.Bits() >= 32 {
+		// mov %r, %tid.x and friends write the register directly.
+		return e.readSpecial(a.Name, e.dst(d))
 	}
 	return copyLanes(e.dst(d), e.src(a, t))
 }

@@ -44,6 +44,19 @@ func lanes3(d, a, b, c int, op func(x, y, z uint64) uint64) runtime.Instr {
 	}
 }
 
+// broadcast writes v to the lanes of m.
+func broadcast(D *[ws]uint64, m uint32, v uint64) {
+	if m == ^uint32(0) {
+		for l := range D {
+			D[l] = v
+		}
+		return
+	}
+	for ; m != 0; m &= m - 1 {
+		D[bits.TrailingZeros32(m)&(ws-1)] = v
+	}
+}
+
 // copyLanes is mov between registers.
 func copyLanes(d, a int) runtime.Instr {
 	return func(w *runtime.Warp, m uint32) {

@@ -234,25 +234,11 @@ func (e *emitter) load() runtime.Instr {
 				if signed {
 					v = signExtend(v, es*8, width[i])
 				}
-				D := regs(w, d)
-				for mm := m; mm != 0; mm &= mm - 1 {
-					D[bits.TrailingZeros32(mm)&(ws-1)] = v
-				}
+				broadcast(regs(w, d), m, v)
 			}
 		}
 	}
-	if e.space() == frontend.SpaceGlobal && len(dst) == 1 && es == 4 && !signed && ad.wide {
-		// The commonest load, ld.global.{u32,f32,b32} [%rd+off], with its access inline.
-		d, base, off := dst[0], ad.base, ad.off
-		return func(w *runtime.Warp, m uint32) {
-			D, A := regs(w, d), regs(w, base)
-			for ; m != 0; m &= m - 1 {
-				l := bits.TrailingZeros32(m) & (ws - 1)
-				D[l] = uint64(atomic.LoadUint32(runtime.AtomicU32(w.GlobalBytes(A[l]+off, 4, l, loc))))
-			}
-		}
-	}
-	return func(w *runtime.Warp, m uint32) {
+	perLane := func(w *runtime.Warp, m uint32) {
 		u := ad.uniformValue(w)
 		for ; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m) & (ws - 1)
@@ -266,6 +252,93 @@ func (e *emitter) load() runtime.Instr {
 			}
 		}
 	}
+	if !e.spannable(ad) {
+		return perLane
+	}
+	base, off := ad.base, ad.off
+	if len(dst) == 1 && (es == 4 || es == 8) && !signed {
+		// The commonest loads, ld.global.{b32,b64,...} [%rd+off], with one address
+		// translation for the warp.
+		d := dst[0]
+		if es == 4 {
+			return func(w *runtime.Warp, m uint32) {
+				A := regs(w, base)
+				mem, mb := globalSpan(w, A, m, off, n)
+				if mem == nil {
+					perLane(w, m)
+					return
+				}
+				D := regs(w, d)
+				for ; m != 0; m &= m - 1 {
+					l := bits.TrailingZeros32(m) & (ws - 1)
+					D[l] = uint64(atomic.LoadUint32(runtime.AtomicU32(mem[A[l]+off-mb:])))
+				}
+			}
+		}
+		return func(w *runtime.Warp, m uint32) {
+			A := regs(w, base)
+			mem, mb := globalSpan(w, A, m, off, n)
+			if mem == nil {
+				perLane(w, m)
+				return
+			}
+			D := regs(w, d)
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m) & (ws - 1)
+				D[l] = atomic.LoadUint64(runtime.AtomicU64(mem[A[l]+off-mb:]))
+			}
+		}
+	}
+	return func(w *runtime.Warp, m uint32) {
+		A := regs(w, base)
+		mem, mb := globalSpan(w, A, m, off, n)
+		if mem == nil {
+			perLane(w, m)
+			return
+		}
+		for ; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m) & (ws - 1)
+			b := mem[A[l]+off-mb:][:n]
+			for i, d := range dst {
+				v := loadBits(b[i*es : i*es+es])
+				if signed {
+					v = signExtend(v, es*8, width[i])
+				}
+				w.R[d*ws+l] = v
+			}
+		}
+	}
+}
+
+// spannable reports whether accesses through ad may take the one-translation-per-warp path:
+// a 64-bit register address in the global space, or a generic one (which is global whenever
+// globalSpan finds the lanes in one allocation).
+func (e *emitter) spannable(ad *address) bool {
+	sp := e.space()
+	return ad.base >= 0 && ad.wide && (sp == frontend.SpaceGlobal || sp == frontend.SpaceNone)
+}
+
+// globalSpan returns the backing store of the one global allocation that holds the n-byte
+// access of every lane in m at A[l]+off, and the allocation's base address. It returns nil when
+// the lanes leave that allocation, wrap around, or any access is misaligned; the caller then
+// takes the per-lane path, which reports the fault for the right lane.
+func globalSpan(w *runtime.Warp, A *[ws]uint64, m uint32, off uint64, n int) ([]byte, uint64) {
+	lo, hi, any := ^uint64(0), uint64(0), uint64(0)
+	if m == ^uint32(0) {
+		for l := range ws {
+			a := A[l] + off
+			lo, hi, any = min(lo, a), max(hi, a), any|a
+		}
+	} else {
+		for mm := m; mm != 0; mm &= mm - 1 {
+			a := A[bits.TrailingZeros32(mm)&(ws-1)] + off
+			lo, hi, any = min(lo, a), max(hi, a), any|a
+		}
+	}
+	if any&uint64(n-1) != 0 || hi+uint64(n) < hi {
+		return nil, 0
+	}
+	return w.GlobalSpan(lo, hi+uint64(n))
 }
 
 func (e *emitter) store() runtime.Instr {
@@ -293,7 +366,7 @@ func (e *emitter) store() runtime.Instr {
 	es := t.Bytes()
 	n := es * len(src)
 	loc := e.loc()
-	return func(w *runtime.Warp, m uint32) {
+	perLane := func(w *runtime.Warp, m uint32) {
 		u := ad.uniformValue(w)
 		for ; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m) & (ws - 1)
@@ -303,6 +376,43 @@ func (e *emitter) store() runtime.Instr {
 					continue
 				}
 				storeBits(b[i*es:i*es+es], w.R[s*ws+l])
+			}
+		}
+	}
+	if !e.spannable(ad) {
+		return perLane
+	}
+	base, off := ad.base, ad.off
+	if len(src) == 1 {
+		s := src[0]
+		return func(w *runtime.Warp, m uint32) {
+			A := regs(w, base)
+			mem, mb := globalSpan(w, A, m, off, n)
+			if mem == nil {
+				perLane(w, m)
+				return
+			}
+			S := regs(w, s)
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m) & (ws - 1)
+				storeBits(mem[A[l]+off-mb:][:es], S[l])
+			}
+		}
+	}
+	return func(w *runtime.Warp, m uint32) {
+		A := regs(w, base)
+		mem, mb := globalSpan(w, A, m, off, n)
+		if mem == nil {
+			perLane(w, m)
+			return
+		}
+		for ; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m) & (ws - 1)
+			b := mem[A[l]+off-mb:][:n]
+			for i, s := range src {
+				if skip&(1<<i) == 0 {
+					storeBits(b[i*es:i*es+es], w.R[s*ws+l])
+				}
 			}
 		}
 	}

@@ -6,8 +6,10 @@ import (
 	"github.com/ptx2go/ptx2go/runtime"
 )
 
-// specialReader returns a function reading special register name for one lane, or nil.
-func specialReader(name string) func(w *runtime.Warp, l int) uint64 {
+// specialReader returns how to read special register name: once per warp for the registers
+// that are the same in every lane of a warp (warp), or per lane (lane). Both are nil for an
+// unknown name. %tid has its own loop (see emitter.readSpecial).
+func specialReader(name string) (warp func(w *runtime.Warp) uint64, lane func(w *runtime.Warp, l int) uint64) {
 	comp := func(d runtime.Dim3, c byte) uint64 {
 		switch c {
 		case 'x':
@@ -22,54 +24,54 @@ func specialReader(name string) func(w *runtime.Warp, l int) uint64 {
 		switch name[:n-2] {
 		case "%tid":
 			i := int(c - 'x')
-			return func(w *runtime.Warp, l int) uint64 { return uint64(w.Tid[i][l]) }
+			return nil, func(w *runtime.Warp, l int) uint64 { return uint64(w.Tid[i][l]) }
 		case "%ntid":
-			return func(w *runtime.Warp, l int) uint64 { return comp(w.NTID(), c) }
+			return func(w *runtime.Warp) uint64 { return comp(w.NTID(), c) }, nil
 		case "%ctaid":
-			return func(w *runtime.Warp, l int) uint64 { return comp(w.CTAID(), c) }
+			return func(w *runtime.Warp) uint64 { return comp(w.CTAID(), c) }, nil
 		case "%nctaid", "%nclusterid":
-			return func(w *runtime.Warp, l int) uint64 { return comp(w.NCTAID(), c) }
+			return func(w *runtime.Warp) uint64 { return comp(w.NCTAID(), c) }, nil
 		case "%clusterid":
 			// Without clusters every CTA is a cluster of one.
-			return func(w *runtime.Warp, l int) uint64 { return comp(w.CTAID(), c) }
+			return func(w *runtime.Warp) uint64 { return comp(w.CTAID(), c) }, nil
 		case "%cluster_ctaid":
-			return func(w *runtime.Warp, l int) uint64 { return 0 }
+			return func(*runtime.Warp) uint64 { return 0 }, nil
 		case "%cluster_nctaid":
-			return func(w *runtime.Warp, l int) uint64 { return 1 }
+			return func(*runtime.Warp) uint64 { return 1 }, nil
 		}
-		return nil
+		return nil, nil
 	}
 	switch name {
 	case "%laneid":
-		return func(w *runtime.Warp, l int) uint64 { return uint64(l) }
+		return nil, func(w *runtime.Warp, l int) uint64 { return uint64(l) }
 	case "%warpid":
-		return func(w *runtime.Warp, l int) uint64 { return uint64(w.ID) }
+		return func(w *runtime.Warp) uint64 { return uint64(w.ID) }, nil
 	case "%nwarpid":
-		return func(w *runtime.Warp, l int) uint64 { return uint64(w.NumWarps()) }
+		return func(w *runtime.Warp) uint64 { return uint64(w.NumWarps()) }, nil
 	case "%lanemask_eq":
-		return func(w *runtime.Warp, l int) uint64 { return 1 << l }
+		return nil, func(w *runtime.Warp, l int) uint64 { return 1 << l }
 	case "%lanemask_lt":
-		return func(w *runtime.Warp, l int) uint64 { return 1<<l - 1 }
+		return nil, func(w *runtime.Warp, l int) uint64 { return 1<<l - 1 }
 	case "%lanemask_le":
-		return func(w *runtime.Warp, l int) uint64 { return 1<<(l+1) - 1 }
+		return nil, func(w *runtime.Warp, l int) uint64 { return 1<<(l+1) - 1 }
 	case "%lanemask_gt":
-		return func(w *runtime.Warp, l int) uint64 { return uint64(^uint32(1<<(l+1) - 1)) }
+		return nil, func(w *runtime.Warp, l int) uint64 { return uint64(^uint32(1<<(l+1) - 1)) }
 	case "%lanemask_ge":
-		return func(w *runtime.Warp, l int) uint64 { return uint64(^uint32(1<<l - 1)) }
+		return nil, func(w *runtime.Warp, l int) uint64 { return uint64(^uint32(1<<l - 1)) }
 	case "%clock", "%clock_hi":
-		return func(w *runtime.Warp, l int) uint64 { return uint64(uint32(time.Now().UnixNano())) }
+		return func(*runtime.Warp) uint64 { return uint64(uint32(time.Now().UnixNano())) }, nil
 	case "%clock64", "%globaltimer":
-		return func(w *runtime.Warp, l int) uint64 { return uint64(time.Now().UnixNano()) }
+		return func(*runtime.Warp) uint64 { return uint64(time.Now().UnixNano()) }, nil
 	case "%globaltimer_lo":
-		return func(w *runtime.Warp, l int) uint64 { return uint64(uint32(time.Now().UnixNano())) }
+		return func(*runtime.Warp) uint64 { return uint64(uint32(time.Now().UnixNano())) }, nil
 	case "%globaltimer_hi":
-		return func(w *runtime.Warp, l int) uint64 { return uint64(time.Now().UnixNano()) >> 32 }
+		return func(*runtime.Warp) uint64 { return uint64(time.Now().UnixNano()) >> 32 }, nil
 	case "%dynamic_smem_size":
-		return func(w *runtime.Warp, l int) uint64 { return uint64(w.DynamicShared()) }
+		return func(w *runtime.Warp) uint64 { return uint64(w.DynamicShared()) }, nil
 	case "%smid", "%gridid", "%cluster_ctarank", "%is_explicit_cluster":
-		return func(w *runtime.Warp, l int) uint64 { return 0 }
+		return func(*runtime.Warp) uint64 { return 0 }, nil
 	case "%nsmid", "%cluster_nctarank":
-		return func(w *runtime.Warp, l int) uint64 { return 1 }
+		return func(*runtime.Warp) uint64 { return 1 }, nil
 	}
-	return nil
+	return nil, nil
 }
