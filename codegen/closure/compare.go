@@ -303,23 +303,21 @@ func intCompare(a, b int, t frontend.Type, cmp frontend.Mod) func(w *runtime.War
 		return func(w *runtime.Warp, m uint32) uint32 {
 			A, B := regs(w, a), regs(w, b)
 			var r uint32
-			for ; m != 0; m &= m - 1 {
-				l := bits.TrailingZeros32(m) & (ws - 1)
+			for l := range ws {
 				v := (A[l] ^ B[l]) << sh
 				r |= uint32(1^(v|-v)>>63) << l
 			}
-			return r
+			return r & m
 		}
 	case frontend.ModNe:
 		return func(w *runtime.Warp, m uint32) uint32 {
 			A, B := regs(w, a), regs(w, b)
 			var r uint32
-			for ; m != 0; m &= m - 1 {
-				l := bits.TrailingZeros32(m) & (ws - 1)
+			for l := range ws {
 				v := (A[l] ^ B[l]) << sh
 				r |= uint32((v|-v)>>63) << l
 			}
-			return r
+			return r & m
 		}
 	case frontend.ModLt, frontend.ModLo, frontend.ModGt, frontend.ModHi:
 		x, y := a, b
@@ -329,12 +327,11 @@ func intCompare(a, b int, t frontend.Type, cmp frontend.Mod) func(w *runtime.War
 		return func(w *runtime.Warp, m uint32) uint32 {
 			A, B := regs(w, x), regs(w, y)
 			var r uint32
-			for ; m != 0; m &= m - 1 {
-				l := bits.TrailingZeros32(m) & (ws - 1)
+			for l := range ws {
 				_, lt := bits.Sub64(A[l]<<sh^flip, B[l]<<sh^flip, 0)
 				r |= uint32(lt) << l
 			}
-			return r
+			return r & m
 		}
 	case frontend.ModLe, frontend.ModLs, frontend.ModGe, frontend.ModHs:
 		x, y := a, b
@@ -344,12 +341,11 @@ func intCompare(a, b int, t frontend.Type, cmp frontend.Mod) func(w *runtime.War
 		return func(w *runtime.Warp, m uint32) uint32 {
 			A, B := regs(w, x), regs(w, y)
 			var r uint32
-			for ; m != 0; m &= m - 1 {
-				l := bits.TrailingZeros32(m) & (ws - 1)
+			for l := range ws {
 				_, gt := bits.Sub64(B[l]<<sh^flip, A[l]<<sh^flip, 0)
 				r |= uint32(1^gt) << l
 			}
-			return r
+			return r & m
 		}
 	}
 	return nil

@@ -76,6 +76,12 @@ func copyLanes(d, a int) runtime.Instr {
 func add32(d, a, b int) runtime.Instr {
 	return func(w *runtime.Warp, m uint32) {
 		D, A, B := regs(w, d), regs(w, a), regs(w, b)
+		if m == ^uint32(0) {
+			for l := range ws {
+				D[l] = uint64(uint32(A[l] + B[l]))
+			}
+			return
+		}
 		for ; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m) & (ws - 1)
 			D[l] = uint64(uint32(A[l] + B[l]))
@@ -86,6 +92,12 @@ func add32(d, a, b int) runtime.Instr {
 func add64(d, a, b int) runtime.Instr {
 	return func(w *runtime.Warp, m uint32) {
 		D, A, B := regs(w, d), regs(w, a), regs(w, b)
+		if m == ^uint32(0) {
+			for l := range ws {
+				D[l] = A[l] + B[l]
+			}
+			return
+		}
 		for ; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m) & (ws - 1)
 			D[l] = A[l] + B[l]
@@ -179,6 +191,12 @@ func inline2(op string, d, a, b int) runtime.Instr {
 func mad32(d, a, b, c int) runtime.Instr {
 	return func(w *runtime.Warp, m uint32) {
 		D, A, B, C := regs(w, d), regs(w, a), regs(w, b), regs(w, c)
+		if m == ^uint32(0) {
+			for l := range ws {
+				D[l] = uint64(uint32(A[l]*B[l] + C[l]))
+			}
+			return
+		}
 		for ; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m) & (ws - 1)
 			D[l] = uint64(uint32(A[l]*B[l] + C[l]))

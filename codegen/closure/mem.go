@@ -269,6 +269,12 @@ func (e *emitter) load() runtime.Instr {
 					return
 				}
 				D := regs(w, d)
+				if c := coalesced32(A, m, off, mem, mb); c != nil {
+					for l := range ws {
+						D[l] = uint64(binary.LittleEndian.Uint32(c[4*l:]))
+					}
+					return
+				}
 				for ; m != 0; m &= m - 1 {
 					l := bits.TrailingZeros32(m) & (ws - 1)
 					D[l] = uint64(atomic.LoadUint32(runtime.AtomicU32(mem[A[l]+off-mb:])))
@@ -341,6 +347,22 @@ func globalSpan(w *runtime.Warp, A *[ws]uint64, m uint32, off uint64, n int) ([]
 	return w.GlobalSpan(lo, hi+uint64(n))
 }
 
+// coalesced32 returns the 128 bytes that a full warp's 4-byte accesses at A[l]+off cover when
+// they are consecutive (lane l at the first address plus 4l), the pattern of a[threadIdx.x],
+// or nil. Race builds always get nil: their accesses go through sync/atomic one by one.
+func coalesced32(A *[ws]uint64, m uint32, off uint64, mem []byte, mb uint64) *[ws * 4]byte {
+	if raceEnabled || m != ^uint32(0) {
+		return nil
+	}
+	a0 := A[0]
+	for l := range ws {
+		if A[l] != a0+uint64(4*l) {
+			return nil
+		}
+	}
+	return (*[ws * 4]byte)(mem[a0+off-mb:])
+}
+
 func (e *emitter) store() runtime.Instr {
 	t := e.typ()
 	if t.Bits() > 64 || t == frontend.Pred {
@@ -393,6 +415,14 @@ func (e *emitter) store() runtime.Instr {
 				return
 			}
 			S := regs(w, s)
+			if es == 4 {
+				if c := coalesced32(A, m, off, mem, mb); c != nil {
+					for l := range ws {
+						binary.LittleEndian.PutUint32(c[4*l:], uint32(S[l]))
+					}
+					return
+				}
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m) & (ws - 1)
 				storeBits(mem[A[l]+off-mb:][:es], S[l])
