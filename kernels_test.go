@@ -9,7 +9,6 @@ import (
 	"math/big"
 	"math/bits"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -1106,15 +1105,14 @@ const kernelPoison = 0xA5
 // kernelLevel is one compiled form of a CUDA source.
 type kernelLevel struct{ name, path string }
 
-// kernelLevels lists the PTX files compiled from testdata/cuda/FILE.cu: -O2 always, -O0 where
-// testdata/ptx/O0/FILE.ptx exists.
+// kernelLevels lists the PTX files `make ptx` compiles from testdata/cuda/FILE.cu: -O2
+// (testdata/ptx), -O0 (testdata/ptx/O0) and -O2 -ffp-contract=fast (testdata/ptx/fast).
 func kernelLevels(file string) []kernelLevel {
-	levels := []kernelLevel{{"O2", filepath.Join("testdata", "ptx", file+".ptx")}}
-	o0 := filepath.Join("testdata", "ptx", "O0", file+".ptx")
-	if _, err := os.Stat(o0); err == nil {
-		levels = append(levels, kernelLevel{"O0", o0})
+	return []kernelLevel{
+		{"O2", filepath.Join("testdata", "ptx", file+".ptx")},
+		{"O0", filepath.Join("testdata", "ptx", "O0", file+".ptx")},
+		{"fast", filepath.Join("testdata", "ptx", "fast", file+".ptx")},
 	}
-	return levels
 }
 
 // kernelSeed is the fixed random seed of one shape of one kernel, the same at every
