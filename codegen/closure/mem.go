@@ -252,7 +252,8 @@ func (e *emitter) load() runtime.Instr {
 			}
 		}
 	}
-	if !e.spannable(ad) {
+	span := e.spanner(ad)
+	if span == nil {
 		return perLane
 	}
 	base, off := ad.base, ad.off
@@ -263,7 +264,7 @@ func (e *emitter) load() runtime.Instr {
 		if es == 4 {
 			return func(w *runtime.Warp, m uint32) {
 				A := regs(w, base)
-				mem, mb := globalSpan(w, A, m, off, n)
+				mem, mb := span(w, A, m, off, n)
 				if mem == nil {
 					perLane(w, m)
 					return
@@ -283,7 +284,7 @@ func (e *emitter) load() runtime.Instr {
 		}
 		return func(w *runtime.Warp, m uint32) {
 			A := regs(w, base)
-			mem, mb := globalSpan(w, A, m, off, n)
+			mem, mb := span(w, A, m, off, n)
 			if mem == nil {
 				perLane(w, m)
 				return
@@ -297,7 +298,7 @@ func (e *emitter) load() runtime.Instr {
 	}
 	return func(w *runtime.Warp, m uint32) {
 		A := regs(w, base)
-		mem, mb := globalSpan(w, A, m, off, n)
+		mem, mb := span(w, A, m, off, n)
 		if mem == nil {
 			perLane(w, m)
 			return
@@ -316,35 +317,64 @@ func (e *emitter) load() runtime.Instr {
 	}
 }
 
-// spannable reports whether accesses through ad may take the one-translation-per-warp path:
-// a 64-bit register address in the global space, or a generic one (which is global whenever
-// globalSpan finds the lanes in one allocation).
-func (e *emitter) spannable(ad *address) bool {
-	sp := e.space()
-	return ad.base >= 0 && ad.wide && (sp == frontend.SpaceGlobal || sp == frontend.SpaceNone)
+// spanFn returns the backing store that holds the n-byte access of every lane in m at
+// A[l]+off and the address of its first byte, or nil when the lanes leave it, wrap around, or
+// any access is misaligned; the caller then takes the per-lane path, which reports the fault
+// for the right lane.
+type spanFn func(w *runtime.Warp, A *[ws]uint64, m uint32, off uint64, n int) ([]byte, uint64)
+
+// spanner returns how accesses through ad find their bytes once per warp, or nil when they
+// must go lane by lane: register addresses in the global space, generic ones (which are global
+// whenever the lanes fall in one global allocation), and shared ones.
+func (e *emitter) spanner(ad *address) spanFn {
+	if ad.base < 0 {
+		return nil
+	}
+	switch e.space() {
+	case frontend.SpaceGlobal, frontend.SpaceNone:
+		if ad.wide {
+			return globalSpan
+		}
+	case frontend.SpaceShared:
+		return sharedSpan
+	}
+	return nil
 }
 
-// globalSpan returns the backing store of the one global allocation that holds the n-byte
-// access of every lane in m at A[l]+off, and the allocation's base address. It returns nil when
-// the lanes leave that allocation, wrap around, or any access is misaligned; the caller then
-// takes the per-lane path, which reports the fault for the right lane.
-func globalSpan(w *runtime.Warp, A *[ws]uint64, m uint32, off uint64, n int) ([]byte, uint64) {
-	lo, hi, any := ^uint64(0), uint64(0), uint64(0)
+// laneRange returns the lowest and highest of the lanes' addresses A[l]+off and their bitwise
+// or, which shows any misalignment.
+func laneRange(A *[ws]uint64, m uint32, off uint64) (lo, hi, any uint64) {
+	lo = ^uint64(0)
 	if m == ^uint32(0) {
 		for l := range ws {
 			a := A[l] + off
 			lo, hi, any = min(lo, a), max(hi, a), any|a
 		}
-	} else {
-		for mm := m; mm != 0; mm &= mm - 1 {
-			a := A[bits.TrailingZeros32(mm)&(ws-1)] + off
-			lo, hi, any = min(lo, a), max(hi, a), any|a
-		}
+		return lo, hi, any
 	}
+	for ; m != 0; m &= m - 1 {
+		a := A[bits.TrailingZeros32(m)&(ws-1)] + off
+		lo, hi, any = min(lo, a), max(hi, a), any|a
+	}
+	return lo, hi, any
+}
+
+// globalSpan is the spanFn of global memory: the one allocation that holds every lane's access.
+func globalSpan(w *runtime.Warp, A *[ws]uint64, m uint32, off uint64, n int) ([]byte, uint64) {
+	lo, hi, any := laneRange(A, m, off)
 	if any&uint64(n-1) != 0 || hi+uint64(n) < hi {
 		return nil, 0
 	}
 	return w.GlobalSpan(lo, hi+uint64(n))
+}
+
+// sharedSpan is the spanFn of the CTA's shared memory.
+func sharedSpan(w *runtime.Warp, A *[ws]uint64, m uint32, off uint64, n int) ([]byte, uint64) {
+	_, hi, any := laneRange(A, m, off)
+	if s := w.CTA.Shared; any&uint64(n-1) == 0 && hi < uint64(len(s)) && uint64(len(s))-hi >= uint64(n) {
+		return s, 0
+	}
+	return nil, 0
 }
 
 // coalesced32 returns the 128 bytes that a full warp's 4-byte accesses at A[l]+off cover when
@@ -401,7 +431,8 @@ func (e *emitter) store() runtime.Instr {
 			}
 		}
 	}
-	if !e.spannable(ad) {
+	span := e.spanner(ad)
+	if span == nil {
 		return perLane
 	}
 	base, off := ad.base, ad.off
@@ -409,7 +440,7 @@ func (e *emitter) store() runtime.Instr {
 		s := src[0]
 		return func(w *runtime.Warp, m uint32) {
 			A := regs(w, base)
-			mem, mb := globalSpan(w, A, m, off, n)
+			mem, mb := span(w, A, m, off, n)
 			if mem == nil {
 				perLane(w, m)
 				return
@@ -431,7 +462,7 @@ func (e *emitter) store() runtime.Instr {
 	}
 	return func(w *runtime.Warp, m uint32) {
 		A := regs(w, base)
-		mem, mb := globalSpan(w, A, m, off, n)
+		mem, mb := span(w, A, m, off, n)
 		if mem == nil {
 			perLane(w, m)
 			return
