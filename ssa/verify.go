@@ -40,7 +40,7 @@ var operandCounts = map[frontend.Opcode][2]int{
 	frontend.OpMad: {4, 4}, frontend.OpFma: {4, 4}, frontend.OpMad24: {4, 4}, frontend.OpMadc: {4, 4},
 	frontend.OpSelp: {4, 4}, frontend.OpBfe: {4, 4}, frontend.OpSlct: {4, 4}, frontend.OpPrmt: {4, 4},
 	frontend.OpShf: {4, 4}, frontend.OpSad: {4, 4}, frontend.OpDp4a: {4, 4}, frontend.OpDp2a: {4, 4},
-	frontend.OpBfi: {5, 5}, frontend.OpLop3: {5, 5}, frontend.OpSetp: {3, 4}, frontend.OpSet: {3, 4},
+	frontend.OpBfi: {5, 5}, frontend.OpLop3: {5, 6}, frontend.OpSetp: {3, 4}, frontend.OpSet: {3, 4},
 	frontend.OpMov: {2, 2}, frontend.OpCvt: {2, 2}, frontend.OpCvta: {2, 2}, frontend.OpAbs: {2, 2},
 	frontend.OpNeg: {2, 2}, frontend.OpNot: {2, 2}, frontend.OpCnot: {2, 2}, frontend.OpPopc: {2, 2},
 	frontend.OpClz: {2, 2}, frontend.OpBrev: {2, 2}, frontend.OpBfind: {2, 2}, frontend.OpSqrt: {2, 2},
@@ -120,7 +120,7 @@ func takesRounding(op frontend.Opcode) bool {
 
 func takesHiLo(op frontend.Opcode) bool {
 	switch op {
-	case frontend.OpMul, frontend.OpMad, frontend.OpMul24, frontend.OpMad24, frontend.OpMadc:
+	case frontend.OpMul, frontend.OpMad, frontend.OpMul24, frontend.OpMad24, frontend.OpMadc, frontend.OpDp2a:
 		return true
 	}
 	return false

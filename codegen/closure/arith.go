@@ -6,6 +6,7 @@ import (
 
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/ptx2go/ptx2go/runtime/isa"
 )
 
 func f64bits(f float64) uint64    { return math.Float64bits(f) }
@@ -32,6 +33,9 @@ func ftz32(v uint64) uint64 {
 
 // arith lowers integer and floating-point arithmetic and logic.
 func (e *emitter) arith() runtime.Instr {
+	if code, ok := e.intExt(); ok {
+		return code
+	}
 	in := e.in
 	t := e.typ()
 	if len(in.Dsts) != 1 || t == frontend.TypeNone {
@@ -88,7 +92,7 @@ func (e *emitter) arith() runtime.Instr {
 				mul = func(x, y uint64) uint64 { return (x & mk) * (y & mk) }
 			}
 		case hi:
-			mul = mulHi(n, signed)
+			mul = func(x, y uint64) uint64 { return isa.MulHi(x, y, n, signed) }
 		default:
 			mul = func(x, y uint64) uint64 { return (x * y) & mk }
 		}
@@ -117,41 +121,10 @@ func (e *emitter) arith() runtime.Instr {
 		return lanes3(d, a, b, c, func(x, y, z uint64) uint64 { return wrap(mul(x, y)+z, cn) })
 	case frontend.OpDiv, frontend.OpRem:
 		a, b := src(0), src(1)
-		rem := in.Op == frontend.OpRem
-		if signed {
-			return lanes2(d, a, b, func(x, y uint64) uint64 {
-				xs, ys := sext(x, n), sext(y, n)
-				if ys == 0 {
-					if rem {
-						return (x) & mk
-					}
-					return mask(n)
-				}
-				if ys == -1 {
-					if rem {
-						return 0
-					}
-					return (uint64(-xs)) & mk
-				}
-				if rem {
-					return (uint64(xs % ys)) & mk
-				}
-				return (uint64(xs / ys)) & mk
-			})
+		if in.Op == frontend.OpRem {
+			return lanes2(d, a, b, func(x, y uint64) uint64 { return isa.Rem(x, y, n, signed) })
 		}
-		return lanes2(d, a, b, func(x, y uint64) uint64 {
-			x, y = (x)&mk, (y)&mk
-			if y == 0 {
-				if rem {
-					return x
-				}
-				return mask(n)
-			}
-			if rem {
-				return x % y
-			}
-			return x / y
-		})
+		return lanes2(d, a, b, func(x, y uint64) uint64 { return isa.Div(x, y, n, signed) })
 	case frontend.OpMin, frontend.OpMax:
 		a, b := src(0), src(1)
 		isMax := in.Op == frontend.OpMax
@@ -199,25 +172,12 @@ func (e *emitter) arith() runtime.Instr {
 			if n == 64 {
 				return inline2("shl.64", d, a, b)
 			}
-			return lanes2(d, a, b, func(x, y uint64) uint64 {
-				if s := uint32(y); s < uint32(n) {
-					return (x << s) & mk
-				}
-				return 0
-			})
+			return lanes2(d, a, b, func(x, y uint64) uint64 { return isa.Shl(x, uint32(y), n) })
 		}
-		if signed {
-			return lanes2(d, a, b, func(x, y uint64) uint64 {
-				s := min(uint32(y), uint32(n-1))
-				return wrap(uint64(sext(x, n)>>s), n)
-			})
+		if n == 64 && !signed {
+			return inline2("shr.u64", d, a, b)
 		}
-		return lanes2(d, a, b, func(x, y uint64) uint64 {
-			if s := uint32(y); s < uint32(n) {
-				return (x) & mk >> s
-			}
-			return 0
-		})
+		return lanes2(d, a, b, func(x, y uint64) uint64 { return isa.Shr(x, uint32(y), n, signed) })
 	case frontend.OpPopc:
 		return lanes1(d, src(0), func(x uint64) uint64 { return uint64(bits.OnesCount64((x) & mk)) })
 	case frontend.OpClz:
@@ -225,80 +185,31 @@ func (e *emitter) arith() runtime.Instr {
 	case frontend.OpBrev:
 		return lanes1(d, src(0), func(x uint64) uint64 { return bits.Reverse64(x) >> (64 - n) })
 	case frontend.OpBfe:
+		if n != 32 && n != 64 {
+			return e.unsupported()
+		}
 		a := src(0)
 		b, c := e.src(in.Args[1], frontend.U32), e.src(in.Args[2], frontend.U32)
-		return lanes3(d, a, b, c, func(x, y, z uint64) uint64 {
-			pos, ln := uint64(uint8(y)), uint64(uint8(z))
-			var sbit uint64
-			if signed && ln != 0 {
-				i := min(pos+ln-1, uint64(n-1))
-				sbit = x >> i & 1
-			}
-			var r uint64
-			for i := uint64(0); i < uint64(n); i++ {
-				bit := sbit
-				if i < ln && pos+i < uint64(n) {
-					bit = x >> (pos + i) & 1
-				}
-				r |= bit << i
-			}
-			return r
-		})
+		return lanes3(d, a, b, c, func(x, y, z uint64) uint64 { return isa.Bfe(x, uint32(y), uint32(z), n, signed) })
 	case frontend.OpBfi:
+		if n != 32 && n != 64 {
+			return e.unsupported()
+		}
 		a, b := src(0), src(1)
 		c, dd := e.src(in.Args[2], frontend.U32), e.src(in.Args[3], frontend.U32)
 		// bfi has four sources; pack the position and length into one scratch register.
 		pl := e.f.scratch()
 		e.pre = append(e.pre, lanes2(pl, c, dd, func(p, l uint64) uint64 { return uint64(uint8(p)) | uint64(uint8(l))<<8 }))
-		return lanes3(d, a, b, pl, func(x, y, z uint64) uint64 {
-			pos, ln := z&0xff, z>>8&0xff
-			r := y
-			for i := uint64(0); i < ln && pos+i < uint64(n); i++ {
-				r = r&^(1<<(pos+i)) | (x>>i&1)<<(pos+i)
-			}
-			return (r) & mk
-		})
+		return lanes3(d, a, b, pl, func(x, y, z uint64) uint64 { return isa.Bfi(x, y, uint32(z&0xff), uint32(z>>8&0xff), n) })
 	case frontend.OpShf:
+		left := e.has(frontend.ModL)
+		clamp, ok := e.clampOrWrap()
+		if t != frontend.B32 || !ok || left == e.has(frontend.ModR) {
+			return e.unsupported()
+		}
 		a, b := e.src(in.Args[0], frontend.B32), e.src(in.Args[1], frontend.B32)
 		c := e.src(in.Args[2], frontend.U32)
-		clamp := e.has(frontend.ModClamp)
-		left := e.has(frontend.ModL)
-		return lanes3(d, a, b, c, func(x, y, z uint64) uint64 {
-			s := uint32(z)
-			if clamp {
-				s = min(s, 32)
-			} else {
-				s &= 31
-			}
-			v := uint64(uint32(y))<<32 | uint64(uint32(x))
-			if left {
-				return uint64(uint32((v << s) >> 32))
-			}
-			return uint64(uint32(v >> s))
-		})
+		return lanes3(d, a, b, c, func(x, y, z uint64) uint64 { return uint64(isa.Shf(uint32(x), uint32(y), uint32(z), left, clamp)) })
 	}
 	return e.unsupported()
-}
-
-// mulHi returns the high half of an n-bit product.
-func mulHi(n int, signed bool) func(x, y uint64) uint64 {
-	if n == 64 {
-		if signed {
-			return func(x, y uint64) uint64 {
-				hi, _ := bits.Mul64(x, y)
-				if int64(x) < 0 {
-					hi -= y
-				}
-				if int64(y) < 0 {
-					hi -= x
-				}
-				return hi
-			}
-		}
-		return func(x, y uint64) uint64 { hi, _ := bits.Mul64(x, y); return hi }
-	}
-	if signed {
-		return func(x, y uint64) uint64 { return wrap(uint64(sext(x, n)*sext(y, n)>>n), n) }
-	}
-	return func(x, y uint64) uint64 { return wrap(wrap(x, n)*wrap(y, n)>>n, n) }
 }

@@ -21,6 +21,7 @@ type fnCompiler struct {
 	start  []int32 // ssa block ID → index of its first runtime block
 	exit   int32   // index of the virtual exit: after every other block
 	blocks []runtime.Block
+	carry  int // carrySlot's register slot plus one; 0 until an instruction uses CC.CF
 }
 
 func (c *compiler) function(fn *ssa.Function) {
