@@ -18,7 +18,7 @@ type CTA struct {
 	Warps   []*Warp
 	threads int
 	bars    [NumBarriers]barrier
-	stats   *Stats // nil unless the launch collects statistics
+	stats   *counter // nil unless the launch collects statistics
 }
 
 // barrier is the state of one named barrier.

@@ -41,6 +41,9 @@ func (w *Warp) run() runStatus {
 		}
 		e := &w.stack[n-1]
 		if e.mask == 0 || (e.reconv >= 0 && e.pc == e.reconv) {
+			if st := w.CTA.stats; st != nil && e.mask != 0 {
+				st.reconvergences++
+			}
 			w.popEntry()
 			continue
 		}
@@ -60,11 +63,11 @@ func (w *Warp) run() runStatus {
 		b := &fn.Blocks[e.pc]
 		m := e.mask
 		if st := w.CTA.stats; st != nil {
-			st.Instructions += uint64(b.PTXInstrs)
-			st.LaneInstructions += uint64(b.PTXInstrs * popcount(m))
-		}
-		for _, in := range b.Code {
-			in(w, m)
+			w.runCounted(st, b, e.pc, m)
+		} else {
+			for _, in := range b.Code {
+				in(w, m)
+			}
 		}
 		t := &b.Term
 		switch t.Kind {
@@ -82,6 +85,9 @@ func (w *Warp) run() runStatus {
 			case taken == 0:
 				e.pc = t.Alt
 			default:
+				if st := w.CTA.stats; st != nil {
+					st.diverged(w, e.pc)
+				}
 				w.diverge(t.Reconv, []target{{t.Alt, other}, {t.Succ, taken}})
 			}
 		case TermBrx:
@@ -215,6 +221,9 @@ func (w *Warp) brx(t *Term, m uint32) {
 		w.stack[len(w.stack)-1].pc = groups[0].pc
 		return
 	}
+	if st := w.CTA.stats; st != nil {
+		st.diverged(w, w.stack[len(w.stack)-1].pc)
+	}
 	// Reverse so the group of the lowest lane runs first.
 	for i, j := 0, ng-1; i < j; i, j = i+1, j-1 {
 		groups[i], groups[j] = groups[j], groups[i]
@@ -243,6 +252,9 @@ func (w *Warp) call(t *Term, m uint32) {
 	if cs.Direct != nil {
 		if callers != m {
 			w.diverge(t.Succ, []target{{self, callers}})
+			if st := w.CTA.stats; st != nil {
+				st.noteReruns(w, 1)
+			}
 			return
 		}
 		w.enterCall(t, cs.Direct, m)
@@ -277,6 +289,9 @@ func (w *Warp) call(t *Term, m uint32) {
 		targets[ng-1-g] = target{self, groups[g].mask}
 	}
 	w.diverge(t.Succ, targets[:ng])
+	if st := w.CTA.stats; st != nil {
+		st.noteReruns(w, ng)
+	}
 }
 
 // resolveCallee turns a lane's function address into a function of the module, checking it

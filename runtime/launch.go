@@ -39,21 +39,8 @@ type LaunchConfig struct {
 	LocalBytes int
 	// Progress, if set, is called from worker goroutines after CTAs finish.
 	Progress func(done, total uint64)
-	// Stats, if set, receives the launch's execution counts.
+	// Stats, if set, receives the launch's execution counts (added to what it holds).
 	Stats *Stats
-}
-
-// Stats are execution counts of a launch.
-type Stats struct {
-	// Instructions counts warp instructions issued; LaneInstructions the lanes active in each.
-	Instructions     uint64
-	LaneInstructions uint64
-}
-
-// add accumulates o into s.
-func (s *Stats) add(o *Stats) {
-	s.Instructions += o.Instructions
-	s.LaneInstructions += o.LaneInstructions
 }
 
 // launch is the shared state of one running launch.
@@ -153,17 +140,22 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 		firstCTA   uint64
 		wg         sync.WaitGroup
 		failed     atomic.Bool
+		counts     *counter
 	)
+	if cfg.Stats != nil {
+		counts = newCounter(mod, 0)
+		defer func() { cfg.Stats.add(mod, counts) }()
+	}
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			c := newCTA(l)
-			if cfg.Stats != nil {
-				c.stats = &Stats{}
+			if counts != nil {
+				c.stats = newCounter(mod, len(c.Warps))
 				defer func() {
 					mu.Lock()
-					cfg.Stats.add(c.stats)
+					counts.merge(c.stats)
 					mu.Unlock()
 				}()
 			}

@@ -95,6 +95,8 @@ type Block struct {
 	// PTXInstrs is the number of PTX instructions the block executes (its terminator
 	// included when it is one), for statistics.
 	PTXInstrs int
+	// Profile is the block's static statistics (stats.go); nil from a back end without them.
+	Profile *BlockProfile
 }
 
 // TermKind is the kind of a block terminator.

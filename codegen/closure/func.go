@@ -224,33 +224,42 @@ func callNeedsOwnBlock(b *ssa.Block) bool {
 func (f *fnCompiler) block(b *ssa.Block) {
 	var code []runtime.Instr
 	count := 0
+	prof := f.newProfile()
 	for _, in := range b.Instrs {
 		count++
 		if isBarrier(in) {
+			profileLine(prof, in.Pos)
 			bar := f.barrier(in)
 			next := int32(len(f.blocks) + 1)
-			f.blocks = append(f.blocks, runtime.Block{Code: code, PTXInstrs: count, Term: runtime.Term{Kind: runtime.TermBarrier, Loc: loc(in.Pos), Succ: next, Barrier: bar, Reconv: -1}})
-			code, count = nil, 0
+			f.blocks = append(f.blocks, runtime.Block{Code: code, PTXInstrs: count, Profile: prof, Term: runtime.Term{Kind: runtime.TermBarrier, Loc: loc(in.Pos), Succ: next, Barrier: bar, Reconv: -1}})
+			code, count, prof = nil, 0, f.newProfile()
 			continue
 		}
+		start := len(code)
 		code = append(code, f.instr(in)...)
+		f.profileInstr(prof, in, code[start:], start)
 	}
 	if callNeedsOwnBlock(b) {
-		f.blocks = append(f.blocks, runtime.Block{Code: code, PTXInstrs: count, Term: runtime.Term{Kind: runtime.TermJump, Succ: int32(len(f.blocks) + 1), Reconv: -1}})
-		code, count = nil, 0
+		f.blocks = append(f.blocks, runtime.Block{Code: code, PTXInstrs: count, Profile: prof, Term: runtime.Term{Kind: runtime.TermJump, Succ: int32(len(f.blocks) + 1), Reconv: -1}})
+		code, count, prof = nil, 0, f.newProfile()
 	}
-	if explicitTerm(b) {
+	explicit := explicitTerm(b)
+	if explicit {
 		count++
 	}
-	f.blocks = append(f.blocks, runtime.Block{Code: code, PTXInstrs: count, Term: f.term(b)})
+	profileTerm(prof, b, explicit)
+	f.blocks = append(f.blocks, runtime.Block{Code: code, PTXInstrs: count, Profile: prof, Term: f.term(b)})
 }
 
-// explicitTerm reports whether a block's terminator is a PTX instruction (bra, brx.idx, call,
-// ret, exit, trap) rather than a fall-through or a branch that lowering added.
+// explicitTerm reports whether a block's terminator issues a PTX instruction (bra, brx.idx,
+// call, ret, exit, trap) rather than being a fall-through. A guarded ret, exit, trap or
+// brx.idx issues at the branch on its guard that lowering added, not in the block it leads to.
 func explicitTerm(b *ssa.Block) bool {
 	t := &b.Term
 	switch {
 	case t.Synthetic:
+		return true
+	case guardedTarget(b):
 		return false
 	case t.Kind == ssa.TermJump:
 		return len(b.Succs) == 1 && t.Pos != b.Succs[0].Pos
