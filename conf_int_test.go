@@ -198,8 +198,12 @@ func confIntRun(t *testing.T, cases []confIntCase) {
 	for _, c := range cases {
 		name := strings.Fields(c.op.Body)[0]
 		if name == "{" { // a multi-instruction block: name it by its first .cc instruction
-			name = c.op.Body[strings.Index(c.op.Body, ".cc")-6:]
-			name = strings.Fields(name[strings.LastIndexAny(name, "\t\n ")+1:])[0]
+			for line := range strings.Lines(c.op.Body) {
+				if f := strings.Fields(line); len(f) > 0 && strings.Contains(f[0], ".cc") {
+					name = f[0]
+					break
+				}
+			}
 		}
 		t.Run(name, func(t *testing.T) { confIntCheck(t, c) })
 	}
