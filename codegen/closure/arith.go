@@ -107,9 +107,6 @@ func (e *emitter) arith() runtime.Instr {
 			}
 			return lanes2(d, a, b, mul)
 		}
-		if e.has(frontend.ModSat) || e.has(frontend.ModCc) {
-			return e.unsupported()
-		}
 		cn := n
 		if wide {
 			cn = 2 * n
