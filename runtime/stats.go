@@ -63,8 +63,8 @@ type MemOp struct {
 	// and Space is the real one.
 	Generic bool
 	Base    int
-	Wide bool
-	Off  uint64
+	Wide    bool
+	Off     uint64
 }
 
 // LineCount is how many PTX instructions of a block are on one source line.

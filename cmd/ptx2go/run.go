@@ -55,6 +55,12 @@ Flags:
   -out DIR           write the buffers to DIR/argN.bin or DIR/argN.npy after the run
   -workers N         CTAs run in parallel (default GOMAXPROCS; 1 is deterministic)
   -timeout DURATION  stop the kernel with a cancellation fault after DURATION (e.g. 10s)
+  -stats             after a successful run, print execution statistics to standard error:
+                     warp and lane instructions, warp execution efficiency, branches
+                     (divergent ones too), calls, reconvergences, SIMT stack and call
+                     depth, barriers, atomics, and bytes loaded and stored per state space
+  -stats=lines       the same, and the 20 hottest PTX lines (file:line, issued warp
+                     instructions, lane instructions, efficiency, the source text)
 
 Examples:
   ptx2go run testdata/ptx/vecadd.ptx -grid 4 -block 256 -arg zeros:4000 \
@@ -79,6 +85,7 @@ type runOptions struct {
 	out         string
 	workers     int
 	timeout     time.Duration
+	stats       statsMode
 }
 
 func runRun(args []string, stdout, stderr io.Writer) (code int) {
@@ -95,6 +102,7 @@ func runRun(args []string, stdout, stderr io.Writer) (code int) {
 	fl.StringVar(&opts.out, "out", "", "write the buffers to `DIR`")
 	fl.IntVar(&opts.workers, "workers", 0, "CTAs run in parallel")
 	fl.DurationVar(&opts.timeout, "timeout", 0, "stop the kernel after `DURATION`")
+	fl.Var(&opts.stats, "stats", "print execution statistics (-stats=lines adds the hottest lines)")
 	files, done, code := parseInterspersed("run", runUsage, fl, args, stdout, stderr)
 	if done {
 		return code
@@ -233,6 +241,10 @@ func runKernel(o *runOptions, stdout, stderr io.Writer) error {
 		defer cancel()
 	}
 	cfg := runtime.LaunchConfig{Grid: o.grid, Block: o.block, DynamicShared: o.shared, Workers: o.workers}
+	var stats runtime.Stats
+	if o.stats != statsOff {
+		cfg.Stats = &stats
+	}
 	var prog *progress
 	if isTerminal(stderr) {
 		prog = startProgress(stderr, o.grid.Count(), time.Second, 250*time.Millisecond)
@@ -250,6 +262,9 @@ func runKernel(o *runOptions, stdout, stderr io.Writer) error {
 
 	fmt.Fprintf(stdout, "%s: grid %s, block %s, %s, ran in %v\n",
 		k.Name(), o.grid, o.block, count(o.grid.Count()*o.block.Count(), "thread"), roundDuration(elapsed))
+	if cfg.Stats != nil {
+		printStats(stderr, k.Name(), &stats, o.stats == statsLines, sourceLines(o.file))
+	}
 	if o.out == "" {
 		return nil
 	}
