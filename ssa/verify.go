@@ -2,6 +2,7 @@ package ssa
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ptx2go/ptx2go/frontend"
 )
@@ -147,6 +148,9 @@ func takesVector(op frontend.Opcode) bool {
 	return false
 }
 
+// modCacheHint is `.L2::cache_hint`, whose instructions take a 64-bit cache-policy operand last.
+var modCacheHint, _ = frontend.LookupMod(".L2::cache_hint")
+
 // operandTypes returns the type each destination and source operand must have (TypeNone: not
 // checked) and whether data operands may be wider than the type, as ld, st and cvt allow. The
 // lists are appended to dsts and srcs, which callers pass empty with room for five types.
@@ -205,6 +209,10 @@ func operandTypes(in *Instr, dsts, srcs []frontend.Type) ([]frontend.Type, []fro
 	case frontend.OpSt:
 		return dsts, append(srcs, frontend.TypeNone, t), true
 	case frontend.OpAtom:
+		if slices.Contains(in.Mods, modCacheHint) {
+			// atom.op.L2::cache_hint.type d, [a], b, cache-policy
+			return append(dsts, t), append(srcs, frontend.TypeNone, t, frontend.B64), false
+		}
 		return append(dsts, t), append(srcs, frontend.TypeNone, t, t), false
 	case frontend.OpRed:
 		return dsts, append(srcs, frontend.TypeNone, t), false

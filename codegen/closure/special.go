@@ -1,10 +1,21 @@
 package closure
 
 import (
+	"math/bits"
+	goruntime "runtime"
 	"time"
 
+	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/ptx2go/ptx2go/ssa"
 )
+
+// clockBase is the origin of %clock64: a monotonic clock in nanoseconds since the process
+// started, so that it never runs backwards.
+var clockBase = time.Now()
+
+// clock64 is %clock64's value.
+func clock64() uint64 { return uint64(time.Since(clockBase)) }
 
 // specialReader returns a function reading special register name for one lane, or nil.
 func specialReader(name string) func(w *runtime.Warp, l int) uint64 {
@@ -56,9 +67,13 @@ func specialReader(name string) func(w *runtime.Warp, l int) uint64 {
 		return func(w *runtime.Warp, l int) uint64 { return uint64(^uint32(1<<(l+1) - 1)) }
 	case "%lanemask_ge":
 		return func(w *runtime.Warp, l int) uint64 { return uint64(^uint32(1<<l - 1)) }
-	case "%clock", "%clock_hi":
-		return func(w *runtime.Warp, l int) uint64 { return uint64(uint32(time.Now().UnixNano())) }
-	case "%clock64", "%globaltimer":
+	case "%clock":
+		return func(w *runtime.Warp, l int) uint64 { return uint64(uint32(clock64())) }
+	case "%clock_hi":
+		return func(w *runtime.Warp, l int) uint64 { return clock64() >> 32 }
+	case "%clock64":
+		return func(w *runtime.Warp, l int) uint64 { return clock64() }
+	case "%globaltimer":
 		return func(w *runtime.Warp, l int) uint64 { return uint64(time.Now().UnixNano()) }
 	case "%globaltimer_lo":
 		return func(w *runtime.Warp, l int) uint64 { return uint64(uint32(time.Now().UnixNano())) }
@@ -72,4 +87,50 @@ func specialReader(name string) func(w *runtime.Warp, l int) uint64 {
 		return func(w *runtime.Warp, l int) uint64 { return 1 }
 	}
 	return nil
+}
+
+// modMask is pmevent's `.mask`, which has no named constant in frontend.
+var modMask, _ = frontend.LookupMod(".mask")
+
+// nanosleep.u32 t suspends the thread for up to about t nanoseconds (at most 1 ms) in the
+// ISA; here it yields the processor once, which keeps spin-wait loops that poll memory written
+// by other CTAs fair, and never sleeps.
+func (e *emitter) nanosleep() runtime.Instr {
+	if len(e.in.Mods) != 1 || e.typ() != frontend.U32 || len(e.in.Args) != 1 {
+		return e.unsupported()
+	}
+	e.src(e.in.Args[0], frontend.U32)
+	return func(*runtime.Warp, uint32) { goruntime.Gosched() }
+}
+
+// pmevent a and pmevent.mask a signal performance-monitor events; there are no counters to
+// raise here, so they do nothing. The operand must be an immediate (an event 0-15, or a
+// 16-bit mask).
+func (e *emitter) pmevent() runtime.Instr {
+	in := e.in
+	if len(in.Args) != 1 || in.Args[0].Kind != ssa.ArgImm {
+		return e.unsupported()
+	}
+	limit := uint64(15)
+	switch {
+	case len(in.Mods) == 1 && in.Mods[0] == modMask:
+		limit = 0xffff
+	case len(in.Mods) != 0:
+		return e.unsupported()
+	}
+	if in.Args[0].Imm > limit {
+		return e.errorf("pmevent operand %d is out of range 0..%d", in.Args[0].Imm, limit)
+	}
+	return func(*runtime.Warp, uint32) {}
+}
+
+// brkpt stops the launch with a breakpoint fault at the first executing lane.
+func (e *emitter) brkpt() runtime.Instr {
+	if len(e.in.Mods) != 0 || len(e.in.Args) != 0 {
+		return e.unsupported()
+	}
+	loc := e.loc()
+	return func(w *runtime.Warp, m uint32) {
+		w.Fault(runtime.FaultBreakpoint, loc, bits.TrailingZeros32(m), "")
+	}
 }
