@@ -101,7 +101,7 @@ func (v *verifier) mods(in *Instr) {
 		case frontend.ModKindVector:
 			ok = takesVector(in.Op)
 		}
-		if m == frontend.ModUni {
+		if m == frontend.ModUni && in.Op != frontend.OpVote { // vote.sync.uni is a vote mode
 			ok = false
 		}
 		if !ok {

@@ -15,14 +15,17 @@ import (
 // when the executing thread is not in its own membermask, and on this machine a lane named in
 // the mask that exists and has not exited but is not executing the instruction can never
 // arrive: both are faults (runtime.FaultWarpSync), never a silently computed result. Each
-// executing lane reads its own membermask, so lanes may synchronize in disjoint groups; a lane
-// sees the values of the executing lanes of its own mask.
+// executing lane reads its own membermask, so lanes may synchronize in disjoint groups (lanes
+// that name each other must pass the same mask, else it is a fault too); a lane sees the
+// values of the executing lanes of its own mask.
 
 // warpMembers reads the membermask register slot mm of every executing lane in m, checks it
 // and returns each lane's participating lanes (its mask restricted to the executing lanes).
 func warpMembers(w *runtime.Warp, mm int, m uint32, what, loc string) (groups [ws]uint32) {
 	M := regs(w, mm)
 	var union uint32
+	uniform := true
+	first := uint32(M[bits.TrailingZeros32(m)&(ws-1)])
 	for x := m; x != 0; x &= x - 1 {
 		l := bits.TrailingZeros32(x) & (ws - 1)
 		mask := uint32(M[l])
@@ -30,9 +33,22 @@ func warpMembers(w *runtime.Warp, mm int, m uint32, what, loc string) (groups [w
 			w.Fault(runtime.FaultWarpSync, loc, l, fmt.Sprintf("%s membermask 0x%08x does not include the executing lane %d", what, mask, l))
 		}
 		union |= mask
+		uniform = uniform && mask == first
 		groups[l] = mask & m
 	}
 	checkMembers(w, union, m, what, loc)
+	if !uniform {
+		// Lanes that name each other must name the same lanes (the CUDA programming guide's
+		// rule: every thread in mask executes the instruction with the same mask).
+		for x := m; x != 0; x &= x - 1 {
+			l := bits.TrailingZeros32(x) & (ws - 1)
+			for g := groups[l]; g != 0; g &= g - 1 {
+				if k := bits.TrailingZeros32(g) & (ws - 1); uint32(M[k]) != uint32(M[l]) {
+					w.Fault(runtime.FaultWarpSync, loc, l, fmt.Sprintf("%s membermask 0x%08x of lane %d differs from membermask 0x%08x of lane %d, which it names", what, uint32(M[l]), l, uint32(M[k]), k))
+				}
+			}
+		}
+	}
 	return groups
 }
 
