@@ -255,12 +255,14 @@ func (e *emitter) atom() runtime.Instr {
 	if !ok || halves != e.has(modNoftz) {
 		return e.unsupported()
 	}
-	var sems, nScopes int
+	var sems, nScopes, ops int
 	for _, m := range in.Mods {
 		_, isType := m.Type()
 		sp, isSpace := m.Space()
 		switch {
-		case isType, m == op, m == modNoftz, m == modCacheHint && op != frontend.ModCas:
+		case m == op:
+			ops++
+		case isType, m == modNoftz, m == modCacheHint && op != frontend.ModCas:
 		case isSpace:
 			if sp != frontend.SpaceGlobal && sp != frontend.SpaceShared {
 				return e.unsupported()
@@ -283,7 +285,7 @@ func (e *emitter) atom() runtime.Instr {
 	if e.has(modCacheHint) {
 		want++
 	}
-	if sems > 1 || nScopes > 1 || len(args) != want || len(in.Dsts) != btoi(!isRed) {
+	if ops > 1 || sems > 1 || nScopes > 1 || len(args) != want || len(in.Dsts) != btoi(!isRed) {
 		return e.unsupported()
 	}
 	if e.has(modCacheHint) {
