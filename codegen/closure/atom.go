@@ -427,18 +427,16 @@ func (h halfFormat) add(x, y uint16) uint16 {
 	if s != s {
 		return 0x7fff
 	}
-	// s+r is the exact sum (Knuth's two-sum); r decides a tie that s alone shows.
-	bb := s - a
-	r := (a - (s - bb)) + (b - bb)
-	return h.round(s, r)
+	// float64 has more than twice the precision of both formats plus two bits, so rounding
+	// the sum first to float64 and then to the format is the same as rounding it once.
+	return h.round(s)
 }
 
-// round rounds s+r to the format, to nearest even, where |r| is at most half an ulp of s in
-// float64 (so only a tie in s needs r).
-func (h halfFormat) round(s, r float64) uint16 {
+// round rounds s to the format, to nearest even.
+func (h halfFormat) round(s float64) uint16 {
 	var sign uint16
 	if math.Signbit(s) {
-		sign, s, r = 0x8000, -s, -r
+		sign, s = 0x8000, -s
 	}
 	inf := sign | uint16(1<<h.expBits-1)<<h.fracBits
 	if math.IsInf(s, 0) {
@@ -452,7 +450,7 @@ func (h halfFormat) round(s, r float64) uint16 {
 	e := max(exp-1, 1-bias)
 	n := math.Ldexp(s, h.fracBits-e) // s in units of the result's quantum
 	i := math.Floor(n)
-	if frac := n - i; frac > 0.5 || frac == 0.5 && (r > 0 || r == 0 && math.Mod(i, 2) == 1) {
+	if frac := n - i; frac > 0.5 || frac == 0.5 && math.Mod(i, 2) == 1 {
 		i++
 	}
 	m := uint64(i)
