@@ -157,7 +157,7 @@ var otherModNames = []string{
 	".array_size", ".num_mipmap_levels", ".num_samples", ".force_unnormalized_coords",
 	".level", ".grad", ".base", ".mode", ".global::cta", ".generic", ".sem", ".op",
 	".sp", ".ordered_metadata", ".kind::f16", ".kind::tf32", ".kind::f8f6f4", ".kind::i8",
-	".scale_vec::1X", ".scale_vec::2X", ".scale_vec::4X", ".block_scale", ".noftz", ".exact",
+	".scale_vec::1X", ".scale_vec::2X", ".scale_vec::4X", ".block_scale", ".noftz", ".exact", ".mask",
 }
 
 var (

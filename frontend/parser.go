@@ -148,6 +148,12 @@ func (p *parser) isPunct(c byte) bool {
 	return p.tok.kind == tPunct && p.tok.text[0] == c
 }
 
+// peekPunct reports whether the token after the current one is punctuation c.
+func (p *parser) peekPunct(c byte) bool {
+	t := p.peek()
+	return t.kind == tPunct && t.text[0] == c
+}
+
 // accept consumes punctuation c if it is next.
 func (p *parser) accept(c byte) bool {
 	if p.isPunct(c) {
@@ -1207,13 +1213,14 @@ func (p *parser) parseOperand() Operand {
 	t := p.tok
 	switch t.kind {
 	case tIdent:
-		if t.text == "_" {
+		if t.text == "_" && !p.peekPunct('|') {
 			p.next()
 			return &Sink{Pos: p.pos(t)}
 		}
 		id := p.parseIdent()
 		switch {
 		case p.isPunct('|'):
+			// `d|p`, where d may be the sink `_` (as in elect.sync _|p, mask).
 			p.next()
 			if p.tok.kind != tIdent {
 				p.errorExpected("a second predicate after '|'")

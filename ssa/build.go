@@ -671,6 +671,9 @@ func (b *builder) dst(ins *Instr, o frontend.Operand) Arg {
 		return Arg{Kind: ArgValue, Value: v, Pos: pos}
 	}
 	def := func(id *frontend.Ident) Arg {
+		if id.Name == "_" {
+			return Arg{Kind: ArgSink, Pos: id.Pos}
+		}
 		r := b.regNamed(id.Name, id.Pos, "destination")
 		if r == nil {
 			return Arg{Kind: ArgSink, Pos: id.Pos}

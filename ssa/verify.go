@@ -2,6 +2,7 @@ package ssa
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ptx2go/ptx2go/frontend"
 )
@@ -100,7 +101,7 @@ func (v *verifier) mods(in *Instr) {
 		case frontend.ModKindVector:
 			ok = takesVector(in.Op)
 		}
-		if m == frontend.ModUni {
+		if m == frontend.ModUni && in.Op != frontend.OpVote { // vote.sync.uni is a vote mode
 			ok = false
 		}
 		if !ok {
@@ -146,6 +147,9 @@ func takesVector(op frontend.Opcode) bool {
 	}
 	return false
 }
+
+// modCacheHint is `.L2::cache_hint`, whose instructions take a 64-bit cache-policy operand last.
+var modCacheHint, _ = frontend.LookupMod(".L2::cache_hint")
 
 // operandTypes returns the type each destination and source operand must have (TypeNone: not
 // checked) and whether data operands may be wider than the type, as ld, st and cvt allow. The
@@ -205,6 +209,10 @@ func operandTypes(in *Instr, dsts, srcs []frontend.Type) ([]frontend.Type, []fro
 	case frontend.OpSt:
 		return dsts, append(srcs, frontend.TypeNone, t), true
 	case frontend.OpAtom:
+		if slices.Contains(in.Mods, modCacheHint) {
+			// atom.op.L2::cache_hint.type d, [a], b, cache-policy
+			return append(dsts, t), append(srcs, frontend.TypeNone, t, frontend.B64), false
+		}
 		return append(dsts, t), append(srcs, frontend.TypeNone, t, t), false
 	case frontend.OpRed:
 		return dsts, append(srcs, frontend.TypeNone, t), false

@@ -1,7 +1,6 @@
 package closure
 
 import (
-	"fmt"
 	"math/bits"
 	"strings"
 
@@ -328,8 +327,14 @@ func (e *emitter) lower() runtime.Instr {
 	case frontend.OpMov:
 		return e.mov()
 	case frontend.OpLd, frontend.OpLdu:
+		if !e.memModsOK() {
+			return e.unsupported()
+		}
 		return e.load()
 	case frontend.OpSt:
+		if !e.memModsOK() {
+			return e.unsupported()
+		}
 		return e.store()
 	case frontend.OpCvta:
 		return e.cvta()
@@ -346,13 +351,23 @@ func (e *emitter) lower() runtime.Instr {
 	case frontend.OpVote:
 		return e.vote()
 	case frontend.OpActivemask:
-		d := e.dst(e.in.Dsts[0])
-		return func(w *runtime.Warp, m uint32) {
-			D := regs(w, d)
-			for mm := m; mm != 0; mm &= mm - 1 {
-				D[bits.TrailingZeros32(mm)&(ws-1)] = uint64(m)
-			}
-		}
+		return e.activemask()
+	case frontend.OpMatch:
+		return e.match()
+	case frontend.OpRedux:
+		return e.redux()
+	case frontend.OpElect:
+		return e.elect()
+	case frontend.OpIsspacep:
+		return e.isspacep()
+	case frontend.OpPrefetch, frontend.OpPrefetchu:
+		return e.prefetch()
+	case frontend.OpNanosleep:
+		return e.nanosleep()
+	case frontend.OpPmevent:
+		return e.pmevent()
+	case frontend.OpBrkpt:
+		return e.brkpt()
 	case frontend.OpMembar, frontend.OpFence:
 		// CTAs share memory through Go atomics and each CTA runs on one goroutine, so
 		// program order already gives the ordering fences ask for.
@@ -558,22 +573,6 @@ func (e *emitter) predLogic() runtime.Instr {
 			r = x ^ y
 		}
 		writePred(w, d, m, r)
-	}
-}
-
-func (e *emitter) barWarp() runtime.Instr {
-	mask := e.src(e.in.Args[0], frontend.B32)
-	loc := e.loc()
-	return func(w *runtime.Warp, m uint32) {
-		checkMembers(w, uint32(regs(w, mask)[bits.TrailingZeros32(m)&(ws-1)]), m, "bar.warp.sync", loc)
-	}
-}
-
-// checkMembers faults when a warp-synchronous instruction's membermask names lanes that
-// exist and have not exited but are not executing it.
-func checkMembers(w *runtime.Warp, members, active uint32, what, loc string) {
-	if missing := members & w.Active() &^ active; missing != 0 {
-		w.Fault(runtime.FaultWarpSync, loc, bits.TrailingZeros32(active), fmt.Sprintf("%s membermask %#08x includes inactive lanes %#08x", what, members, missing))
 	}
 }
 

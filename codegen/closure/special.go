@@ -1,10 +1,21 @@
 package closure
 
 import (
+	"math/bits"
+	goruntime "runtime"
 	"time"
 
+	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/ptx2go/ptx2go/ssa"
 )
+
+// clockBase is the origin of %clock64: a monotonic clock in nanoseconds since the process
+// started, so that it never runs backwards.
+var clockBase = time.Now()
+
+// clock64 is %clock64's value.
+func clock64() uint64 { return uint64(time.Since(clockBase)) }
 
 // specialReader returns how to read special register name: once per warp for the registers
 // that are the same in every lane of a warp (warp), or per lane (lane). Both are nil for an
@@ -58,9 +69,13 @@ func specialReader(name string) (warp func(w *runtime.Warp) uint64, lane func(w 
 		return nil, func(w *runtime.Warp, l int) uint64 { return uint64(^uint32(1<<(l+1) - 1)) }
 	case "%lanemask_ge":
 		return nil, func(w *runtime.Warp, l int) uint64 { return uint64(^uint32(1<<l - 1)) }
-	case "%clock", "%clock_hi":
-		return func(*runtime.Warp) uint64 { return uint64(uint32(time.Now().UnixNano())) }, nil
-	case "%clock64", "%globaltimer":
+	case "%clock":
+		return func(*runtime.Warp) uint64 { return uint64(uint32(clock64())) }, nil
+	case "%clock_hi":
+		return func(*runtime.Warp) uint64 { return clock64() >> 32 }, nil
+	case "%clock64":
+		return func(*runtime.Warp) uint64 { return clock64() }, nil
+	case "%globaltimer":
 		return func(*runtime.Warp) uint64 { return uint64(time.Now().UnixNano()) }, nil
 	case "%globaltimer_lo":
 		return func(*runtime.Warp) uint64 { return uint64(uint32(time.Now().UnixNano())) }, nil
@@ -74,4 +89,50 @@ func specialReader(name string) (warp func(w *runtime.Warp) uint64, lane func(w 
 		return func(*runtime.Warp) uint64 { return 1 }, nil
 	}
 	return nil, nil
+}
+
+// modMask is pmevent's `.mask`, which has no named constant in frontend.
+var modMask, _ = frontend.LookupMod(".mask")
+
+// nanosleep.u32 t suspends the thread for up to about t nanoseconds (at most 1 ms) in the
+// ISA; here it yields the processor once, which keeps spin-wait loops that poll memory written
+// by other CTAs fair, and never sleeps.
+func (e *emitter) nanosleep() runtime.Instr {
+	if len(e.in.Mods) != 1 || e.typ() != frontend.U32 || len(e.in.Args) != 1 {
+		return e.unsupported()
+	}
+	e.src(e.in.Args[0], frontend.U32)
+	return func(*runtime.Warp, uint32) { goruntime.Gosched() }
+}
+
+// pmevent a and pmevent.mask a signal performance-monitor events; there are no counters to
+// raise here, so they do nothing. The operand must be an immediate (an event 0-15, or a
+// 16-bit mask).
+func (e *emitter) pmevent() runtime.Instr {
+	in := e.in
+	if len(in.Args) != 1 || in.Args[0].Kind != ssa.ArgImm {
+		return e.unsupported()
+	}
+	limit := uint64(15)
+	switch {
+	case len(in.Mods) == 1 && in.Mods[0] == modMask:
+		limit = 0xffff
+	case len(in.Mods) != 0:
+		return e.unsupported()
+	}
+	if in.Args[0].Imm > limit {
+		return e.errorf("pmevent operand %d is out of range 0..%d", in.Args[0].Imm, limit)
+	}
+	return func(*runtime.Warp, uint32) {}
+}
+
+// brkpt stops the launch with a breakpoint fault at the first executing lane.
+func (e *emitter) brkpt() runtime.Instr {
+	if len(e.in.Mods) != 0 || len(e.in.Args) != 0 {
+		return e.unsupported()
+	}
+	loc := e.loc()
+	return func(w *runtime.Warp, m uint32) {
+		w.Fault(runtime.FaultBreakpoint, loc, bits.TrailingZeros32(m), "")
+	}
 }

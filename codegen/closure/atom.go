@@ -1,0 +1,556 @@
+package closure
+
+import (
+	"math"
+	"math/bits"
+	"slices"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/ptx2go/ptx2go/frontend"
+	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/ptx2go/ptx2go/ssa"
+)
+
+// Memory-order and cache qualifiers. This machine has no caches, and its memory is
+// sequentially consistent for atomics (sync/atomic) and ordered per goroutine otherwise, so
+// every qualifier is accepted for what it is and changes nothing; what they constrain is
+// checked (one semantics, one scope, the extra operand of .L2::cache_hint).
+
+// memMod looks up a modifier spelling that has no named constant in frontend.
+func memMod(name string) frontend.Mod {
+	m, ok := frontend.LookupMod(name)
+	if !ok {
+		panic("closure: frontend does not know the modifier " + name)
+	}
+	return m
+}
+
+var (
+	modMmio      = memMod(".mmio")
+	modCacheHint = memMod(".L2::cache_hint")
+	modNoftz     = memMod(".noftz")
+	modL1        = memMod(".L1")
+	modL2        = memMod(".L2")
+	modL2EvLast  = memMod(".L2::evict_last")
+	modL2EvNorm  = memMod(".L2::evict_normal")
+
+	// Cache operators of ld and st.
+	loadCacheOps  = mods(".ca", ".cg", ".cs", ".lu", ".cv")
+	storeCacheOps = mods(".wb", ".cg", ".cs", ".wt")
+	// Eviction priorities and L2 prefetch sizes.
+	evictions = mods(".L1::evict_normal", ".L1::evict_unchanged", ".L1::evict_first", ".L1::evict_last",
+		".L1::no_allocate", ".L2::evict_first", ".L2::evict_last", ".L2::evict_normal", ".L2::evict_unchanged")
+	prefetchSizes = mods(".L2::64B", ".L2::128B", ".L2::256B")
+	scopes        = []frontend.Mod{frontend.ModCta, frontend.ModCluster, frontend.ModGpu, frontend.ModSys}
+)
+
+func mods(names ...string) []frontend.Mod {
+	out := make([]frontend.Mod, len(names))
+	for i, n := range names {
+		out[i] = memMod(n)
+	}
+	return out
+}
+
+// memModsOK checks the modifiers of ld, ldu and st against the ISA's grammar:
+//
+//	ld{.weak|.volatile|.relaxed.scope|.acquire.scope|.mmio.relaxed.sys}{.ss}{.cop}{.level::eviction_priority}{.L2::cache_hint}{.L2::prefetch_size}{.vec}.type
+//	ld.global{.nc}..., ldu{.global}{.vec}.type
+//	st{.weak|.volatile|.relaxed.scope|.release.scope|.mmio.relaxed.sys}{.ss}{.cop}{.level::eviction_priority}{.L2::cache_hint}{.vec}.type
+//
+// .L2::cache_hint takes its cache-policy operand last. Types and vectors are checked by the
+// lowering itself.
+func (e *emitter) memModsOK() bool {
+	in := e.in
+	isStore := in.Op == frontend.OpSt
+	var sems, nScopes, cops, hints int
+	for _, m := range in.Mods {
+		_, isType := m.Type()
+		_, isSpace := m.Space()
+		switch {
+		case isType, isSpace, m.Kind() == frontend.ModKindVector:
+		case m == frontend.ModWeak, m == frontend.ModVolatile, m == frontend.ModRelaxed:
+			sems++
+		case m == frontend.ModAcquire && !isStore, m == frontend.ModRelease && isStore:
+			sems++
+		case m == modMmio:
+		case slices.Contains(scopes, m):
+			nScopes++
+		case !isStore && slices.Contains(loadCacheOps, m), isStore && slices.Contains(storeCacheOps, m):
+			cops++
+		case slices.Contains(evictions, m), !isStore && slices.Contains(prefetchSizes, m):
+		case m == modCacheHint:
+			hints++
+		case m == frontend.ModNc:
+			if in.Op != frontend.OpLd || e.space() != frontend.SpaceGlobal {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	ordered := e.has(frontend.ModRelaxed) || e.has(frontend.ModAcquire) || e.has(frontend.ModRelease)
+	switch {
+	case sems > 1 || nScopes > 1 || cops > 1 || hints > 1:
+		return false
+	case ordered != (nScopes == 1):
+		return false
+	case e.has(modMmio) && !(e.has(frontend.ModRelaxed) && e.has(frontend.ModSys)):
+		return false
+	case in.Op == frontend.OpLdu && e.space() != frontend.SpaceGlobal && e.space() != frontend.SpaceNone:
+		return false
+	}
+	want := 2 // ld: d, [a]; st: [a], b
+	if hints == 1 {
+		want++
+	}
+	if len(in.Dsts)+len(in.Args) != want {
+		return false
+	}
+	if hints == 1 {
+		e.src(in.Args[len(in.Args)-1], frontend.B64)
+	}
+	return true
+}
+
+// atomOps are the operations of atom and red.
+var atomOps = []frontend.Mod{frontend.ModAnd, frontend.ModOr, frontend.ModXor, frontend.ModCas, frontend.ModExch,
+	frontend.ModAdd, frontend.ModInc, frontend.ModDec, frontend.ModMin, frontend.ModMax}
+
+// atomTypeOK is the ISA's table of the types each atom/red operation takes; halves is whether
+// the form is one of the .noftz f16/bf16 additions.
+func atomTypeOK(op frontend.Mod, t frontend.Type) (ok, halves bool) {
+	switch op {
+	case frontend.ModAnd, frontend.ModOr, frontend.ModXor:
+		return t == frontend.B32 || t == frontend.B64, false
+	case frontend.ModCas:
+		return t == frontend.B16 || t == frontend.B32 || t == frontend.B64, false
+	case frontend.ModExch:
+		return t == frontend.B32 || t == frontend.B64, false
+	case frontend.ModInc, frontend.ModDec:
+		return t == frontend.U32, false
+	case frontend.ModMin, frontend.ModMax:
+		return t == frontend.U32 || t == frontend.S32 || t == frontend.U64 || t == frontend.S64, false
+	}
+	switch t {
+	case frontend.U32, frontend.S32, frontend.U64, frontend.F32, frontend.F64:
+		return true, false
+	case frontend.F16, frontend.F16x2, frontend.BF16, frontend.BF16x2:
+		return true, true
+	}
+	return false, false
+}
+
+// atomFunc returns the new memory value for old value o and operands b and c, all of width
+// bits of type t.
+func atomFunc(op frontend.Mod, t frontend.Type) func(o, b, c uint64) uint64 {
+	n := t.Bits()
+	switch op {
+	case frontend.ModAnd:
+		return func(o, b, _ uint64) uint64 { return o & b }
+	case frontend.ModOr:
+		return func(o, b, _ uint64) uint64 { return o | b }
+	case frontend.ModXor:
+		return func(o, b, _ uint64) uint64 { return o ^ b }
+	case frontend.ModExch:
+		return func(_, b, _ uint64) uint64 { return b }
+	case frontend.ModCas:
+		return func(o, b, c uint64) uint64 {
+			if o == b {
+				return c
+			}
+			return o
+		}
+	case frontend.ModInc:
+		return func(o, b, _ uint64) uint64 {
+			if o >= b {
+				return 0
+			}
+			return o + 1
+		}
+	case frontend.ModDec:
+		return func(o, b, _ uint64) uint64 {
+			if o == 0 || o > b {
+				return b
+			}
+			return o - 1
+		}
+	case frontend.ModMin, frontend.ModMax:
+		isMax := op == frontend.ModMax
+		if t.IsSigned() {
+			return func(o, b, _ uint64) uint64 {
+				if sext(o, n) < sext(b, n) != isMax {
+					return o
+				}
+				return b
+			}
+		}
+		return func(o, b, _ uint64) uint64 {
+			if o < b != isMax {
+				return o
+			}
+			return b
+		}
+	}
+	switch t {
+	case frontend.F32:
+		return func(o, b, _ uint64) uint64 { return atomAddF32(o, b) }
+	case frontend.F64:
+		return func(o, b, _ uint64) uint64 {
+			r := f64(o) + f64(b)
+			if r != r {
+				return nan64
+			}
+			return b64(r)
+		}
+	case frontend.F16:
+		return func(o, b, _ uint64) uint64 { return uint64(f16Format.add(uint16(o), uint16(b))) }
+	case frontend.BF16:
+		return func(o, b, _ uint64) uint64 { return uint64(bf16Format.add(uint16(o), uint16(b))) }
+	case frontend.F16x2, frontend.BF16x2:
+		h := f16Format
+		if t == frontend.BF16x2 {
+			h = bf16Format
+		}
+		return func(o, b, _ uint64) uint64 {
+			lo := h.add(uint16(o), uint16(b))
+			hi := h.add(uint16(o>>16), uint16(b>>16))
+			return uint64(hi)<<16 | uint64(lo)
+		}
+	}
+	return func(o, b, _ uint64) uint64 { return o + b }
+}
+
+// atomAddF32 is atom.add.f32: round to nearest even, with subnormal inputs and results
+// flushed to sign-preserving zero, as the ISA specifies; a NaN result is the canonical NaN.
+func atomAddF32(o, b uint64) uint64 {
+	r := f32(ftz32(o)) + f32(ftz32(b))
+	if r != r {
+		return nan32
+	}
+	return ftz32(b32(r))
+}
+
+// atom lowers atom and red:
+//
+//	atom{.sem}{.scope}{.space}.op{.L2::cache_hint}.type d, [a], b{, cache-policy}
+//	atom{.sem}{.scope}{.space}.cas.type d, [a], b, c
+//	atom{.sem}{.scope}{.space}.add.noftz{.L2::cache_hint}.{f16,f16x2,bf16,bf16x2} d, [a], b{, cache-policy}
+//	red{.sem}{.scope}{.space}.op{.L2::cache_hint}.type [a], b{, cache-policy}
+//
+// The lanes of a warp update memory one after another in lane order. Global memory (and
+// generic addresses that reach it) is updated with sync/atomic, since other CTAs run in
+// parallel: 16-bit forms use a compare-and-swap loop on the aligned 32-bit word holding them.
+// Shared and local memory belong to one goroutine and are updated in place.
+func (e *emitter) atom() runtime.Instr {
+	in := e.in
+	isRed := in.Op == frontend.OpRed
+	op := e.oneOf(atomOps...)
+	t := e.typ()
+	if op == 0 || len(e.types()) != 1 || isRed && (op == frontend.ModCas || op == frontend.ModExch) {
+		return e.unsupported()
+	}
+	ok, halves := atomTypeOK(op, t)
+	if !ok || halves != e.has(modNoftz) {
+		return e.unsupported()
+	}
+	var sems, nScopes, ops int
+	for _, m := range in.Mods {
+		_, isType := m.Type()
+		sp, isSpace := m.Space()
+		switch {
+		case m == op:
+			ops++
+		case isType, m == modNoftz, m == modCacheHint && op != frontend.ModCas:
+		case isSpace:
+			if sp != frontend.SpaceGlobal && sp != frontend.SpaceShared {
+				return e.unsupported()
+			}
+		case m == frontend.ModRelaxed, m == frontend.ModRelease:
+			sems++
+		case (m == frontend.ModAcquire || m == frontend.ModAcqRel) && !isRed:
+			sems++
+		case slices.Contains(scopes, m):
+			nScopes++
+		default:
+			return e.unsupported()
+		}
+	}
+	args := in.Args
+	want := 2 // [a], b
+	if op == frontend.ModCas {
+		want++
+	}
+	if e.has(modCacheHint) {
+		want++
+	}
+	if ops > 1 || sems > 1 || nScopes > 1 || len(args) != want || len(in.Dsts) != btoi(!isRed) {
+		return e.unsupported()
+	}
+	if e.has(modCacheHint) {
+		e.src(args[len(args)-1], frontend.B64)
+	}
+	ad := e.memOperand(args[0])
+	if ad == nil {
+		return nil
+	}
+	es := t.Bytes()
+	width := t.Bits()
+	f := atomFunc(op, t)
+	b := e.src(args[1], t)
+	c := b
+	if op == frontend.ModCas {
+		c = e.src(args[2], t)
+	}
+	d := -1
+	if !isRed {
+		d = e.dst(in.Dsts[0])
+	}
+	if e.bad {
+		return nil
+	}
+	sp := e.space()
+	loc := e.loc()
+	// The commonest atomics on global memory have a single sync/atomic operation.
+	fast := sp == frontend.SpaceGlobal && op == frontend.ModAdd && (t == frontend.U32 || t == frontend.S32 || t == frontend.U64)
+	return func(w *runtime.Warp, m uint32) {
+		u := ad.uniformValue(w)
+		B, C := regs(w, b), regs(w, c)
+		for ; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m) & (ws - 1)
+			addr := ad.at(w, u, l)
+			mem := ad.access(w, addr, es, l, loc)
+			bv, cv := wrap(B[l], width), wrap(C[l], width)
+			var old uint64
+			switch {
+			case fast && es == 4:
+				old = uint64(atomic.AddUint32(runtime.AtomicU32(mem), uint32(bv)) - uint32(bv))
+			case fast:
+				old = atomic.AddUint64(runtime.AtomicU64(mem), bv) - bv
+			case sp == frontend.SpaceGlobal || sp == frontend.SpaceNone && isGlobalGeneric(addr):
+				old = atomicRMW(mem, addr, f, bv, cv)
+			default:
+				old = loadBits(mem)
+				storeBits(mem, wrap(f(old, bv, cv), width))
+			}
+			if d >= 0 {
+				w.R[d*ws+l] = old
+			}
+		}
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// isGlobalGeneric reports whether a generic address lies outside the shared and local windows,
+// that is, in global memory.
+func isGlobalGeneric(addr uint64) bool {
+	return addr-uint64(runtime.SharedWindow) >= runtime.WindowSize && addr-uint64(runtime.LocalWindow) >= runtime.WindowSize
+}
+
+// atomicRMW replaces the 2, 4 or 8 bytes of global memory mem at device address addr by
+// f(old, b, c) atomically and returns old. A 16-bit value is updated through the aligned
+// 32-bit word that holds it: device allocations are 8-byte aligned on the host as on the
+// device, so that word lies inside the same allocation.
+func atomicRMW(mem []byte, addr uint64, f func(o, b, c uint64) uint64, b, c uint64) uint64 {
+	switch len(mem) {
+	case 2:
+		shift := (addr & 2) * 8
+		p := (*uint32)(unsafe.Add(unsafe.Pointer(&mem[0]), -int(addr&2)))
+		for {
+			word := atomic.LoadUint32(p)
+			old := uint64(word>>shift) & 0xffff
+			nw := word&^(0xffff<<shift) | uint32(f(old, b, c)&0xffff)<<shift
+			if atomic.CompareAndSwapUint32(p, word, nw) {
+				return old
+			}
+		}
+	case 4:
+		p := runtime.AtomicU32(mem)
+		for {
+			old := atomic.LoadUint32(p)
+			if atomic.CompareAndSwapUint32(p, old, uint32(f(uint64(old), b, c))) {
+				return uint64(old)
+			}
+		}
+	}
+	p := runtime.AtomicU64(mem)
+	for {
+		old := atomic.LoadUint64(p)
+		if atomic.CompareAndSwapUint64(p, old, f(old, b, c)) {
+			return old
+		}
+	}
+}
+
+// halfFormat is a 16-bit binary floating-point format: f16 or bf16.
+type halfFormat struct{ expBits, fracBits int }
+
+var (
+	f16Format  = halfFormat{expBits: 5, fracBits: 10}
+	bf16Format = halfFormat{expBits: 8, fracBits: 7}
+)
+
+// float64 returns the exact value of v.
+func (h halfFormat) float64(v uint16) float64 {
+	bias := 1<<(h.expBits-1) - 1
+	e := int(v>>h.fracBits) & (1<<h.expBits - 1)
+	frac := uint64(v) & (1<<h.fracBits - 1)
+	var x float64
+	switch {
+	case e == 1<<h.expBits-1 && frac != 0:
+		x = math.NaN()
+	case e == 1<<h.expBits-1:
+		x = math.Inf(1)
+	case e == 0:
+		x = math.Ldexp(float64(frac), 1-bias-h.fracBits)
+	default:
+		x = math.Ldexp(float64(frac|1<<h.fracBits), e-bias-h.fracBits)
+	}
+	if v&0x8000 != 0 {
+		x = -x
+	}
+	return x
+}
+
+// add is x+y rounded to nearest even with subnormals kept (.noftz); a NaN result is the
+// canonical NaN 0x7fff.
+func (h halfFormat) add(x, y uint16) uint16 {
+	a, b := h.float64(x), h.float64(y)
+	s := a + b
+	if s != s {
+		return 0x7fff
+	}
+	// float64 has more than twice the precision of both formats plus two bits, so rounding
+	// the sum first to float64 and then to the format is the same as rounding it once.
+	return h.round(s)
+}
+
+// round rounds s to the format, to nearest even.
+func (h halfFormat) round(s float64) uint16 {
+	var sign uint16
+	if math.Signbit(s) {
+		sign, s = 0x8000, -s
+	}
+	inf := sign | uint16(1<<h.expBits-1)<<h.fracBits
+	if math.IsInf(s, 0) {
+		return inf
+	}
+	if s == 0 {
+		return sign
+	}
+	bias := 1<<(h.expBits-1) - 1
+	_, exp := math.Frexp(s)
+	e := max(exp-1, 1-bias)
+	n := math.Ldexp(s, h.fracBits-e) // s in units of the result's quantum
+	i := math.Floor(n)
+	if frac := n - i; frac > 0.5 || frac == 0.5 && math.Mod(i, 2) == 1 {
+		i++
+	}
+	m := uint64(i)
+	if m == 1<<(h.fracBits+1) {
+		m >>= 1
+		e++
+	}
+	if m < 1<<h.fracBits {
+		return sign | uint16(m)
+	}
+	if e+bias >= 1<<h.expBits-1 {
+		return inf
+	}
+	return sign | uint16(e+bias)<<h.fracBits | uint16(m-1<<h.fracBits)
+}
+
+// isspacep.space p, a tests whether generic address a lies in a state space: the shared and
+// local windows, a .const variable, or else global memory. No generic address on this
+// machine names the .param space (cvta.param is not supported), so isspacep.param is false.
+func (e *emitter) isspacep() runtime.Instr {
+	in := e.in
+	if len(in.Mods) != 1 || len(in.Args) != 1 {
+		return e.unsupported()
+	}
+	sp, _ := in.Mods[0].Space()
+	p := e.predDst(in.Dsts[0])
+	a := e.src(in.Args[0], frontend.U64)
+	var consts [][2]int // global index, size
+	for v, g := range e.f.c.globals {
+		if v.Space == frontend.SpaceConst {
+			consts = append(consts, [2]int{g, int(v.Size)})
+		}
+	}
+	slices.SortFunc(consts, func(x, y [2]int) int { return x[0] - y[0] })
+	isConst := func(w *runtime.Warp, addr uint64) bool {
+		for _, c := range consts {
+			if base := w.GlobalVar(c[0]); addr-base < uint64(c[1]) {
+				return true
+			}
+		}
+		return false
+	}
+	var test func(w *runtime.Warp, addr uint64) bool
+	switch sp {
+	case frontend.SpaceShared:
+		test = func(_ *runtime.Warp, addr uint64) bool { return addr-uint64(runtime.SharedWindow) < runtime.WindowSize }
+	case frontend.SpaceLocal:
+		test = func(_ *runtime.Warp, addr uint64) bool { return addr-uint64(runtime.LocalWindow) < runtime.WindowSize }
+	case frontend.SpaceConst:
+		test = isConst
+	case frontend.SpaceGlobal:
+		test = func(w *runtime.Warp, addr uint64) bool {
+			return isGlobalGeneric(addr) && addr-uint64(runtime.FuncWindow) >= runtime.WindowSize && !isConst(w, addr)
+		}
+	case frontend.SpaceParam:
+		test = func(*runtime.Warp, uint64) bool { return false }
+	default:
+		return e.unsupported()
+	}
+	wide := in.Args[0].Kind != ssa.ArgValue || in.Args[0].Value.Reg.Type.Bits() == 64
+	return func(w *runtime.Warp, m uint32) {
+		A := regs(w, a)
+		var r uint32
+		for x := m; x != 0; x &= x - 1 {
+			l := bits.TrailingZeros32(x) & (ws - 1)
+			addr := A[l]
+			if !wide {
+				addr = uint64(uint32(addr))
+			}
+			if test(w, addr) {
+				r |= 1 << l
+			}
+		}
+		writePred(w, p, m, r)
+	}
+}
+
+// prefetch{.global,.local}.{L1,L2} [a], prefetch.global.L2::evict_{last,normal} [a] and
+// prefetchu.L1 [a] only warm caches, and a prefetch of an invalid address is not a fault on
+// a GPU, so they do nothing.
+func (e *emitter) prefetch() runtime.Instr {
+	in := e.in
+	if len(in.Args) != 1 || in.Args[0].Kind != ssa.ArgAddr {
+		return e.unsupported()
+	}
+	var levels int
+	for _, m := range in.Mods {
+		sp, isSpace := m.Space()
+		switch {
+		case isSpace && in.Op == frontend.OpPrefetch && (sp == frontend.SpaceGlobal || sp == frontend.SpaceLocal):
+		case m == modL1:
+			levels++
+		case (m == modL2 || m == modL2EvLast || m == modL2EvNorm) && in.Op == frontend.OpPrefetch:
+			levels++
+		default:
+			return e.unsupported()
+		}
+	}
+	if levels != 1 || (e.has(modL2EvLast) || e.has(modL2EvNorm)) && e.space() != frontend.SpaceGlobal {
+		return e.unsupported()
+	}
+	return func(*runtime.Warp, uint32) {}
+}

@@ -1,0 +1,525 @@
+package ptx2go_test
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/ptx2go/ptx2go"
+	"github.com/ptx2go/ptx2go/runtime"
+)
+
+// Warp-level instructions under conformance test. confRun puts rows 0..31 of every 32 into the
+// lanes of one warp, and with a row count that is a multiple of its block size every lane of
+// every warp executes the instruction, so lane-dependent inputs give the whole warp's state.
+
+const confWarpRows = 256 * 64 // 512 full warps
+
+// confWarpRand is the fixed-seed generator of the warp tests.
+func confWarpRand() *rand.Rand { return rand.New(rand.NewPCG(7, 0x5eed)) }
+
+// confWarpPartition returns per-lane membermasks for each warp of n rows: the lanes of a warp are
+// split into random disjoint groups, and each lane's mask is its group. Every fourth warp uses
+// the full mask, and one in eight a contiguous segment split.
+func confWarpPartition(r *rand.Rand, n int) []uint64 {
+	out := make([]uint64, n)
+	for w := 0; w < n/32; w++ {
+		var color [32]int
+		switch w % 8 {
+		case 0, 4:
+		case 1:
+			size := 1 << r.IntN(6)
+			for l := range 32 {
+				color[l] = l / size
+			}
+		default:
+			k := 1 + r.IntN(5)
+			for l := range 32 {
+				color[l] = r.IntN(k)
+			}
+		}
+		var masks [32]uint32
+		for l := range 32 {
+			for k := range 32 {
+				if color[k] == color[l] {
+					masks[l] |= 1 << k
+				}
+			}
+		}
+		for l := range 32 {
+			out[w*32+l] = uint64(masks[l])
+		}
+	}
+	return out
+}
+
+// confWarpValues draws n values with many repeats inside a warp (small ranges), extremes, and
+// plain random bits.
+func confWarpValues(r *rand.Rand, n int, width uint) []uint64 {
+	out := make([]uint64, n)
+	extremes := []uint64{0, 1, 1 << (width - 1), 1<<(width-1) - 1, 1<<width - 1}
+	for w := 0; w < n/32; w++ {
+		kind := w % 4
+		for l := range 32 {
+			var v uint64
+			switch kind {
+			case 0:
+				v = r.Uint64N(3)
+			case 1:
+				v = extremes[r.IntN(len(extremes))]
+			default:
+				v = r.Uint64()
+			}
+			if width < 64 {
+				v &= 1<<width - 1
+			}
+			out[w*32+l] = v
+		}
+	}
+	return out
+}
+
+func TestConfWarpShfl(t *testing.T) {
+	r := confWarpRand()
+	n := confWarpRows
+	a := make([]uint64, n)
+	b := make([]uint64, n)
+	c := make([]uint64, n)
+	clamps := []uint64{0x1f, 0x0, 0x1c03, 0x181f, 0x1f00, 0x1e01, 0x1000}
+	for i := range n {
+		a[i] = uint64(r.Uint32())
+		w := i / 32
+		switch w % 3 {
+		case 0: // warp-uniform offset and clamp, as compilers emit
+			b[i] = uint64(w * 7 % 40)
+			c[i] = clamps[w%len(clamps)]
+		case 1: // per-lane offsets, uniform clamp
+			b[i] = r.Uint64N(64)
+			c[i] = clamps[(w/3)%len(clamps)]
+		default: // per-lane everything, including bits outside the fields
+			b[i] = uint64(r.Uint32())
+			c[i] = uint64(r.Uint32())
+		}
+	}
+	for _, mode := range []string{"up", "down", "bfly", "idx"} {
+		outs := confRun(t, confOp{
+			Body: fmt.Sprintf("shfl.sync.%s.b32 %%d0|%%d1, %%a0, %%a1, %%a2, 0xffffffff;", mode),
+			In:   []string{"b32", "b32", "b32"}, Out: []string{"b32", "pred"},
+		}, a, b, c)
+		for i := range n {
+			base, lane := i&^31, i&31
+			bval := int(b[i] & 31)
+			cval := int(c[i] & 31)
+			seg := int(c[i] >> 8 & 31)
+			maxLane := lane&seg | cval&^seg
+			minLane := lane & seg
+			var j int
+			var ok bool
+			switch mode {
+			case "up":
+				j = lane - bval
+				ok = j >= maxLane
+			case "down":
+				j = lane + bval
+				ok = j <= maxLane
+			case "bfly":
+				j = lane ^ bval
+				ok = j <= maxLane
+			case "idx":
+				j = minLane | bval&^seg
+				ok = j <= maxLane
+			}
+			if !ok {
+				j = lane
+			}
+			require.Equal(t, a[base+j], outs[0][i], "shfl.%s row %d b=%#x c=%#x", mode, i, b[i], c[i])
+			require.Equal(t, uint64(confWarpBool(ok)), outs[1][i], "shfl.%s pred row %d b=%#x c=%#x", mode, i, b[i], c[i])
+		}
+	}
+}
+
+func confWarpBool(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// confWarpGroups returns, for row i, the rows of its group under per-lane membermask column m.
+func confWarpGroup(m []uint64, i int) []int {
+	var rows []int
+	for g := uint32(m[i]); g != 0; g &= g - 1 {
+		rows = append(rows, i&^31+bits.TrailingZeros32(g))
+	}
+	return rows
+}
+
+func TestConfWarpVote(t *testing.T) {
+	r := confWarpRand()
+	n := confWarpRows
+	masks := confWarpPartition(r, n)
+	p := make([]uint64, n)
+	for i := range n {
+		switch (i / 32) % 5 {
+		case 0:
+			p[i] = 1
+		case 1:
+			p[i] = 0
+		case 2:
+			p[i] = confWarpBoolU(r.IntN(32) != 0)
+		default:
+			p[i] = r.Uint64N(2)
+		}
+	}
+	for _, neg := range []string{"", "!"} {
+		for _, mode := range []string{"all", "any", "uni", "ballot"} {
+			typ, out := "pred", "pred"
+			if mode == "ballot" {
+				typ, out = "b32", "b32"
+			}
+			outs := confRun(t, confOp{
+				Body: fmt.Sprintf("vote.sync.%s.%s %%d0, %s%%a0, %%a1;", mode, typ, neg),
+				In:   []string{"pred", "b32"}, Out: []string{out},
+			}, p, masks)
+			for i := range n {
+				var set, all uint32
+				for _, k := range confWarpGroup(masks, i) {
+					v := p[k] != 0
+					if neg != "" {
+						v = !v
+					}
+					if v {
+						set |= 1 << (k & 31)
+					}
+					all |= 1 << (k & 31)
+				}
+				var want uint64
+				switch mode {
+				case "all":
+					want = confWarpBoolU(set == all)
+				case "any":
+					want = confWarpBoolU(set != 0)
+				case "uni":
+					want = confWarpBoolU(set == 0 || set == all)
+				default:
+					want = uint64(set)
+				}
+				require.Equal(t, want, outs[0][i], "vote.%s %s row %d mask %#x", mode, neg, i, masks[i])
+			}
+		}
+	}
+}
+
+func confWarpBoolU(b bool) uint64 { return uint64(confWarpBool(b)) }
+
+func TestConfWarpMatch(t *testing.T) {
+	r := confWarpRand()
+	n := confWarpRows
+	masks := confWarpPartition(r, n)
+	for _, typ := range []string{"b32", "b64"} {
+		width := uint(32)
+		if typ == "b64" {
+			width = 64
+		}
+		vals := confWarpValues(r, n, width)
+		if typ == "b64" {
+			// Values equal in their low or high half only must not match.
+			for i := 0; i < n; i += 97 {
+				vals[i] = vals[i^1] ^ 1<<40
+			}
+		}
+		outs := confRun(t, confOp{
+			Body: fmt.Sprintf("match.any.sync.%s %%d0, %%a0, %%a1;\nmatch.all.sync.%s %%d1|%%d2, %%a0, %%a1;", typ, typ),
+			In:   []string{typ, "b32"}, Out: []string{"b32", "b32", "pred"},
+		}, vals, masks)
+		for i := range n {
+			var same, group uint32
+			for _, k := range confWarpGroup(masks, i) {
+				group |= 1 << (k & 31)
+				if vals[k] == vals[i] {
+					same |= 1 << (k & 31)
+				}
+			}
+			require.Equal(t, uint64(same), outs[0][i], "match.any.%s row %d", typ, i)
+			allSame := same == group
+			wantAll := uint64(0)
+			if allSame {
+				wantAll = uint64(group)
+			}
+			require.Equal(t, wantAll, outs[1][i], "match.all.%s row %d", typ, i)
+			require.Equal(t, confWarpBoolU(allSame), outs[2][i], "match.all.%s pred row %d", typ, i)
+		}
+	}
+}
+
+func TestConfWarpRedux(t *testing.T) {
+	r := confWarpRand()
+	n := confWarpRows
+	masks := confWarpPartition(r, n)
+	vals := confWarpValues(r, n, 32)
+	forms := []struct {
+		op, typ string
+		f       func(x, y uint32) uint32
+	}{
+		{"add", "u32", func(x, y uint32) uint32 { return x + y }},
+		{"add", "s32", func(x, y uint32) uint32 { return x + y }},
+		{"min", "u32", func(x, y uint32) uint32 { return min(x, y) }},
+		{"max", "u32", func(x, y uint32) uint32 { return max(x, y) }},
+		{"min", "s32", func(x, y uint32) uint32 { return uint32(min(int32(x), int32(y))) }},
+		{"max", "s32", func(x, y uint32) uint32 { return uint32(max(int32(x), int32(y))) }},
+		{"and", "b32", func(x, y uint32) uint32 { return x & y }},
+		{"or", "b32", func(x, y uint32) uint32 { return x | y }},
+		{"xor", "b32", func(x, y uint32) uint32 { return x ^ y }},
+	}
+	for _, form := range forms {
+		outs := confRun(t, confOp{
+			Body: fmt.Sprintf("redux.sync.%s.%s %%d0, %%a0, %%a1;", form.op, form.typ),
+			In:   []string{form.typ, "b32"}, Out: []string{form.typ},
+		}, vals, masks)
+		for i := range n {
+			g := confWarpGroup(masks, i)
+			acc := uint32(vals[g[0]])
+			for _, k := range g[1:] {
+				acc = form.f(acc, uint32(vals[k]))
+			}
+			require.Equal(t, uint64(acc), outs[0][i], "redux.%s.%s row %d", form.op, form.typ, i)
+		}
+	}
+}
+
+func TestConfWarpElectActivemask(t *testing.T) {
+	r := confWarpRand()
+	n := confWarpRows
+	masks := confWarpPartition(r, n)
+	outs := confRun(t, confOp{
+		Body: "elect.sync %d0|%d1, %a0;\nelect.sync _|%d2, %a0;\nactivemask.b32 %d3;\nbar.warp.sync %a0;",
+		In:   []string{"b32"}, Out: []string{"b32", "pred", "pred", "b32"},
+	}, masks)
+	for i := range n {
+		leader := bits.TrailingZeros32(uint32(masks[i]))
+		require.Equal(t, uint64(leader), outs[0][i], "elect row %d mask %#x", i, masks[i])
+		require.Equal(t, confWarpBoolU(leader == i&31), outs[1][i], "elect pred row %d", i)
+		require.Equal(t, outs[1][i], outs[2][i], "elect _|p row %d", i)
+		require.Equal(t, uint64(0xffffffff), outs[3][i], "activemask row %d", i)
+	}
+}
+
+// confWarpLine is the source line "warp.ptx:N" of the first line of confWarpKernel's module
+// for body that contains marker.
+func confWarpLine(body, marker string) string {
+	for i, line := range strings.Split(confWarpSource(body), "\n") {
+		if strings.Contains(line, marker) {
+			return fmt.Sprintf("warp.ptx:%d", i+1)
+		}
+	}
+	return "warp.ptx:?"
+}
+
+// confWarpSource is the module confWarpKernel runs: a kernel k(.param .u64 out) in which %r0 is
+// %tid.x and %rd1 the address of out[%tid.x] (uint32 elements).
+func confWarpSource(body string) string {
+	return `.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .pred %p<8>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd0, [out];
+	mov.u32 %r0, %tid.x;
+	mul.wide.u32 %rd1, %r0, 4;
+	add.u64 %rd1, %rd0, %rd1;
+` + body + `
+	ret;
+}
+`
+}
+
+// confWarpKernel compiles confWarpSource(body) and launches it on one CTA of block threads; it
+// returns the first block uint32 of out and the launch error.
+func confWarpKernel(t *testing.T, body string, block int) ([]uint32, error) {
+	t.Helper()
+	src := confWarpSource(body)
+	mod, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "warp.ptx"})
+	require.NoError(t, err, "compiling:\n%s", src)
+	k, err := mod.Kernel("k")
+	require.NoError(t, err)
+	dev := runtime.NewDevice()
+	init := make([]uint32, block)
+	for i := range init {
+		init[i] = 0xdeadbeef
+	}
+	out, err := runtime.Upload(dev, init)
+	require.NoError(t, err)
+	lerr := k.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(uint32(block)), out)
+	got := make([]uint32, block)
+	require.NoError(t, runtime.Download(dev, got, out))
+	return got, lerr
+}
+
+// TestConfWarpDivergent runs warp ops inside divergent code with the membermask of the lanes
+// that take the branch, in a partial warp and after some lanes exited.
+func TestConfWarpDivergent(t *testing.T) {
+	// 48 threads: warp 1 has 16 lanes; lanes 40..47 exit first. The odd lanes of each warp then
+	// shuffle among themselves with membermask 0xaaaaaaaa (the lanes of warp 1 that do not exist
+	// or exited do not count), and the even lanes vote and reduce among themselves.
+	got, err := confWarpKernel(t, `
+	setp.ge.u32 %p0, %r0, 40;
+	@%p0 exit;
+	and.b32 %r1, %r0, 31;
+	and.b32 %r2, %r1, 1;
+	setp.eq.u32 %p1, %r2, 1;
+	@!%p1 bra EVEN;
+	shfl.sync.bfly.b32 %r3, %r0, 2, 31, 0xaaaaaaaa;
+	bra.uni STORE;
+EVEN:
+	setp.lt.u32 %p2, %r1, 8;
+	vote.sync.ballot.b32 %r4, %p2, 0x55555555;
+	redux.sync.add.u32 %r5, %r1, 0x55555555;
+	elect.sync %r6|%p3, 0x55555555;
+	activemask.b32 %r7;
+	shl.b32 %r3, %r6, 24;
+	xor.b32 %r3, %r3, %r4;
+	add.u32 %r3, %r3, %r5;
+	xor.b32 %r3, %r3, %r7;
+STORE:
+	st.global.u32 [%rd1], %r3;`, 48)
+	require.NoError(t, err)
+	for tid := range 48 {
+		lane := tid & 31
+		exists := func(l int) bool { return tid&^31+l < 40 }
+		var want uint32
+		switch {
+		case tid >= 40:
+			want = 0xdeadbeef
+		case lane&1 == 1:
+			src := lane ^ 2
+			if !exists(src) {
+				src = lane
+			}
+			want = uint32(tid&^31 + src)
+		default:
+			var ballot, active, sum uint32
+			leader := -1
+			for l := 0; l < 32; l += 2 {
+				if !exists(l) {
+					continue
+				}
+				active |= 1 << l
+				if l < 8 {
+					ballot |= 1 << l
+				}
+				sum += uint32(l)
+				if leader < 0 {
+					leader = l
+				}
+			}
+			want = (uint32(leader)<<24 ^ ballot) + sum ^ active
+		}
+		require.Equal(t, want, got[tid], "thread %d", tid)
+	}
+}
+
+// TestConfWarpFaults checks that a membermask naming lanes that are not executing, or not
+// naming the executing lane, or differing between lanes that name each other, stops the
+// launch with a warp-synchronization fault that says which lanes, where and in which thread.
+func TestConfWarpFaults(t *testing.T) {
+	cases := []struct {
+		name, body, msg, marker string
+		thread                  uint32
+	}{
+		{"shfl diverged", `
+	setp.lt.u32 %p0, %r0, 16;
+	@!%p0 bra DONE;
+	shfl.sync.idx.b32 %r1, %r0, 0, 31, 0xffffffff;
+DONE:`, "shfl.sync membermask 0xffffffff includes inactive lanes 0xffff0000", "shfl.sync", 0},
+		{"vote not self", `
+	vote.sync.ballot.b32 %r1, %p0, 0x0000ffff;`, "vote.sync membermask 0x0000ffff does not include the executing lane 16", "vote.sync", 16},
+		{"redux mismatched masks", `
+	setp.lt.u32 %p0, %r0, 16;
+	selp.b32 %r2, 0x0000ffff, 0xffffffff, %p0;
+	redux.sync.add.u32 %r1, %r0, %r2;`, "redux.sync membermask 0xffffffff of lane 16 differs from membermask 0x0000ffff of lane 0, which it names", "redux.sync", 16},
+		{"bar.warp.sync diverged", `
+	setp.lt.u32 %p0, %r0, 3;
+	@%p0 bra DONE;
+	bar.warp.sync 0xffffffff;
+DONE:`, "bar.warp.sync membermask 0xffffffff includes inactive lanes 0x00000007", "bar.warp", 3},
+		{"match diverged", `
+	setp.eq.u32 %p0, %r0, 5;
+	@%p0 bra DONE;
+	match.any.sync.b32 %r1, %r0, 0xffffffff;
+DONE:`, "match.sync membermask 0xffffffff includes inactive lanes 0x00000020", "match.any", 0},
+		{"elect diverged", `
+	setp.ne.u32 %p0, %r0, 1;
+	@%p0 bra DONE;
+	elect.sync %r1|%p1, 0x00000003;
+DONE:`, "elect.sync membermask 0x00000003 includes inactive lanes 0x00000001", "elect.sync", 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := confWarpKernel(t, c.body, 32)
+			var f *runtime.Fault
+			require.True(t, errors.As(err, &f), "want a *runtime.Fault, got %v", err)
+			require.Equal(t, runtime.FaultWarpSync, f.Kind, "%v", err)
+			require.Equal(t, c.msg, f.Detail)
+			require.Equal(t, confWarpLine(c.body, c.marker), f.Loc, "%v", err)
+			require.Equal(t, "k", f.Kernel)
+			require.Equal(t, runtime.Dim3{X: 0, Y: 0, Z: 0}, f.CTA)
+			require.Equal(t, runtime.Dim3{X: c.thread, Y: 0, Z: 0}, f.Thread, "%v", err)
+			require.Contains(t, err.Error(), c.msg)
+		})
+	}
+}
+
+// TestConfWarpMisc covers nanosleep, pmevent, brkpt and the clocks.
+func TestConfWarpMisc(t *testing.T) {
+	got, err := confWarpKernel(t, `
+	nanosleep.u32 1000;
+	nanosleep.u32 %r0;
+	pmevent 3;
+	pmevent.mask 0x81;
+	mov.u64 %rd2, %clock64;
+	mov.u32 %r1, %clock;
+	mov.u32 %r2, %clock_hi;
+	mov.u64 %rd3, %clock64;
+	mov.u64 %rd4, %globaltimer;
+	sub.u64 %rd5, %rd3, %rd2;
+	setp.ge.s64 %p0, %rd5, 0;
+	shr.u64 %rd6, %rd3, 32;
+	cvt.u32.u64 %r3, %rd6;
+	setp.ge.u32 %p1, %r3, %r2;
+	setp.ne.u64 %p2, %rd4, 0;
+	and.pred %p0, %p0, %p1;
+	and.pred %p0, %p0, %p2;
+	selp.u32 %r4, 1, 0, %p0;
+	st.global.u32 [%rd1], %r4;`, 32)
+	require.NoError(t, err)
+	for i, v := range got {
+		require.Equal(t, uint32(1), v, "thread %d", i)
+	}
+
+	brk := `
+	setp.eq.u32 %p0, %r0, 9;
+	@%p0 brkpt;`
+	_, err = confWarpKernel(t, brk, 32)
+	var f *runtime.Fault
+	require.True(t, errors.As(err, &f), "want a *runtime.Fault, got %v", err)
+	require.Equal(t, runtime.FaultBreakpoint, f.Kind)
+	require.Equal(t, runtime.Dim3{X: 9}, f.Thread)
+	require.Equal(t, confWarpLine(brk, "brkpt"), f.Loc)
+
+	for _, bad := range []string{"pmevent 16;", "pmevent.mask 0x10000;", "nanosleep.u64 5;", "elect.sync %r1, 0xffffffff;",
+		"vote.any.pred %p1, %p0;", "shfl.sync.up.down.b32 %r1, %r0, 1, 31, -1;", "redux.sync.add.b32 %r1, %r0, -1;",
+		"redux.sync.and.u32 %r1, %r0, -1;", "match.any.sync.b32 %r1|%p1, %r0, -1;", "vote.sync.any.b32 %r1, %p0, -1;"} {
+		src := ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n.reg .pred %p<2>;\n.reg .b32 %r<2>;\n" + bad + "\nret;\n}\n"
+		_, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "bad.ptx"})
+		require.Error(t, err, bad)
+		require.True(t, strings.Contains(err.Error(), "bad.ptx:8:1:"), "%s: %v", bad, err)
+	}
+}
