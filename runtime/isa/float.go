@@ -81,11 +81,15 @@ func Sat64(v uint64) uint64 {
 	return v
 }
 
-// twoSumErr returns the rounding error of s = x + y (so x + y == s + err exactly), Knuth's
-// TwoSum. It is exact for any finite x, y whose sum does not overflow.
+// twoSumErr returns the rounding error of s = x + y (so x + y == s + err exactly): Dekker's
+// Fast2Sum on the operands ordered by magnitude, exact for any finite x, y whose sum does not
+// overflow, and without the intermediate overflow Knuth's TwoSum can hit near the largest
+// finite values.
 func twoSumErr(x, y, s float64) float64 {
-	yy := s - x
-	return (x - (s - yy)) + (y - yy)
+	if math.Abs(x) < math.Abs(y) {
+		x, y = y, x
+	}
+	return y - (s - x)
 }
 
 // sign is -1, 0 or +1 by the sign of f (0 for zero and NaN).
