@@ -5,6 +5,7 @@ import (
 
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/ptx2go/ptx2go/runtime/isa"
 	"github.com/ptx2go/ptx2go/ssa"
 )
 
@@ -119,6 +120,9 @@ func (e *emitter) cvt() runtime.Instr {
 		}
 		return lanes1(d, a, func(x uint64) uint64 {
 			f := ri(readFloat(x))
+			if f != f {
+				return satFloat(canonNaN(dt), dt, sat)
+			}
 			if dt == frontend.F32 {
 				r := b32(float32(f))
 				if ftz {
@@ -135,6 +139,9 @@ func (e *emitter) cvt() runtime.Instr {
 	}
 	return lanes1(d, a, func(x uint64) uint64 {
 		f := readFloat(x)
+		if f != f {
+			return satFloat(canonNaN(dt), dt, sat)
+		}
 		if dt == frontend.F64 {
 			return satFloat(b64(f), dt, sat)
 		}
@@ -144,6 +151,15 @@ func (e *emitter) cvt() runtime.Instr {
 		}
 		return satFloat(r, dt, sat)
 	})
+}
+
+// canonNaN is the canonical NaN of f32 or f64 that cvt produces from a NaN operand, whatever
+// its payload.
+func canonNaN(t frontend.Type) uint64 {
+	if t == frontend.F32 {
+		return uint64(isa.NaN32)
+	}
+	return isa.NaN64
 }
 
 func clampSigned(v int64, t frontend.Type) int64 {
