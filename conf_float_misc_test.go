@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/ptx2go/ptx2go"
 )
 
 // confFltPairs returns two operand columns: every pair of edge values, then n random pairs.
@@ -208,5 +210,30 @@ func TestConfFltDivForms(t *testing.T) {
 			}
 		}
 		t.Logf("%s: max error %.3f ulp (2^-52 relative)", body, worst)
+	}
+}
+
+// TestConfFltRejected checks that float forms the ISA does not define (or that are not
+// implemented) are compile errors at their position, never run wrongly.
+func TestConfFltRejected(t *testing.T) {
+	for _, body := range []string{
+		"add.rni.f32 %d0, %a0, %a0;", "add.ftz.f64 %d0, %a0, %a0;", "mul.sat.f64 %d0, %a0, %a0;",
+		"fma.rn.sat.f64 %d0, %a0, %a0, %a0;", "div.approx.f64 %d0, %a0, %a0;", "div.full.f64 %d0, %a0, %a0;",
+		"div.approx.rn.f32 %d0, %a0, %a0;", "div.sat.f32 %d0, %a0, %a0;", "sqrt.approx.f64 %d0, %a0;",
+		"rcp.approx.f64 %d0, %a0;", "rsqrt.f32 %d0, %a0;", "rsqrt.rn.f32 %d0, %a0;", "sin.f32 %d0, %a0;",
+		"sin.approx.f64 %d0, %a0;", "ex2.approx.f64 %d0, %a0;", "tanh.approx.ftz.f32 %d0, %a0;",
+		"tanh.f32 %d0, %a0;", "min.xorsign.f32 %d0, %a0, %a0;", "min.ftz.f64 %d0, %a0, %a0;",
+		"max.xorsign.abs.f64 %d0, %a0, %a0;", "neg.ftz.f64 %d0, %a0;", "abs.sat.f32 %d0, %a0;",
+		"copysign.ftz.f32 %d0, %a0, %a0;", "sqrt.rn.sat.f32 %d0, %a0;",
+	} {
+		typ := "f32"
+		if strings.Contains(body, ".f64") {
+			typ = "f64"
+		}
+		src := confKernel(confOp{Body: body, In: []string{typ}, Out: []string{typ}})
+		_, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "conf.ptx"})
+		require.Error(t, err, body)
+		// The parser rejects some modifier combinations itself; the rest reach the back end.
+		require.Regexp(t, `conf\.ptx:\d+:\d+: (unsupported instruction|.* does not take)`, err.Error(), body)
 	}
 }

@@ -6,6 +6,12 @@ import (
 	"github.com/ptx2go/ptx2go/runtime/isa"
 )
 
+// The canonical NaNs the GPU produces for invalid operations, as register values.
+const (
+	nan32 = uint64(isa.NaN32)
+	nan64 = isa.NaN64
+)
+
 // floatOp lowers f32 and f64 arithmetic, min/max, neg/abs, testp and copysign. The scalar
 // semantics live in runtime/isa; this checks the modifiers against the forms the ISA defines
 // (anything else is rejected) and binds the matching isa function into a lane loop.
