@@ -89,6 +89,9 @@ func (e *emitter) floatOp32() runtime.Instr {
 		if !e.onlyMods(modsRounding, modsFtzSat) {
 			return e.unsupported()
 		}
+		if r == isa.RN && !sat {
+			return e.fastFloat(frontend.F32, ftz)
+		}
 		switch e.in.Op {
 		case frontend.OpAdd:
 			return e.lanesF32(ftz, sat, func(a, b uint32) uint32 { return isa.AddF32(a, b, r) })
@@ -176,6 +179,9 @@ func (e *emitter) floatOp64() runtime.Instr {
 				return e.lanesF64(false, func(a uint64) uint64 { return isa.Ftz64(isa.RcpF64(isa.Ftz64(a), isa.RN)) })
 			}
 			break
+		}
+		if r == isa.RN && e.in.Op != frontend.OpDiv && e.in.Op != frontend.OpRcp && e.in.Op != frontend.OpSqrt {
+			return e.fastFloat(frontend.F64, false)
 		}
 		switch e.in.Op {
 		case frontend.OpAdd:

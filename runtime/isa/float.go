@@ -189,7 +189,7 @@ func AddF32(a, b uint32, r Rounding) uint32 {
 	case s != s:
 		return NaN32
 	case r == RN:
-		return b32(float32(s))
+		return AddF32RN(a, b)
 	case s == 0:
 		return round64To32(exactZero(math.Signbit(x), math.Signbit(y), r), r)
 	}
@@ -198,6 +198,19 @@ func AddF32(a, b uint32, r Rounding) uint32 {
 
 // SubF32 is sub{.rnd}.f32: a + (-b).
 func SubF32(a, b uint32, r Rounding) uint32 { return AddF32(a, b^0x80000000, r) }
+
+// AddF32RN, SubF32RN, MulF32RN and DivF32RN are the round-to-nearest forms, small enough to
+// inline into the lane loops: float32 arithmetic in Go is IEEE 754 single precision.
+func AddF32RN(a, b uint32) uint32 { return canon32(f32(a) + f32(b)) }
+
+// SubF32RN is sub.rn.f32.
+func SubF32RN(a, b uint32) uint32 { return canon32(f32(a) - f32(b)) }
+
+// MulF32RN is mul.rn.f32.
+func MulF32RN(a, b uint32) uint32 { return canon32(f32(a) * f32(b)) }
+
+// DivF32RN is div.rn.f32.
+func DivF32RN(a, b uint32) uint32 { return canon32(f32(a) / f32(b)) }
 
 // MulF32 is mul{.rnd}.f32: the product of two float32 values is exact in float64, so one
 // rounding to float32 is the correctly rounded product.
@@ -209,17 +222,27 @@ func MulF32(a, b uint32, r Rounding) uint32 {
 // The product is exact in float64; the sum is rounded to odd (its float64 value and the
 // sign of its exact error) before the one rounding to float32.
 func FmaF32(a, b, c uint32, r Rounding) uint32 {
+	if r == RN {
+		return FmaF32RN(a, b, c)
+	}
+	return fmaF32(a, b, c, r)
+}
+
+// FmaF32RN is fma.rn.f32. One float64 FMA rounded to float32 is correct unless it landed on
+// a float32 midpoint (the low 29 mantissa bits are 1 followed by zeros) or in the float32
+// subnormal range; those take the round-to-odd path.
+func FmaF32RN(a, b, c uint32) uint32 {
+	f := math.FMA(float64(f32(a)), float64(f32(b)), float64(f32(c)))
+	if b64(f)&(1<<29-1) != 1<<28 && math.Abs(f) >= 0x1p-126 {
+		return canon32(float32(f))
+	}
+	return fmaF32(a, b, c, RN)
+}
+
+// fmaF32 is FmaF32 through round-to-odd.
+func fmaF32(a, b, c uint32, r Rounding) uint32 {
 	x, y, z := float64(f32(a)), float64(f32(b)), float64(f32(c))
 	p := x * y
-	if r == RN {
-		// Fast path: one float64 FMA; rounding it to float32 is exact unless it landed on a
-		// float32 midpoint (the low 29 mantissa bits are 1 followed by zeros) or in the
-		// float32 subnormal range.
-		f := math.FMA(x, y, z)
-		if bits := b64(f); bits&(1<<29-1) != 1<<28 && math.Abs(f) >= 0x1p-126 {
-			return canon32(float32(f))
-		}
-	}
 	s := p + z
 	switch {
 	case s != s:
@@ -236,12 +259,15 @@ func FmaF32(a, b, c uint32, r Rounding) uint32 {
 // direction r. (div.full allows 2 ulp of error; this is exact.) The float64 quotient's sign
 // of error comes from its exact remainder a - q*b, computed with one FMA.
 func DivF32(a, b uint32, r Rounding) uint32 {
+	if r == RN {
+		return DivF32RN(a, b)
+	}
 	x, y := float64(f32(a)), float64(f32(b))
 	q := x / y
 	switch {
 	case q != q:
 		return NaN32
-	case r == RN || q == 0 || math.IsInf(q, 0):
+	case q == 0 || math.IsInf(q, 0):
 		return round64To32(q, r)
 	}
 	rem := math.FMA(-q, y, x)
@@ -275,7 +301,7 @@ func AddF64(a, b uint64, r Rounding) uint64 {
 	case s != s:
 		return NaN64
 	case r == RN:
-		return b64(s)
+		return AddF64RN(a, b)
 	case s == 0:
 		return b64(exactZero(math.Signbit(x), math.Signbit(y), r))
 	case math.IsInf(s, 0):
@@ -289,6 +315,22 @@ func AddF64(a, b uint64, r Rounding) uint64 {
 
 // SubF64 is sub{.rnd}.f64: a + (-b).
 func SubF64(a, b uint64, r Rounding) uint64 { return AddF64(a, b^1<<63, r) }
+
+// AddF64RN, SubF64RN, MulF64RN, FmaF64RN and DivF64RN are the round-to-nearest forms, small
+// enough to inline into the lane loops.
+func AddF64RN(a, b uint64) uint64 { return canon64(f64(a) + f64(b)) }
+
+// SubF64RN is sub.rn.f64.
+func SubF64RN(a, b uint64) uint64 { return canon64(f64(a) - f64(b)) }
+
+// MulF64RN is mul.rn.f64.
+func MulF64RN(a, b uint64) uint64 { return canon64(f64(a) * f64(b)) }
+
+// FmaF64RN is fma.rn.f64.
+func FmaF64RN(a, b, c uint64) uint64 { return canon64(math.FMA(f64(a), f64(b), f64(c))) }
+
+// DivF64RN is div.rn.f64.
+func DivF64RN(a, b uint64) uint64 { return canon64(f64(a) / f64(b)) }
 
 // MulF64 is mul{.rnd}.f64. The product's exact error is an FMA away (TwoProd) unless the
 // product is so small that the error underflows; those go through math/big.
