@@ -5,6 +5,7 @@ import (
 
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/ptx2go/ptx2go/runtime/isa"
 	"github.com/ptx2go/ptx2go/ssa"
 )
 
@@ -119,6 +120,9 @@ func (e *emitter) cvt() runtime.Instr {
 		}
 		return lanes1(d, a, func(x uint64) uint64 {
 			f := ri(readFloat(x))
+			if f != f {
+				return satFloat(canonNaN(dt), dt, sat)
+			}
 			if dt == frontend.F32 {
 				r := b32(float32(f))
 				if ftz {
@@ -135,15 +139,27 @@ func (e *emitter) cvt() runtime.Instr {
 	}
 	return lanes1(d, a, func(x uint64) uint64 {
 		f := readFloat(x)
+		if f != f {
+			return satFloat(canonNaN(dt), dt, sat)
+		}
 		if dt == frontend.F64 {
 			return satFloat(b64(f), dt, sat)
 		}
-		r := b32(roundToFloat32(f, mode))
+		r := uint64(isa.Round64To32(b64(f), isa.Rounding(mode)))
 		if ftz {
 			r = ftz32(r)
 		}
 		return satFloat(r, dt, sat)
 	})
+}
+
+// canonNaN is the canonical NaN of f32 or f64 that cvt produces from a NaN operand, whatever
+// its payload.
+func canonNaN(t frontend.Type) uint64 {
+	if t == frontend.F32 {
+		return uint64(isa.NaN32)
+	}
+	return isa.NaN64
 }
 
 func clampSigned(v int64, t frontend.Type) int64 {
@@ -186,12 +202,12 @@ func intRounding(m frontend.Mod) func(float64) float64 {
 	return nil
 }
 
-// Float rounding directions.
+// Float rounding directions, in the order of isa.Rounding (RN, RZ, RM, RP).
 const (
-	roundNearest = iota
-	roundZero
-	roundDown
-	roundUp
+	roundNearest = int(isa.RN)
+	roundZero    = int(isa.RZ)
+	roundDown    = int(isa.RM)
+	roundUp      = int(isa.RP)
 )
 
 // floatRounding maps .rn/.rz/.rm/.rp (none means .rn) to a direction, or -1.
@@ -207,16 +223,6 @@ func floatRounding(m frontend.Mod) int {
 		return roundUp
 	}
 	return -1
-}
-
-// roundToFloat32 rounds a float64 to float32 in the given direction. Go's conversion rounds to
-// nearest; a directed mode moves one step when that went the wrong way.
-func roundToFloat32(f float64, mode int) float32 {
-	r := float32(f)
-	if mode == roundNearest || f != f || float64(r) == f {
-		return r
-	}
-	return stepFloat32(r, float64(r) > f, mode)
 }
 
 // stepFloat32 corrects a nearest-rounded r that is above (or below) the exact value.

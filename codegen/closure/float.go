@@ -1,215 +1,317 @@
 package closure
 
 import (
-	"math"
-
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/ptx2go/ptx2go/runtime/isa"
 )
 
-// The canonical NaNs the GPU produces for invalid operations.
+// The canonical NaNs the GPU produces for invalid operations, as register values.
 const (
-	nan32 = 0x7fffffff
-	nan64 = 0x7fffffffffffffff
+	nan32 = uint64(isa.NaN32)
+	nan64 = isa.NaN64
 )
 
-// fma32 is a correctly rounded float32 fused multiply-add. The product of two float32 values
-// is exact in float64; the sum is computed in round-to-odd (a float64 sum plus its exact
-// error), which makes the final rounding to float32 correct despite rounding twice.
-func fma32(a, b, c float32) float32 {
-	// Fast path: one float64 FMA. Rounding it to float32 is exact unless it landed on a float32
-	// midpoint (the low 29 mantissa bits are 1 followed by zeros) or in the subnormal range.
-	r := math.FMA(float64(a), float64(b), float64(c))
-	if bits := math.Float64bits(r); bits&(1<<29-1) != 1<<28 && math.Abs(r) >= 0x1p-126 {
-		return float32(r)
-	}
-	p := float64(a) * float64(b)
-	s := p + float64(c)
-	if math.IsInf(s, 0) || math.IsNaN(s) || s == 0 {
-		return float32(math.FMA(float64(a), float64(b), float64(c)))
-	}
-	// TwoSum: s + err == p + c exactly.
-	bb := s - p
-	err := (p - (s - bb)) + (float64(c) - bb)
-	if err != 0 && math.Float64bits(s)&1 == 0 {
-		if (err > 0) == (s > 0) {
-			s = math.Float64frombits(math.Float64bits(s) + 1)
-		} else {
-			s = math.Float64frombits(math.Float64bits(s) - 1)
-		}
-	}
-	return float32(s)
-}
-
-// floatOp lowers f32 and f64 arithmetic. Only round-to-nearest-even is implemented for now;
-// the directed rounding modes are rejected rather than computed wrongly.
+// floatOp lowers f32 and f64 arithmetic, min/max, neg/abs, testp and copysign. The scalar
+// semantics live in runtime/isa; this checks the modifiers against the forms the ISA defines
+// (anything else is rejected) and binds the matching isa function into a lane loop.
 func (e *emitter) floatOp(t frontend.Type) runtime.Instr {
 	in := e.in
 	if t != frontend.F32 && t != frontend.F64 {
 		return e.unsupported()
 	}
-	if r := e.rounding(); r != 0 && r != frontend.ModRn {
-		return e.unsupported()
-	}
-	is32 := t == frontend.F32
-	ftz := e.has(frontend.ModFtz) && is32
-	sat := e.has(frontend.ModSat)
-	d := e.dst(in.Dsts[0])
-	src := func(i int) int { return e.src(in.Args[i], t) }
-	// fin applies .ftz to inputs; fout applies .ftz and .sat to results.
-	fin := func(v uint64) uint64 {
-		if ftz {
-			return ftz32(v)
-		}
-		return v
-	}
-	fout := func(v uint64) uint64 {
-		if ftz {
-			v = ftz32(v)
-		}
-		if sat {
-			if is32 {
-				f := f32(v)
-				switch {
-				case f != f || f <= 0:
-					return 0
-				case f > 1:
-					return b32(1)
-				}
-			} else {
-				f := f64(v)
-				switch {
-				case f != f || f <= 0:
-					return 0
-				case f > 1:
-					return b64(1)
-				}
-			}
-		}
-		return v
-	}
-	bin := func(op32 func(x, y float32) float32, op64 func(x, y float64) float64) runtime.Instr {
-		a, b := src(0), src(1)
-		if is32 {
-			if !ftz && !sat {
-				return lanes2(d, a, b, func(x, y uint64) uint64 { return b32(op32(f32(x), f32(y))) })
-			}
-			return lanes2(d, a, b, func(x, y uint64) uint64 { return fout(b32(op32(f32(fin(x)), f32(fin(y))))) })
-		}
-		return lanes2(d, a, b, func(x, y uint64) uint64 { return fout(b64(op64(f64(x), f64(y)))) })
-	}
-	un := func(op32 func(x float32) float32, op64 func(x float64) float64) runtime.Instr {
-		a := src(0)
-		if is32 {
-			return lanes1(d, a, func(x uint64) uint64 { return fout(b32(op32(f32(fin(x))))) })
-		}
-		if op64 == nil {
-			return e.unsupported()
-		}
-		return lanes1(d, a, func(x uint64) uint64 { return fout(b64(op64(f64(x)))) })
-	}
-	approx := e.has(frontend.ModApprox)
 	switch in.Op {
-	case frontend.OpAdd:
-		return bin(func(x, y float32) float32 { return x + y }, func(x, y float64) float64 { return x + y })
-	case frontend.OpSub:
-		return bin(func(x, y float32) float32 { return x - y }, func(x, y float64) float64 { return x - y })
-	case frontend.OpMul:
-		return bin(func(x, y float32) float32 { return x * y }, func(x, y float64) float64 { return x * y })
+	case frontend.OpTestp:
+		return e.testp(t)
+	case frontend.OpCopysign:
+		if !e.onlyMods() {
+			return e.unsupported()
+		}
+		if t == frontend.F32 {
+			return e.lanesF32(false, false, func(a, b uint32) uint32 { return isa.CopysignF32(a, b) })
+		}
+		return e.lanesF64(false, func(a, b uint64) uint64 { return isa.CopysignF64(a, b) })
+	}
+	if t == frontend.F32 {
+		return e.floatOp32()
+	}
+	return e.floatOp64()
+}
+
+// Modifier sets of the f32 and f64 forms.
+var (
+	modsRounding = []frontend.Mod{frontend.ModRn, frontend.ModRz, frontend.ModRm, frontend.ModRp}
+	modsFtz      = []frontend.Mod{frontend.ModFtz}
+	modsFtzSat   = []frontend.Mod{frontend.ModFtz, frontend.ModSat}
+	modsApprox   = []frontend.Mod{frontend.ModApprox}
+)
+
+// onlyMods reports whether every modifier of the instruction other than its type is in one
+// of the given sets.
+func (e *emitter) onlyMods(sets ...[]frontend.Mod) bool {
+	for _, m := range e.in.Mods {
+		if m.Kind() == frontend.ModKindType {
+			continue
+		}
+		found := false
+		for _, s := range sets {
+			for _, x := range s {
+				found = found || x == m
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// isaRounding is the rounding direction of the instruction's .rn/.rz/.rm/.rp (none means .rn).
+func (e *emitter) isaRounding() isa.Rounding {
+	switch e.rounding() {
+	case frontend.ModRz:
+		return isa.RZ
+	case frontend.ModRm:
+		return isa.RM
+	case frontend.ModRp:
+		return isa.RP
+	}
+	return isa.RN
+}
+
+// floatOp32 lowers the f32 forms.
+func (e *emitter) floatOp32() runtime.Instr {
+	r := e.isaRounding()
+	ftz, sat := e.has(frontend.ModFtz), e.has(frontend.ModSat)
+	approx := e.has(frontend.ModApprox)
+	switch e.in.Op {
+	case frontend.OpAdd, frontend.OpSub, frontend.OpMul, frontend.OpFma, frontend.OpMad:
+		if !e.onlyMods(modsRounding, modsFtzSat) {
+			return e.unsupported()
+		}
+		if r == isa.RN && !sat {
+			return e.fastFloat(frontend.F32, ftz)
+		}
+		switch e.in.Op {
+		case frontend.OpAdd:
+			return e.lanesF32(ftz, sat, func(a, b uint32) uint32 { return isa.AddF32(a, b, r) })
+		case frontend.OpSub:
+			return e.lanesF32(ftz, sat, func(a, b uint32) uint32 { return isa.SubF32(a, b, r) })
+		case frontend.OpMul:
+			return e.lanesF32(ftz, sat, func(a, b uint32) uint32 { return isa.MulF32(a, b, r) })
+		}
+		return e.lanesF32(ftz, sat, func(a, b, c uint32) uint32 { return isa.FmaF32(a, b, c, r) })
 	case frontend.OpDiv:
-		if !is32 && approx {
-			return e.unsupported()
+		switch {
+		case approx && e.onlyMods(modsApprox, modsFtz):
+			return e.lanesF32(ftz, false, isa.DivApproxF32)
+		case e.has(frontend.ModFull) && e.onlyMods([]frontend.Mod{frontend.ModFull}, modsFtz):
+			return e.lanesF32(ftz, false, func(a, b uint32) uint32 { return isa.DivF32(a, b, isa.RN) })
+		case e.onlyMods(modsRounding, modsFtz):
+			return e.lanesF32(ftz, false, func(a, b uint32) uint32 { return isa.DivF32(a, b, r) })
 		}
-		return bin(func(x, y float32) float32 { return x / y }, func(x, y float64) float64 { return x / y })
-	case frontend.OpFma, frontend.OpMad:
-		a, b, c := src(0), src(1), src(2)
-		if is32 {
-			return lanes3(d, a, b, c, func(x, y, z uint64) uint64 {
-				return fout(b32(fma32(f32(fin(x)), f32(fin(y)), f32(fin(z)))))
-			})
+	case frontend.OpRcp, frontend.OpSqrt:
+		if !e.onlyMods(modsApprox, modsFtz) && !e.onlyMods(modsRounding, modsFtz) {
+			break
 		}
-		return lanes3(d, a, b, c, func(x, y, z uint64) uint64 { return fout(b64(math.FMA(f64(x), f64(y), f64(z)))) })
-	case frontend.OpNeg:
-		if is32 {
-			return lanes1(d, src(0), func(x uint64) uint64 { return fin(x) ^ 0x80000000 })
+		// The .approx forms are correctly rounded to nearest (r is RN for them).
+		if e.in.Op == frontend.OpRcp {
+			return e.lanesF32(ftz, false, func(a uint32) uint32 { return isa.RcpF32(a, r) })
 		}
-		return lanes1(d, src(0), func(x uint64) uint64 { return x ^ 1<<63 })
-	case frontend.OpAbs:
-		if is32 {
-			return lanes1(d, src(0), func(x uint64) uint64 { return fin(x) &^ 0x80000000 })
+		return e.lanesF32(ftz, false, func(a uint32) uint32 { return isa.SqrtF32(a, r) })
+	case frontend.OpRsqrt, frontend.OpSin, frontend.OpCos, frontend.OpLg2, frontend.OpEx2:
+		if !approx || !e.onlyMods(modsApprox, modsFtz) {
+			break
 		}
-		return lanes1(d, src(0), func(x uint64) uint64 { return x &^ (1 << 63) })
-	case frontend.OpMin, frontend.OpMax:
-		if e.has(frontend.ModNaN) || e.has(frontend.ModXorsign) {
-			return e.unsupported()
-		}
-		isMax := in.Op == frontend.OpMax
-		if is32 {
-			return lanes2(d, src(0), src(1), func(x, y uint64) uint64 { return fout(minMax32(fin(x), fin(y), isMax)) })
-		}
-		return lanes2(d, src(0), src(1), func(x, y uint64) uint64 { return minMax64(x, y, isMax) })
-	case frontend.OpSqrt:
-		return un(func(x float32) float32 { return float32(math.Sqrt(float64(x))) }, math.Sqrt)
-	case frontend.OpRcp:
-		return un(func(x float32) float32 { return 1 / x }, func(x float64) float64 { return 1 / x })
-	case frontend.OpRsqrt:
-		if !approx {
-			return e.unsupported()
-		}
-		return un(func(x float32) float32 { return float32(1 / math.Sqrt(float64(x))) }, func(x float64) float64 { return 1 / math.Sqrt(x) })
-	case frontend.OpEx2:
-		return un(func(x float32) float32 { return float32(math.Exp2(float64(x))) }, nil)
-	case frontend.OpLg2:
-		return un(func(x float32) float32 { return float32(math.Log2(float64(x))) }, nil)
-	case frontend.OpSin:
-		return un(func(x float32) float32 { return float32(math.Sin(float64(x))) }, nil)
-	case frontend.OpCos:
-		return un(func(x float32) float32 { return float32(math.Cos(float64(x))) }, nil)
+		fn := map[frontend.Opcode]func(uint32) uint32{
+			frontend.OpRsqrt: isa.RsqrtApproxF32, frontend.OpSin: isa.SinApproxF32,
+			frontend.OpCos: isa.CosApproxF32, frontend.OpLg2: isa.Lg2ApproxF32, frontend.OpEx2: isa.Ex2ApproxF32,
+		}[e.in.Op]
+		return e.lanesF32(ftz, false, fn)
 	case frontend.OpTanh:
-		return un(func(x float32) float32 { return float32(math.Tanh(float64(x))) }, nil)
+		if approx && e.onlyMods(modsApprox) {
+			return e.lanesF32(false, false, isa.TanhApproxF32)
+		}
+	case frontend.OpNeg, frontend.OpAbs:
+		if !e.onlyMods(modsFtz) {
+			break
+		}
+		// The result of neg/abs is not flushed: it is subnormal only when the operand was.
+		if e.in.Op == frontend.OpNeg {
+			return e.lanesF32(false, false, func(a uint32) uint32 { return isa.NegF32(ftzIf(ftz, a)) })
+		}
+		return e.lanesF32(false, false, func(a uint32) uint32 { return isa.AbsF32(ftzIf(ftz, a)) })
+	case frontend.OpMin, frontend.OpMax:
+		if len(e.in.Args) != 2 || !e.onlyMods(modsFtz, []frontend.Mod{frontend.ModNaN, frontend.ModXorsign, frontend.ModAbs}) ||
+			e.has(frontend.ModXorsign) != e.has(frontend.ModAbs) {
+			break
+		}
+		nanProp := e.has(frontend.ModNaN)
+		op := isa.MinF32
+		if e.in.Op == frontend.OpMax {
+			op = isa.MaxF32
+		}
+		if e.has(frontend.ModXorsign) {
+			return e.lanesF32(ftz, false, func(a, b uint32) uint32 { return isa.XorsignAbs32(op, a, b, nanProp) })
+		}
+		return e.lanesF32(ftz, false, func(a, b uint32) uint32 { return op(a, b, nanProp) })
 	}
 	return e.unsupported()
 }
 
-// minMax32 is PTX min/max.f32: a NaN operand yields the other operand, two NaNs the canonical
-// NaN, and -0 is smaller than +0.
-func minMax32(x, y uint64, isMax bool) uint64 {
-	a, b := f32(x), f32(y)
-	switch {
-	case a != a && b != b:
-		return nan32
-	case a != a:
-		return y
-	case b != b:
-		return x
-	case a == b:
-		// Equal values differ only in the sign of zero: min prefers -0, max +0.
-		if (x&0x80000000 != 0) != isMax {
-			return x
-		}
-		return y
-	case (a < b) != isMax:
-		return x
+// ftzIf applies .ftz to an f32 operand when ftz is set.
+func ftzIf(ftz bool, v uint32) uint32 {
+	if ftz {
+		return isa.Ftz32(v)
 	}
-	return y
+	return v
 }
 
-func minMax64(x, y uint64, isMax bool) uint64 {
-	a, b := f64(x), f64(y)
-	switch {
-	case a != a && b != b:
-		return nan64
-	case a != a:
-		return y
-	case b != b:
-		return x
-	case a == b:
-		if (x&(1<<63) != 0) != isMax {
-			return x
+// floatOp64 lowers the f64 forms.
+func (e *emitter) floatOp64() runtime.Instr {
+	r := e.isaRounding()
+	switch e.in.Op {
+	case frontend.OpAdd, frontend.OpSub, frontend.OpMul, frontend.OpFma, frontend.OpMad, frontend.OpDiv,
+		frontend.OpRcp, frontend.OpSqrt:
+		if !e.onlyMods(modsRounding) {
+			if e.in.Op == frontend.OpRcp && e.has(frontend.ModApprox) && e.has(frontend.ModFtz) && e.onlyMods(modsApprox, modsFtz) {
+				// rcp.approx.ftz.f64: correctly rounded to nearest, subnormals flushed.
+				return e.lanesF64(false, func(a uint64) uint64 { return isa.Ftz64(isa.RcpF64(isa.Ftz64(a), isa.RN)) })
+			}
+			break
 		}
-		return y
-	case (a < b) != isMax:
-		return x
+		if r == isa.RN && e.in.Op != frontend.OpDiv && e.in.Op != frontend.OpRcp && e.in.Op != frontend.OpSqrt {
+			return e.fastFloat(frontend.F64, false)
+		}
+		switch e.in.Op {
+		case frontend.OpAdd:
+			return e.lanesF64(false, func(a, b uint64) uint64 { return isa.AddF64(a, b, r) })
+		case frontend.OpSub:
+			return e.lanesF64(false, func(a, b uint64) uint64 { return isa.SubF64(a, b, r) })
+		case frontend.OpMul:
+			return e.lanesF64(false, func(a, b uint64) uint64 { return isa.MulF64(a, b, r) })
+		case frontend.OpDiv:
+			return e.lanesF64(false, func(a, b uint64) uint64 { return isa.DivF64(a, b, r) })
+		case frontend.OpRcp:
+			return e.lanesF64(false, func(a uint64) uint64 { return isa.RcpF64(a, r) })
+		case frontend.OpSqrt:
+			return e.lanesF64(false, func(a uint64) uint64 { return isa.SqrtF64(a, r) })
+		}
+		return e.lanesF64(false, func(a, b, c uint64) uint64 { return isa.FmaF64(a, b, c, r) })
+	case frontend.OpRsqrt:
+		if e.has(frontend.ModApprox) && e.onlyMods(modsApprox, modsFtz) {
+			return e.lanesF64(e.has(frontend.ModFtz), isa.RsqrtApproxF64)
+		}
+	case frontend.OpNeg, frontend.OpAbs:
+		if !e.onlyMods() {
+			break
+		}
+		if e.in.Op == frontend.OpNeg {
+			return e.lanesF64(false, isa.NegF64)
+		}
+		return e.lanesF64(false, isa.AbsF64)
+	case frontend.OpMin, frontend.OpMax:
+		if len(e.in.Args) != 2 || !e.onlyMods([]frontend.Mod{frontend.ModNaN}) {
+			break
+		}
+		nanProp := e.has(frontend.ModNaN)
+		if e.in.Op == frontend.OpMax {
+			return e.lanesF64(false, func(a, b uint64) uint64 { return isa.MaxF64(a, b, nanProp) })
+		}
+		return e.lanesF64(false, func(a, b uint64) uint64 { return isa.MinF64(a, b, nanProp) })
 	}
-	return y
+	return e.unsupported()
+}
+
+// lanesF32 binds an f32 operation of one, two or three operands (a func(uint32) uint32,
+// func(a, b uint32) uint32 or func(a, b, c uint32) uint32) into a lane loop, applying .ftz to
+// the operands and the result and then .sat to the result when asked.
+func (e *emitter) lanesF32(ftz, sat bool, op any) runtime.Instr {
+	d := e.dst(e.in.Dsts[0])
+	src := func(i int) int { return e.src(e.in.Args[i], frontend.F32) }
+	post := func(v uint32) uint64 {
+		if ftz {
+			v = isa.Ftz32(v)
+		}
+		if sat {
+			v = isa.Sat32(v)
+		}
+		return uint64(v)
+	}
+	plain := !ftz && !sat
+	switch f := op.(type) {
+	case func(uint32) uint32:
+		if plain {
+			return lanes1(d, src(0), func(x uint64) uint64 { return uint64(f(uint32(x))) })
+		}
+		return lanes1(d, src(0), func(x uint64) uint64 { return post(f(ftzIf(ftz, uint32(x)))) })
+	case func(a, b uint32) uint32:
+		if plain {
+			return lanes2(d, src(0), src(1), func(x, y uint64) uint64 { return uint64(f(uint32(x), uint32(y))) })
+		}
+		return lanes2(d, src(0), src(1), func(x, y uint64) uint64 {
+			return post(f(ftzIf(ftz, uint32(x)), ftzIf(ftz, uint32(y))))
+		})
+	case func(a, b, c uint32) uint32:
+		if plain {
+			return lanes3(d, src(0), src(1), src(2), func(x, y, z uint64) uint64 {
+				return uint64(f(uint32(x), uint32(y), uint32(z)))
+			})
+		}
+		return lanes3(d, src(0), src(1), src(2), func(x, y, z uint64) uint64 {
+			return post(f(ftzIf(ftz, uint32(x)), ftzIf(ftz, uint32(y)), ftzIf(ftz, uint32(z))))
+		})
+	}
+	panic("lanesF32: unexpected operation type")
+}
+
+// lanesF64 binds an f64 operation of one, two or three operands into a lane loop; ftz
+// flushes subnormal operands and results (the .approx.ftz.f64 forms).
+func (e *emitter) lanesF64(ftz bool, op any) runtime.Instr {
+	d := e.dst(e.in.Dsts[0])
+	src := func(i int) int { return e.src(e.in.Args[i], frontend.F64) }
+	switch f := op.(type) {
+	case func(uint64) uint64:
+		if ftz {
+			return lanes1(d, src(0), func(x uint64) uint64 { return isa.Ftz64(f(isa.Ftz64(x))) })
+		}
+		return lanes1(d, src(0), f)
+	case func(a, b uint64) uint64:
+		return lanes2(d, src(0), src(1), f)
+	case func(a, b, c uint64) uint64:
+		return lanes3(d, src(0), src(1), src(2), f)
+	}
+	panic("lanesF64: unexpected operation type")
+}
+
+// testp lowers testp.op.type p, a.
+func (e *emitter) testp(t frontend.Type) runtime.Instr {
+	class, ok := isa.FloatClass(0), false
+	for _, m := range e.in.Mods {
+		if m.Kind() == frontend.ModKindType {
+			continue
+		}
+		if c, known := testpClasses[m.String()]; known && !ok {
+			class, ok = c, true
+			continue
+		}
+		return e.unsupported()
+	}
+	if !ok {
+		return e.unsupported()
+	}
+	p := e.predDst(e.in.Dsts[0])
+	a := e.src(e.in.Args[0], t)
+	test := func(x, _ uint64) bool { return isa.TestpF64(class, x) }
+	if t == frontend.F32 {
+		test = func(x, _ uint64) bool { return isa.TestpF32(class, uint32(x)) }
+	}
+	cond := setLanes(p, a, a, test)
+	return func(w *runtime.Warp, m uint32) { writePred(w, p, m, cond(w, m)) }
+}
+
+// testpClasses maps testp's property modifiers to the isa classes.
+var testpClasses = map[string]isa.FloatClass{
+	".finite": isa.ClassFinite, ".infinite": isa.ClassInfinite, ".number": isa.ClassNumber,
+	".notanumber": isa.ClassNotANumber, ".normal": isa.ClassNormal, ".subnormal": isa.ClassSubnormal,
 }
