@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"sort"
 	"strings"
 	"testing"
 
@@ -1058,4 +1059,176 @@ func (f *kernelFixture) isaBF16() uint16 {
 		return uint16(f.rng.Uint32())
 	}
 	return uint16(f.rng.IntN(2))<<15 | uint16(117+f.rng.IntN(21))<<7 | uint16(f.rng.IntN(128))
+}
+
+// TestKernelISAReferences checks the references that the cases above use against independent
+// computations, as most of them cannot run on the back end yet: round to nearest even against
+// Go's float32 and float64 arithmetic, the directed modes by their defining inequalities
+// (checked with exact products for div, rcp and sqrt), and binary16 and bfloat16 rounding
+// against a search of all binary16 values and the bit-level bfloat16 rounding.
+func TestKernelISAReferences(t *testing.T) {
+	f := newKernelFixture(t, 1)
+	canon := func(x float64) uint64 { return isaF64Bits(x) }
+	for range 5000 {
+		a, b, c := f.isaF32(), f.isaF32(), f.isaF32()
+		x, y, z := float64(a), float64(b), float64(c)
+		rn32 := map[string]float32{"add": float32(a + b), "mul": float32(a * b), "div": float32(a / b),
+			"rcp": float32(1 / a), "sqrt": float32(math.Sqrt(x)), "fma": float32(math.FMA(x, y, z))}
+		rn64 := map[string]float64{"add": x + y, "mul": x * y, "div": x / y, "rcp": 1 / x, "sqrt": math.Sqrt(x),
+			"fma": math.FMA(x, y, z)}
+		for _, op := range isaRoundOps {
+			// float32(math.FMA(...)) rounds twice; compare fma only where that is exact.
+			if op != "fma" || float64(rn32["fma"]) == math.FMA(x, y, z) {
+				require.Equal(t, canon(float64(rn32[op])), canon(isaRoundRef(isaF32, op, big.ToNearestEven, x, y, z)), "%s rn f32(%g, %g, %g)", op, a, b, c)
+			}
+			require.Equal(t, canon(rn64[op]), canon(isaRoundRef(isaF64, op, big.ToNearestEven, x, y, z)), "%s rn f64(%g, %g, %g)", op, x, y, z)
+			isaCheckDirected(t, isaF32, op, x, y, z)
+		}
+		x, y, z = f.isaF64(), f.isaF64(), f.isaF64()
+		for _, op := range isaRoundOps {
+			isaCheckDirected(t, isaF64, op, x, y, z)
+		}
+	}
+	negZero := math.Copysign(0, -1)
+	for _, c := range []struct {
+		mode big.RoundingMode
+		a, b float64
+		neg  bool
+	}{
+		{big.ToNegativeInf, 1, -1, true}, {big.ToPositiveInf, 1, -1, false}, {big.ToZero, 1, -1, false},
+		{big.ToNegativeInf, 0, 0, false}, {big.ToNegativeInf, 0, negZero, true}, {big.ToNearestEven, negZero, negZero, true},
+		{big.ToNearestEven, 0, negZero, false},
+	} {
+		r := isaRoundRef(isaF32, "add", c.mode, c.a, c.b, 0)
+		require.True(t, r == 0 && math.Signbit(r) == c.neg, "%v + %v rounding %v = %v", c.a, c.b, c.mode, r)
+	}
+
+	// All finite non-negative binary16 values in increasing order (their patterns increase too).
+	var f16s []float64
+	for h := uint16(0); h < 0x7c00; h++ {
+		f16s = append(f16s, isaF16.decode(h))
+	}
+	for range 20000 {
+		x := f.isaF16ValueNear(f16s)
+		want := isaF16SearchRN(f16s, math.Abs(x))
+		if math.Signbit(x) {
+			want |= 0x8000
+		}
+		require.Equal(t, isaHalf{bits: want}, isaNarrow(isaF16, x), "binary16 rounding of %g", x)
+
+		g := math.Float32frombits(f.rng.Uint32())
+		if g != g {
+			continue
+		}
+		gb := math.Float32bits(g)
+		wantBF := uint16((gb + 0x7fff + gb>>16&1) >> 16) // round to nearest even on the bits
+		require.Equal(t, isaHalf{bits: wantBF}, isaNarrow(isaBF16, float64(g)), "bfloat16 rounding of %g", g)
+	}
+}
+
+// isaCheckDirected checks isaRoundRef's four modes for op on x, y, z against each other and the
+// exact result: rd <= exact <= ru with ru the next value after rd (or equal, when exact),
+// rz the one of them toward zero, and rn one of them.
+func isaCheckDirected(t *testing.T, ft isaFormat, op string, x, y, z float64) {
+	t.Helper()
+	r := map[big.RoundingMode]float64{}
+	for _, m := range isaModes {
+		r[m] = isaRoundRef(ft, op, m, x, y, z)
+	}
+	rn, rz, ru, rd := r[big.ToNearestEven], r[big.ToZero], r[big.ToPositiveInf], r[big.ToNegativeInf]
+	if math.IsNaN(rn) {
+		require.True(t, math.IsNaN(rz) && math.IsNaN(ru) && math.IsNaN(rd), "%s(%g, %g, %g): NaN in some modes only", op, x, y, z)
+		return
+	}
+	if math.IsInf(x, 0) || math.IsInf(y, 0) && op != "sqrt" && op != "rcp" || math.IsInf(z, 0) && op == "fma" {
+		return // exact infinities and zeros, the same in every mode
+	}
+	next := func(v float64) float64 {
+		if ft == isaF32 {
+			return float64(math.Nextafter32(float32(v), float32(math.Inf(1))))
+		}
+		return math.Nextafter(v, math.Inf(1))
+	}
+	where := fmt.Sprintf("%s(%g, %g, %g): rn %g rz %g ru %g rd %g", op, x, y, z, rn, rz, ru, rd)
+	// cmp compares v with the exact result: the sign of v - exact.
+	cmp := func(v float64) int {
+		V := isaBig(v)
+		switch op {
+		case "add":
+			return V.Cmp(new(big.Float).SetPrec(isaExactPrec).Add(isaBig(x), isaBig(y)))
+		case "mul":
+			return V.Cmp(new(big.Float).SetPrec(isaExactPrec).Mul(isaBig(x), isaBig(y)))
+		case "fma":
+			p := new(big.Float).SetPrec(isaExactPrec).Mul(isaBig(x), isaBig(y))
+			return V.Cmp(p.Add(p, isaBig(z)))
+		case "sqrt":
+			if v < 0 || math.IsInf(v, 0) {
+				return V.Sign()
+			}
+			return new(big.Float).SetPrec(isaExactPrec).Mul(V, V).Cmp(isaBig(x))
+		}
+		num, den := x, y
+		if op == "rcp" {
+			num, den = 1, x
+		}
+		if den == 0 {
+			return 0
+		}
+		if math.IsInf(v, 0) {
+			return V.Sign()
+		}
+		c := new(big.Float).SetPrec(isaExactPrec).Mul(V, isaBig(den)).Cmp(isaBig(num))
+		if den < 0 {
+			c = -c
+		}
+		return c
+	}
+	require.LessOrEqual(t, cmp(rd), 0, where)
+	require.GreaterOrEqual(t, cmp(ru), 0, where)
+	require.True(t, ru == rd || ru == next(rd), where)
+	if cmp(rd) == 0 {
+		require.True(t, rn == rd && rz == rd && ru == rd, where)
+	}
+	require.True(t, rn == rd || rn == ru, where)
+	if rd >= 0 && !math.Signbit(rd) {
+		require.Equal(t, canonZero(rd), canonZero(rz), where)
+	} else {
+		require.Equal(t, canonZero(ru), canonZero(rz), where)
+	}
+}
+
+// canonZero returns v's bits, for comparisons that must tell -0 from +0.
+func canonZero(v float64) uint64 { return math.Float64bits(v) }
+
+// isaF16ValueNear returns a float64 near a binary16 value: a random one, a midpoint between two
+// neighbours, or a value just beside a midpoint, in the whole binary16 range and a little above.
+func (f *kernelFixture) isaF16ValueNear(f16s []float64) float64 {
+	i := f.rng.IntN(len(f16s))
+	lo, hi := f16s[i], 65536.0
+	if i+1 < len(f16s) {
+		hi = f16s[i+1]
+	}
+	x := lo + (hi-lo)*[]float64{0.5, f.rng.Float64(), 0.5 + 1e-9, 0.5 - 1e-9, 0}[f.rng.IntN(5)]
+	if f.rng.IntN(2) == 0 {
+		x = -x
+	}
+	return x
+}
+
+// isaF16SearchRN rounds x >= 0 to nearest even among the binary16 values f16s (0x7c00, +Inf, past
+// the largest finite value's midpoint with 2^16).
+func isaF16SearchRN(f16s []float64, x float64) uint16 {
+	i := sort.SearchFloat64s(f16s, x) // the first value >= x
+	if i == len(f16s) || f16s[i] > x {
+		i--
+	}
+	hi := 65536.0
+	if i+1 < len(f16s) {
+		hi = f16s[i+1]
+	}
+	switch d := (x - f16s[i]) - (hi - x); {
+	case d < 0, d == 0 && i%2 == 0:
+		return uint16(i)
+	}
+	return uint16(i + 1)
 }

@@ -23,8 +23,10 @@ import (
 )
 
 // TestKernels runs every kernel of every CUDA source in testdata/cuda, compiled to PTX at -O2
-// (testdata/ptx) and, where that file exists, at -O0 (testdata/ptx/O0), on random inputs with
-// fixed seeds, and compares its results with a Go reference written from the .cu source.
+// (testdata/ptx), -O0 (testdata/ptx/O0) and -O2 -ffp-contract=fast (testdata/ptx/fast), on
+// random inputs with fixed seeds, and compares its results with a Go reference written from the
+// .cu source. The cases of kernels_isa_test.go are skipped while the back end rejects one of
+// their instructions as unsupported.
 //
 // Integers must match exactly and floats bit for bit, except where a case says otherwise
 // (approximate instructions such as ex2.approx). Where clang contracted a*b+c into
