@@ -42,7 +42,7 @@ var operandCounts = map[frontend.Opcode][2]int{
 	frontend.OpSelp: {4, 4}, frontend.OpBfe: {4, 4}, frontend.OpSlct: {4, 4}, frontend.OpPrmt: {4, 4},
 	frontend.OpShf: {4, 4}, frontend.OpSad: {4, 4}, frontend.OpDp4a: {4, 4}, frontend.OpDp2a: {4, 4},
 	frontend.OpBfi: {5, 5}, frontend.OpLop3: {5, 6}, frontend.OpSetp: {3, 4}, frontend.OpSet: {3, 4},
-	frontend.OpMov: {2, 2}, frontend.OpCvt: {2, 2}, frontend.OpCvta: {2, 2}, frontend.OpAbs: {2, 2},
+	frontend.OpMov: {2, 2}, frontend.OpCvt: {2, 3}, frontend.OpCvta: {2, 2}, frontend.OpAbs: {2, 2},
 	frontend.OpNeg: {2, 2}, frontend.OpNot: {2, 2}, frontend.OpCnot: {2, 2}, frontend.OpPopc: {2, 2},
 	frontend.OpClz: {2, 2}, frontend.OpBrev: {2, 2}, frontend.OpBfind: {2, 2}, frontend.OpSqrt: {2, 2},
 	frontend.OpRsqrt: {2, 2}, frontend.OpRcp: {2, 2}, frontend.OpSin: {2, 2}, frontend.OpCos: {2, 2},
@@ -61,6 +61,10 @@ func (v *verifier) instr(in *Instr) {
 			want = fmt.Sprintf("%d to %d", c[0], c[1])
 		}
 		v.errorf(in.Pos, "%s takes %s operands, not %d", in.Op, want, n)
+		return
+	}
+	if in.Op == frontend.OpCvt && n == 3 && !packsPair(in) {
+		v.errorf(in.Pos, "cvt takes 3 operands only to pack a pair (.f16x2, .bf16x2, .e4m3x2, .e5m2x2)")
 		return
 	}
 	v.mods(in)
@@ -108,6 +112,20 @@ func (v *verifier) mods(in *Instr) {
 			v.errorf(in.Pos, "%s does not take the modifier %s", in.Op, m)
 		}
 	}
+}
+
+// packsPair reports whether in is a cvt to a packed pair type, the only cvt with two sources.
+func packsPair(in *Instr) bool {
+	for _, m := range in.Mods {
+		if t, ok := m.Type(); ok {
+			switch t {
+			case frontend.F16x2, frontend.BF16x2, frontend.E4M3x2, frontend.E5M2x2:
+				return true
+			}
+			return false
+		}
+	}
+	return false
 }
 
 func takesRounding(op frontend.Opcode) bool {
@@ -199,6 +217,10 @@ func operandTypes(in *Instr, dsts, srcs []frontend.Type) ([]frontend.Type, []fro
 	case frontend.OpTestp:
 		return append(dsts, pred), append(srcs, t), false
 	case frontend.OpCvt:
+		// The packing form, cvt.rn.f16x2.f32 d, a, b, converts two sources into the halves of d.
+		if n == 2 && len(in.Dsts)+len(in.Args) == 3 {
+			return append(dsts, first), appendN(srcs, 2, last), true
+		}
 		if n == 2 {
 			return append(dsts, first), append(srcs, last), true
 		}

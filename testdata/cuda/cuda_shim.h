@@ -113,4 +113,108 @@ __SHIM__ float __double2float_rz(double x) { return __nvvm_d2f_rz(x); }         
 __SHIM__ float __int_as_float(int x) { return __builtin_bit_cast(float, x); }           // mov.b32
 __SHIM__ int __float_as_int(float x) { return __builtin_bit_cast(int, x); }             // mov.b32
 
+// --- Directed rounding (IEEE add/mul/fma/div/rcp/sqrt with .rn/.rz/.rp/.rm) ----------------
+// CUDA's suffixes: _rn nearest even, _rz toward zero, _ru up (.rp), _rd down (.rm).
+#define __SHIM_ROUND_F32(sfx, m) \
+  __SHIM__ float __fadd_##sfx(float a, float b) { return __nvvm_add_##m##_f(a, b); }            /* add.m.f32 */ \
+  __SHIM__ float __fmul_##sfx(float a, float b) { return __nvvm_mul_##m##_f(a, b); }            /* mul.m.f32 */ \
+  __SHIM__ float __fdiv_##sfx(float a, float b) { return __nvvm_div_##m##_f(a, b); }            /* div.m.f32 */ \
+  __SHIM__ float __frcp_##sfx(float a) { return __nvvm_rcp_##m##_f(a); }                        /* rcp.m.f32 */ \
+  __SHIM__ float __fsqrt_##sfx(float a) { return __nvvm_sqrt_##m##_f(a); }                      /* sqrt.m.f32 */ \
+  __SHIM__ double __dadd_##sfx(double a, double b) { return __nvvm_add_##m##_d(a, b); }         /* add.m.f64 */ \
+  __SHIM__ double __dmul_##sfx(double a, double b) { return __nvvm_mul_##m##_d(a, b); }         /* mul.m.f64 */ \
+  __SHIM__ double __fma_##sfx(double a, double b, double c) { return __nvvm_fma_##m##_d(a, b, c); } /* fma.m.f64 */ \
+  __SHIM__ double __ddiv_##sfx(double a, double b) { return __nvvm_div_##m##_d(a, b); }         /* div.m.f64 */ \
+  __SHIM__ double __drcp_##sfx(double a) { return __nvvm_rcp_##m##_d(a); }                      /* rcp.m.f64 */ \
+  __SHIM__ double __dsqrt_##sfx(double a) { return __nvvm_sqrt_##m##_d(a); }                    /* sqrt.m.f64 */
+__SHIM_ROUND_F32(rn, rn)
+__SHIM_ROUND_F32(rz, rz)
+__SHIM_ROUND_F32(ru, rp)
+__SHIM_ROUND_F32(rd, rm)
+#undef __SHIM_ROUND_F32
+__SHIM__ float __fmaf_rz(float a, float b, float c) { return __nvvm_fma_rz_f(a, b, c); }  // fma.rz.f32
+__SHIM__ float __fmaf_ru(float a, float b, float c) { return __nvvm_fma_rp_f(a, b, c); }  // fma.rp.f32
+__SHIM__ float __fmaf_rd(float a, float b, float c) { return __nvvm_fma_rm_f(a, b, c); }  // fma.rm.f32
+
+// --- Approximate math (the .approx instructions; -use_fast_math's versions) --------------------
+__SHIM__ float __sinf(float x) { return __nvvm_sin_approx_f(x); }                       // sin.approx.f32
+__SHIM__ float __cosf(float x) { return __nvvm_cos_approx_f(x); }                       // cos.approx.f32
+__SHIM__ float __log2f(float x) { return __nvvm_lg2_approx_f(x); }                      // lg2.approx.f32
+
+// --- More integer intrinsics -------------------------------------------------------------------
+__SHIM__ unsigned __byte_perm(unsigned x, unsigned y, unsigned s) { return __nvvm_prmt(x, y, s); }  // prmt.b32
+__SHIM__ unsigned __sad(int x, int y, unsigned z) { return __nvvm_sad_i(x, y, z); }       // sad.s32: |x-y| + z
+__SHIM__ unsigned __usad(unsigned x, unsigned y, unsigned z) { return __nvvm_sad_ui(x, y, z); }  // sad.u32
+__SHIM__ int __mul24(int x, int y) { return __nvvm_mul24_i(x, y); }                       // mul24.lo.s32
+__SHIM__ unsigned __umul24(unsigned x, unsigned y) { return __nvvm_mul24_ui(x, y); }      // mul24.lo.u32
+__SHIM__ unsigned __fns(unsigned mask, unsigned base, int offset) { return __nvvm_fns(mask, base, offset); }  // fns.b32
+__SHIM__ int abs(int x) { return __builtin_abs(x); }                                      // abs.s32
+__SHIM__ long long llabs(long long x) { return __builtin_llabs(x); }                      // abs.s64
+
+// --- Conversions with a rounding mode (cvt.{rni,rzi,rpi,rmi} to integers, cvt.{rn,rp,rm} to
+// floats; float-to-integer conversions saturate and map NaN to 0). LLVM 19 folds the *2f_rz
+// builtins into round-to-nearest conversions, so those are left out. ---------------------------
+#define __SHIM_CVT(sfx, m) \
+  __SHIM__ unsigned __float2uint_##sfx(float x) { return __nvvm_f2ui_##m(x); }             /* cvt.mi.u32.f32 */ \
+  __SHIM__ long long __float2ll_##sfx(float x) { return __nvvm_f2ll_##m(x); }              /* cvt.mi.s64.f32 */ \
+  __SHIM__ unsigned long long __float2ull_##sfx(float x) { return __nvvm_f2ull_##m(x); }   /* cvt.mi.u64.f32 */ \
+  __SHIM__ int __double2int_##sfx(double x) { return __nvvm_d2i_##m(x); }                  /* cvt.mi.s32.f64 */ \
+  __SHIM__ unsigned __double2uint_##sfx(double x) { return __nvvm_d2ui_##m(x); }           /* cvt.mi.u32.f64 */ \
+  __SHIM__ long long __double2ll_##sfx(double x) { return __nvvm_d2ll_##m(x); }            /* cvt.mi.s64.f64 */ \
+  __SHIM__ unsigned long long __double2ull_##sfx(double x) { return __nvvm_d2ull_##m(x); } /* cvt.mi.u64.f64 */
+__SHIM_CVT(rz, rz)
+__SHIM_CVT(ru, rp)
+__SHIM_CVT(rd, rm)
+#undef __SHIM_CVT
+__SHIM__ int __float2int_rz(float x) { return __nvvm_f2i_rz(x); }                       // cvt.rzi.s32.f32
+__SHIM__ int __float2int_ru(float x) { return __nvvm_f2i_rp(x); }                       // cvt.rpi.s32.f32
+__SHIM__ long long __float2ll_rn(float x) { return __nvvm_f2ll_rn(x); }                  // cvt.rni.s64.f32
+__SHIM__ int __double2int_rn(double x) { return __nvvm_d2i_rn(x); }                      // cvt.rni.s32.f64
+__SHIM__ long long __double2ll_rn(double x) { return __nvvm_d2ll_rn(x); }                // cvt.rni.s64.f64
+#define __SHIM_CVTF(sfx, m) \
+  __SHIM__ float __int2float_##sfx(int x) { return __nvvm_i2f_##m(x); }                    /* cvt.m.f32.s32 */ \
+  __SHIM__ float __uint2float_##sfx(unsigned x) { return __nvvm_ui2f_##m(x); }             /* cvt.m.f32.u32 */ \
+  __SHIM__ float __ll2float_##sfx(long long x) { return __nvvm_ll2f_##m(x); }              /* cvt.m.f32.s64 */ \
+  __SHIM__ double __ll2double_##sfx(long long x) { return __nvvm_ll2d_##m(x); }            /* cvt.m.f64.s64 */ \
+  __SHIM__ float __double2float_##sfx(double x) { return __nvvm_d2f_##m(x); }              /* cvt.m.f32.f64 */
+__SHIM_CVTF(ru, rp)
+__SHIM_CVTF(rd, rm)
+#undef __SHIM_CVTF
+__SHIM__ double __saturate(double x) { return __nvvm_saturate_d(x); }                   // cvt.sat.f64.f64
+__SHIM__ float __fminf_nan(float a, float b) { return __nvvm_fmin_nan_f(a, b); }         // min.NaN.f32
+__SHIM__ float __fmaxf_nan(float a, float b) { return __nvvm_fmax_nan_f(a, b); }         // max.NaN.f32
+
+// --- Half precision (binary16 _Float16 and bfloat16 __bf16; plain arithmetic on _Float16
+// compiles to add/sub/mul.f16, on __bf16 to f32 arithmetic and cvt.rn.bf16.f32 for sm_80) -------
+typedef _Float16 __half;
+typedef __bf16 __nv_bfloat16;
+__SHIM__ __half __hfma(__half a, __half b, __half c) { return __nvvm_fma_rn_f16(a, b, c); }  // fma.rn.f16
+__SHIM__ __half __hfma_relu(__half a, __half b, __half c) { return __nvvm_fma_rn_relu_f16(a, b, c); }  // fma.rn.relu.f16
+__SHIM__ __half __hmin(__half a, __half b) { return __nvvm_fmin_f16(a, b); }               // min.f16
+__SHIM__ __half __hmax_nan(__half a, __half b) { return __nvvm_fmax_nan_f16(a, b); }       // max.NaN.f16
+__SHIM__ __half __float2half_rn(float x) { return (__half)x; }                           // cvt.rn.f16.f32
+__SHIM__ float __half2float(__half x) { return (float)x; }                               // cvt.f32.f16
+__SHIM__ __nv_bfloat16 __float2bfloat16_rn(float x) { return __nvvm_f2bf16_rn(x); }      // cvt.rn.bf16.f32
+__SHIM__ float __bfloat162float(__nv_bfloat16 x) { return (float)x; }                    // cvt.f32.bf16
+__SHIM__ __nv_bfloat16 __hfma(__nv_bfloat16 a, __nv_bfloat16 b, __nv_bfloat16 c) { return __nvvm_fma_rn_bf16(a, b, c); }  // fma.rn.bf16
+__SHIM__ __nv_bfloat16 __hmin(__nv_bfloat16 a, __nv_bfloat16 b) { return __nvvm_fmin_bf16(a, b); }  // min.bf16
+__SHIM__ __nv_bfloat16 __habs(__nv_bfloat16 a) { return __nvvm_abs_bf16(a); }            // abs.bf16
+__SHIM__ __nv_bfloat16 __hneg(__nv_bfloat16 a) { return __nvvm_neg_bf16(a); }            // neg.bf16
+// The packed pairs: the first float goes to the upper half, as in CUDA's __floats2half2_rn(a, b)
+// which puts a in .x (the lower half): hence the swapped operands.
+__SHIM__ unsigned __floats2half2_rn_bits(float lo, float hi) { return __builtin_bit_cast(unsigned, __nvvm_ff2f16x2_rn(hi, lo)); }  // cvt.rn.f16x2.f32
+__SHIM__ unsigned __floats2bfloat162_rn_bits(float lo, float hi) { return __builtin_bit_cast(unsigned, __nvvm_ff2bf16x2_rn(hi, lo)); }  // cvt.rn.bf16x2.f32
+
+// --- Warp match and reduce (match.{any,all}.sync.b32, redux.sync; sm_70 / sm_80) --------------
+__SHIM__ unsigned __match_any_sync(unsigned m, int v) { return __nvvm_match_any_sync_i32(m, v); }
+__SHIM__ unsigned __match_all_sync(unsigned m, int v, int *pred) { return __nvvm_match_all_sync_i32p(m, v, pred); }
+__SHIM__ unsigned __reduce_add_sync(unsigned m, unsigned v) { return __nvvm_redux_sync_add(v, m); }
+__SHIM__ int __reduce_min_sync(unsigned m, int v) { return __nvvm_redux_sync_min(v, m); }
+__SHIM__ int __reduce_max_sync(unsigned m, int v) { return __nvvm_redux_sync_max(v, m); }
+__SHIM__ unsigned __reduce_min_sync(unsigned m, unsigned v) { return __nvvm_redux_sync_umin(v, m); }
+__SHIM__ unsigned __reduce_max_sync(unsigned m, unsigned v) { return __nvvm_redux_sync_umax(v, m); }
+__SHIM__ unsigned __reduce_and_sync(unsigned m, unsigned v) { return __nvvm_redux_sync_and(v, m); }
+__SHIM__ unsigned __reduce_or_sync(unsigned m, unsigned v) { return __nvvm_redux_sync_or(v, m); }
+__SHIM__ unsigned __reduce_xor_sync(unsigned m, unsigned v) { return __nvvm_redux_sync_xor(v, m); }
+
 #undef __SHIM__
