@@ -463,6 +463,34 @@ STORE:
 	}
 }
 
+// TestConfWarpGuarded runs guarded warp instructions: a lane whose guard is false still
+// arrives at the synchronization (no fault for a full membermask), contributes nothing and
+// keeps its destination.
+func TestConfWarpGuarded(t *testing.T) {
+	got, err := confWarpKernel(t, `
+	setp.lt.u32 %p0, %r0, 16;
+	mov.u32 %r3, 555;
+	mov.u32 %r4, 9;
+	mov.u32 %r6, 7;
+	@%p0 shfl.sync.idx.b32 %r3, %r0, 3, 31, 0xffffffff;
+	@!%p0 vote.sync.ballot.b32 %r4, %p0, 0xffffffff;
+	@!%p0 redux.sync.add.u32 %r6, %r0, 0xffffffff;
+	@%p0 bar.warp.sync 0xffffffff;
+	mul.lo.u32 %r4, %r4, 1000;
+	mul.lo.u32 %r6, %r6, 100000;
+	add.u32 %r3, %r3, %r4;
+	add.u32 %r3, %r3, %r6;
+	st.global.u32 [%rd1], %r3;`, 32)
+	require.NoError(t, err)
+	for tid, v := range got {
+		want := uint32(3 + 9*1000 + 7*100000)
+		if tid >= 16 {
+			want = 555 + 0*1000 + 376*100000
+		}
+		require.Equal(t, want, v, "thread %d", tid)
+	}
+}
+
 // TestConfWarpFaults checks that a membermask naming lanes that are not executing, or not
 // naming the executing lane, or differing between lanes that name each other, stops the
 // launch with a warp-synchronization fault that says which lanes, where and in which thread.
