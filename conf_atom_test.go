@@ -644,8 +644,9 @@ CAS:                                                            // slot 12: 3N b
 	and.b32 %r16, %r3, 1;                                       // slot 13: two 16-bit counters
 	mul.wide.u32 %rd7, %r16, 2;
 	add.u64 %rd8, %rd0, %rd7;
+	mov.b16 %h6, 0;
 CAS16:
-	ld.volatile.global.u16 %h0, [%rd8+104];
+	atom.global.cas.b16 %h0, [%rd8+104], %h6, %h6;              // an atomic read
 	add.u16 %h1, %h0, 1;
 	atom.global.cas.b16 %h2, [%rd8+104], %h0, %h1;
 	setp.ne.u16 %p2, %h2, %h0;

@@ -426,6 +426,71 @@ STORE:
 	}
 }
 
+// TestConfWarpGroupsBranch branches on reductions whose membermask differs between the two
+// halves of the warp: the results differ per half, so the branch diverges, and the halves
+// reconverge after it.
+func TestConfWarpGroupsBranch(t *testing.T) {
+	got, err := confWarpKernel(t, `
+	setp.lt.u32 %p0, %r0, 16;
+	selp.b32 %r2, 0x0000ffff, 0xffff0000, %p0;
+	redux.sync.add.u32 %r3, %r0, %r2;
+	vote.sync.ballot.b32 %r4, %p0, %r2;
+	setp.lt.u32 %p1, %r3, 200;
+	@%p1 bra LOW;
+	setp.ne.u32 %p2, %r4, 0;
+	@%p2 bra WRONG;
+	add.u32 %r5, %r3, 1000;
+	bra.uni STORE;
+LOW:
+	setp.eq.u32 %p2, %r4, 0;
+	@%p2 bra WRONG;
+	add.u32 %r5, %r3, 2000;
+	bra.uni STORE;
+WRONG:
+	mov.u32 %r5, 7;
+STORE:
+	activemask.b32 %r6;
+	setp.ne.u32 %p3, %r6, 0xffffffff;
+	@%p3 add.u32 %r5, %r5, 100000;
+	st.global.u32 [%rd1], %r5;`, 32)
+	require.NoError(t, err)
+	for tid, v := range got {
+		want := uint32(120 + 2000) // 0+1+...+15
+		if tid >= 16 {
+			want = 376 + 1000 // 16+...+31
+		}
+		require.Equal(t, want, v, "thread %d", tid)
+	}
+}
+
+// TestConfWarpGuarded runs guarded warp instructions: a lane whose guard is false still
+// arrives at the synchronization (no fault for a full membermask), contributes nothing and
+// keeps its destination.
+func TestConfWarpGuarded(t *testing.T) {
+	got, err := confWarpKernel(t, `
+	setp.lt.u32 %p0, %r0, 16;
+	mov.u32 %r3, 555;
+	mov.u32 %r4, 9;
+	mov.u32 %r6, 7;
+	@%p0 shfl.sync.idx.b32 %r3, %r0, 3, 31, 0xffffffff;
+	@!%p0 vote.sync.ballot.b32 %r4, %p0, 0xffffffff;
+	@!%p0 redux.sync.add.u32 %r6, %r0, 0xffffffff;
+	@%p0 bar.warp.sync 0xffffffff;
+	mul.lo.u32 %r4, %r4, 1000;
+	mul.lo.u32 %r6, %r6, 100000;
+	add.u32 %r3, %r3, %r4;
+	add.u32 %r3, %r3, %r6;
+	st.global.u32 [%rd1], %r3;`, 32)
+	require.NoError(t, err)
+	for tid, v := range got {
+		want := uint32(3 + 9*1000 + 7*100000)
+		if tid >= 16 {
+			want = 555 + 0*1000 + 376*100000
+		}
+		require.Equal(t, want, v, "thread %d", tid)
+	}
+}
+
 // TestConfWarpFaults checks that a membermask naming lanes that are not executing, or not
 // naming the executing lane, or differing between lanes that name each other, stops the
 // launch with a warp-synchronization fault that says which lanes, where and in which thread.

@@ -252,3 +252,19 @@ func TestPathologicalInputTerminates(t *testing.T) {
 		require.Len(t, m.Items[0].(*Function).Body.Stmts, 50_000)
 	})
 }
+
+// TestSinkPredPair checks the `_|p` destination of elect.sync: a pair whose first register is
+// the sink, printed back as written, and pmevent's .mask modifier.
+func TestSinkPredPair(t *testing.T) {
+	stmts := parseBody(t, "\telect.sync _|%p, -1;", "\tpmevent.mask 3;")
+	got := stmts[0].(*Instruction).Operands[0]
+	want := &PredPair{First: &Ident{Name: "_"}, Second: &Ident{Name: "%p"}}
+	stripAll(got, want)
+	require.Equal(t, want, got)
+	mask, ok := LookupMod(".mask")
+	require.True(t, ok)
+	require.Equal(t, []Mod{mask}, stmts[1].(*Instruction).Mods)
+	m, err := ParseString("t.ptx", body("\telect.sync _|%p, -1;"))
+	require.NoError(t, err)
+	require.Contains(t, Format(m), "elect.sync _|%p, -1;")
+}

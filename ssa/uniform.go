@@ -224,8 +224,12 @@ func instrUniform(fn *Function, in *Instr) bool {
 		}
 	}
 	switch in.Op {
-	case frontend.OpVote, frontend.OpActivemask, frontend.OpRedux:
+	case frontend.OpActivemask:
 		return true // one result for the whole warp
+	case frontend.OpVote, frontend.OpRedux:
+		// One result per group of lanes that pass the same membermask: for the whole warp
+		// when the mask (the last operand) is the same in every lane.
+		return len(in.Args) > 0 && argUniform(&in.Args[len(in.Args)-1])
 	case frontend.OpLd, frontend.OpLdu:
 		if !uniformLoad(fn, in) {
 			return false

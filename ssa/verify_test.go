@@ -45,6 +45,8 @@ func TestVerifierErrors(t *testing.T) {
 			14, 2, "and does not take the modifier .rn"},
 		{"uni on an ordinary instruction", []string{decls, "\tadd.uni.s32 %r1, %r2, %r3;"},
 			14, 2, "add does not take the modifier .uni"},
+		{"cache policy of another type", []string{decls, "\tatom.global.L2::cache_hint.add.u32 %r1, [%rd1], %r2, %r3;"},
+			14, 55, "register %r3 has type .b32, which atom.global.L2::cache_hint.add.u32 cannot use as .b64"},
 		{"guard not a predicate", []string{decls, "\t@%r1 add.s32 %r1, %r2, %r3;"},
 			14, 2, "guard %r1 is a .b32 register, not .pred"},
 		{"brx index not u32", []string{decls, "ts: .branchtargets L1;", "\tbrx.idx %rd1, ts;", "L1:", "\tret;"},
@@ -91,4 +93,17 @@ func TestVerifierErrors(t *testing.T) {
 			require.Equal(t, frontend.Pos{File: "bad.ptx", Line: tc.line, Col: tc.col}, list[0].Pos)
 		})
 	}
+}
+
+// TestVerifierAcceptsWarpAndCacheForms checks forms the verifier must let through: vote's .uni
+// mode, and atom's 64-bit cache-policy operand after .L2::cache_hint.
+func TestVerifierAcceptsWarpAndCacheForms(t *testing.T) {
+	m, err := frontend.ParseString("ok.ptx", kernel(
+		"\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\t.reg .pred %p<3>;",
+		"\tvote.sync.uni.pred %p1, %p2, -1;",
+		"\tatom.global.L2::cache_hint.add.u32 %r1, [%rd1], %r2, %rd2;",
+		"\tret;"))
+	require.NoError(t, err)
+	_, err = Build(m)
+	require.NoError(t, err)
 }

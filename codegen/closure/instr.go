@@ -29,7 +29,7 @@ func (f *fnCompiler) instr(in *ssa.Instr) []runtime.Instr {
 		}
 		return nil
 	}
-	if in.Guard != nil {
+	if in.Guard != nil && !warpSynchronous(in) {
 		g, neg, inner := f.regs[in.Guard.Reg.ID], in.GuardNeg, code
 		code = func(w *runtime.Warp, m uint32) {
 			p := w.P[g]

@@ -3,6 +3,7 @@ package closure
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
@@ -13,15 +14,48 @@ import (
 //
 // Every .sync form takes a membermask. The ISA leaves a warp-synchronous instruction undefined
 // when the executing thread is not in its own membermask, and on this machine a lane named in
-// the mask that exists and has not exited but is not executing the instruction can never
+// the mask that exists and has not exited but does not reach the instruction can never
 // arrive: both are faults (runtime.FaultWarpSync), never a silently computed result. Each
-// executing lane reads its own membermask, so lanes may synchronize in disjoint groups (lanes
-// that name each other must pass the same mask, else it is a fault too); a lane sees the
-// values of the executing lanes of its own mask.
+// lane reads its own membermask, so lanes may synchronize in disjoint groups (lanes that name
+// each other must pass the same mask, else it is a fault too); a lane sees the values of the
+// lanes of its own mask that execute the instruction. A lane whose guard is false arrives but
+// neither contributes nor receives a value.
 
-// warpMembers reads the membermask register slot mm of every executing lane in m, checks it
-// and returns each lane's participating lanes (its mask restricted to the executing lanes).
-func warpMembers(w *runtime.Warp, mm int, m uint32, what, loc string) (groups [ws]uint32) {
+// warpSynchronous reports whether an instruction applies its own guard: the .sync warp
+// instructions, where a lane whose guard is false still arrives at the synchronization (the
+// ISA's shfl.sync pseudocode waits for every lane of membermask and only leaves the value of a
+// guarded-off lane unpredictable) but contributes no value and receives none.
+func warpSynchronous(in *ssa.Instr) bool {
+	switch in.Op {
+	case frontend.OpShfl, frontend.OpVote, frontend.OpMatch, frontend.OpRedux, frontend.OpElect:
+		return true
+	case frontend.OpBar, frontend.OpBarrier:
+		return slices.Contains(in.Mods, modWarp)
+	}
+	return false
+}
+
+// guardLanes returns the function giving the lanes of m whose guard holds, for the
+// instructions that apply their own guard.
+func (e *emitter) guardLanes() func(w *runtime.Warp, m uint32) uint32 {
+	g := e.in.Guard
+	if g == nil {
+		return func(_ *runtime.Warp, m uint32) uint32 { return m }
+	}
+	p, neg := e.f.regs[g.Reg.ID], e.in.GuardNeg
+	return func(w *runtime.Warp, m uint32) uint32 {
+		v := w.P[p]
+		if neg {
+			v = ^v
+		}
+		return m & v
+	}
+}
+
+// warpMembers reads the membermask register slot mm of every lane in m (the lanes that reach
+// the instruction), checks it, and returns each lane's participating lanes: its mask
+// restricted to exec, the lanes of m whose guard holds.
+func warpMembers(w *runtime.Warp, mm int, m, exec uint32, what, loc string) (groups [ws]uint32) {
 	M := regs(w, mm)
 	var union uint32
 	uniform := true
@@ -34,7 +68,7 @@ func warpMembers(w *runtime.Warp, mm int, m uint32, what, loc string) (groups [w
 		}
 		union |= mask
 		uniform = uniform && mask == first
-		groups[l] = mask & m
+		groups[l] = mask & exec
 	}
 	checkMembers(w, union, m, what, loc)
 	if !uniform {
@@ -125,7 +159,7 @@ func (e *emitter) barWarp() runtime.Instr {
 	mask := e.src(e.in.Args[0], frontend.B32)
 	loc := e.loc()
 	return func(w *runtime.Warp, m uint32) {
-		warpMembers(w, mask, m, "bar.warp.sync", loc)
+		warpMembers(w, mask, m, m, "bar.warp.sync", loc)
 	}
 }
 
@@ -144,9 +178,12 @@ func (e *emitter) shfl() runtime.Instr {
 	c := e.src(in.Args[2], frontend.B32)
 	mm := e.src(in.Args[3], frontend.B32)
 	loc := e.loc()
+	guard := e.guardLanes()
 	return func(w *runtime.Warp, m uint32) {
 		A, B, C := regs(w, a), regs(w, b), regs(w, c)
-		warpMembers(w, mm, m, "shfl.sync", loc)
+		exec := guard(w, m)
+		warpMembers(w, mm, m, exec, "shfl.sync", loc)
+		m = exec
 		var res [ws]uint64
 		var valid uint32
 		for x := m; x != 0; x &= x - 1 {
@@ -211,8 +248,11 @@ func (e *emitter) vote() runtime.Instr {
 	} else {
 		d = e.predDst(in.Dsts[0])
 	}
+	guard := e.guardLanes()
 	return func(w *runtime.Warp, m uint32) {
-		groups := warpMembers(w, mm, m, "vote.sync", loc)
+		exec := guard(w, m)
+		groups := warpMembers(w, mm, m, exec, "vote.sync", loc)
+		m = exec
 		v := w.P[src]
 		if neg {
 			v = ^v
@@ -265,8 +305,11 @@ func (e *emitter) match() runtime.Instr {
 	mm := e.src(in.Args[1], frontend.B32)
 	loc := e.loc()
 	width := t.Bits()
+	guard := e.guardLanes()
 	return func(w *runtime.Warp, m uint32) {
-		groups := warpMembers(w, mm, m, "match.sync", loc)
+		exec := guard(w, m)
+		groups := warpMembers(w, mm, m, exec, "match.sync", loc)
+		m = exec
 		A := regs(w, a)
 		var res [ws]uint64
 		var all uint32
@@ -338,8 +381,11 @@ func (e *emitter) redux() runtime.Instr {
 	a := e.src(in.Args[0], t)
 	mm := e.src(in.Args[1], frontend.B32)
 	loc := e.loc()
+	guard := e.guardLanes()
 	return func(w *runtime.Warp, m uint32) {
-		groups := warpMembers(w, mm, m, "redux.sync", loc)
+		exec := guard(w, m)
+		groups := warpMembers(w, mm, m, exec, "redux.sync", loc)
+		m = exec
 		A := regs(w, a)
 		var res [ws]uint64
 		for x := m; x != 0; x &= x - 1 {
@@ -369,8 +415,11 @@ func (e *emitter) elect() runtime.Instr {
 	d, p := e.valueAndPred(in.Dsts[0])
 	mm := e.src(in.Args[0], frontend.B32)
 	loc := e.loc()
+	guard := e.guardLanes()
 	return func(w *runtime.Warp, m uint32) {
-		groups := warpMembers(w, mm, m, "elect.sync", loc)
+		exec := guard(w, m)
+		groups := warpMembers(w, mm, m, exec, "elect.sync", loc)
+		m = exec
 		D := regs(w, d)
 		var leaders uint32
 		for x := m; x != 0; x &= x - 1 {
