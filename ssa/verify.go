@@ -41,7 +41,7 @@ var operandCounts = map[frontend.Opcode][2]int{
 	frontend.OpSelp: {4, 4}, frontend.OpBfe: {4, 4}, frontend.OpSlct: {4, 4}, frontend.OpPrmt: {4, 4},
 	frontend.OpShf: {4, 4}, frontend.OpSad: {4, 4}, frontend.OpDp4a: {4, 4}, frontend.OpDp2a: {4, 4},
 	frontend.OpBfi: {5, 5}, frontend.OpLop3: {5, 5}, frontend.OpSetp: {3, 4}, frontend.OpSet: {3, 4},
-	frontend.OpMov: {2, 2}, frontend.OpCvt: {2, 2}, frontend.OpCvta: {2, 2}, frontend.OpAbs: {2, 2},
+	frontend.OpMov: {2, 2}, frontend.OpCvt: {2, 4}, frontend.OpCvta: {2, 2}, frontend.OpAbs: {2, 2},
 	frontend.OpNeg: {2, 2}, frontend.OpNot: {2, 2}, frontend.OpCnot: {2, 2}, frontend.OpPopc: {2, 2},
 	frontend.OpClz: {2, 2}, frontend.OpBrev: {2, 2}, frontend.OpBfind: {2, 2}, frontend.OpSqrt: {2, 2},
 	frontend.OpRsqrt: {2, 2}, frontend.OpRcp: {2, 2}, frontend.OpSin: {2, 2}, frontend.OpCos: {2, 2},
@@ -195,7 +195,14 @@ func operandTypes(in *Instr, dsts, srcs []frontend.Type) ([]frontend.Type, []fro
 	case frontend.OpTestp:
 		return append(dsts, pred), append(srcs, t), false
 	case frontend.OpCvt:
-		if n == 2 {
+		switch {
+		case hasMod(in.Mods, modPack):
+			// cvt.pack.sat.u16.s32 d, a, b and cvt.pack.sat.u8.s32.b32 d, a, b, c.
+			return append(dsts, frontend.B32), append(srcs, frontend.S32, frontend.S32, frontend.B32), false
+		case n == 2 && len(in.Args) == 2:
+			// cvt.rn.f16x2.f32 d, a, b.
+			return append(dsts, first), appendN(srcs, 2, last), false
+		case n == 2:
 			return append(dsts, first), append(srcs, last), true
 		}
 	case frontend.OpCvta:
@@ -224,6 +231,19 @@ func appendN(ts []frontend.Type, n int, t frontend.Type) []frontend.Type {
 		ts = append(ts, t)
 	}
 	return ts
+}
+
+// modPack is cvt's .pack modifier.
+var modPack, _ = frontend.LookupMod(".pack")
+
+// hasMod reports whether mods contains m.
+func hasMod(mods []frontend.Mod, m frontend.Mod) bool {
+	for _, x := range mods {
+		if x == m {
+			return true
+		}
+	}
+	return false
 }
 
 func wide(mods []frontend.Mod) bool {

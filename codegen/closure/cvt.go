@@ -10,6 +10,9 @@ import (
 
 // cvt lowers cvt between integer, f32 and f64 types with every rounding mode, .sat and .ftz.
 func (e *emitter) cvt() runtime.Instr {
+	if e.isHalfCvt() {
+		return e.cvtHalf()
+	}
 	ts := e.types()
 	if len(ts) != 2 {
 		return e.unsupported()

@@ -45,6 +45,9 @@ func fma32(a, b, c float32) float32 {
 // the directed rounding modes are rejected rather than computed wrongly.
 func (e *emitter) floatOp(t frontend.Type) runtime.Instr {
 	in := e.in
+	if isHalf(t) {
+		return e.halfOp(t)
+	}
 	if t != frontend.F32 && t != frontend.F64 {
 		return e.unsupported()
 	}
