@@ -28,15 +28,21 @@ const (
 )
 
 // halfFormat describes a binary floating-point format by its precision (significand bits,
-// the hidden bit included) and exponent width.
+// the hidden bit included) and exponent width; sub is the value of the subnormal quantum.
 type halfFormat struct {
 	prec, expBits int
+	sub           float64
+}
+
+func newHalfFormat(prec, expBits int) halfFormat {
+	bias := 1<<(expBits-1) - 1
+	return halfFormat{prec: prec, expBits: expBits, sub: math.Ldexp(1, 2-bias-prec)}
 }
 
 var (
-	fmtF16  = halfFormat{prec: 11, expBits: 5}
-	fmtBF16 = halfFormat{prec: 8, expBits: 8}
-	fmtTF32 = halfFormat{prec: 11, expBits: 8}
+	fmtF16  = newHalfFormat(11, 5)
+	fmtBF16 = newHalfFormat(8, 8)
+	fmtTF32 = newHalfFormat(11, 8)
 )
 
 func (f halfFormat) bias() int      { return 1<<(f.expBits-1) - 1 }
@@ -47,7 +53,8 @@ func (f halfFormat) maxFin() uint64 { return f.inf() - 1 }
 // isNaN reports whether h encodes a NaN in format f.
 func (f halfFormat) isNaN(h uint64) bool { return h&^f.sign() > f.inf() }
 
-// value decodes h exactly; a NaN decodes to a float64 NaN.
+// value decodes h exactly; a NaN decodes to a float64 NaN. A normal value is rebuilt as
+// float64 bits, a subnormal one is its integer significand times the quantum.
 func (f halfFormat) value(h uint64) float64 {
 	mag := h &^ f.sign()
 	exp := int(mag >> (f.prec - 1))
@@ -59,9 +66,9 @@ func (f halfFormat) value(h uint64) float64 {
 	case mag == f.inf():
 		v = math.Inf(1)
 	case exp == 0:
-		v = math.Ldexp(float64(frac), 1-f.bias()-(f.prec-1))
+		v = float64(frac) * f.sub
 	default:
-		v = math.Ldexp(float64(frac|1<<(f.prec-1)), exp-f.bias()-(f.prec-1))
+		v = math.Float64frombits(uint64(exp-f.bias()+1023)<<52 | frac<<(53-f.prec))
 	}
 	if h&f.sign() != 0 {
 		v = -v
