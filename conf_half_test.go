@@ -3,6 +3,7 @@ package ptx2go_test
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -11,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/ptx2go/ptx2go"
 )
 
 // Conformance tests of the half-precision forms (.f16, .bf16, .f16x2, .bf16x2, .tf32 and
@@ -843,5 +846,319 @@ func TestConfHalfCvtF64(t *testing.T) {
 				func(i int) string { return fmt.Sprintf("cvt.%s.%s.f64 %#016x", confHalfModeNames[mode], f.name, in[i]) })
 			k++
 		}
+	}
+}
+
+// confHalfIntTypes are cvt's integer types with their width and signedness.
+var confHalfIntTypes = []struct {
+	name   string
+	bits   int
+	signed bool
+}{
+	{"s8", 8, true}, {"u8", 8, false}, {"s16", 16, true}, {"u16", 16, false},
+	{"s32", 32, true}, {"u32", 32, false}, {"s64", 64, true}, {"u64", 64, false},
+}
+
+// confHalfToInt is the reference float → integer conversion of an integral value v: NaN gives
+// 0 and out-of-range values saturate; the result is the type's bits.
+func confHalfToInt(v float64, bits int, signed bool) uint64 {
+	lo, hi := 0.0, math.Ldexp(1, bits)-1
+	if signed {
+		lo, hi = -math.Ldexp(1, bits-1), math.Ldexp(1, bits-1)-1
+	}
+	mask := uint64(math.MaxUint64) >> (64 - bits)
+	switch {
+	case v != v:
+		return 0
+	case v <= lo:
+		return uint64(int64(lo)) & mask
+	case v >= hi && signed:
+		return mask >> 1
+	case v >= hi:
+		return mask
+	case signed:
+		return uint64(int64(v)) & mask
+	}
+	return uint64(v) & mask
+}
+
+var confHalfIntRound = []struct {
+	name string
+	f    func(float64) float64
+}{{"rni", math.RoundToEven}, {"rzi", math.Trunc}, {"rmi", math.Floor}, {"rpi", math.Ceil}}
+
+// TestConfHalfCvtToInt converts every .f16 and .bf16 value to every integer type with each
+// integer rounding mode.
+func TestConfHalfCvtToInt(t *testing.T) {
+	all := confHalfAll16()
+	for _, f := range []*confHalfFmt{confHalfF16, confHalfBF16} {
+		for _, rnd := range confHalfIntRound {
+			var body, outT []string
+			for k, it := range confHalfIntTypes {
+				body = append(body, fmt.Sprintf("cvt.%s.%s.%s %%d%d, %%a0;", rnd.name, it.name, f.name, k))
+				outT = append(outT, it.name)
+			}
+			outs := confRun(t, confOp{Body: strings.Join(body, "\n"), In: []string{f.name}, Out: outT}, all)
+			for k, it := range confHalfIntTypes {
+				confHalfCheck(t, "cvt to int", outs[k], func(i int) uint64 { return confHalfToInt(rnd.f(f.decode(all[i])), it.bits, it.signed) },
+					func(i int) string { return fmt.Sprintf("cvt.%s.%s.%s %#04x", rnd.name, it.name, f.name, all[i]) })
+			}
+		}
+	}
+}
+
+// TestConfHalfCvtFromInt converts integers of every type to .f16 and .bf16 in every rounding
+// mode: all values of the 8- and 16-bit types, and for the wider types edges, values near
+// powers of two and random values of every magnitude.
+func TestConfHalfCvtFromInt(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	wide := []uint64{0, 1, 2, 3, 2047, 2048, 2049, 2050, 2051, 4097, 4098, 4099, 65504, 65519, 65520, 65521, 65535, 65536, 1<<31 - 1, 1 << 31, 1<<32 - 1}
+	for k := range 64 {
+		p := uint64(1) << k
+		wide = append(wide, p, p-1, p+1, p|p>>8, p|p>>9, p|p>>11|1, p|p>>12)
+	}
+	for range 20000 {
+		wide = append(wide, r.Uint64()>>r.IntN(64))
+	}
+	for _, v := range slices.Clone(wide) {
+		wide = append(wide, -v)
+	}
+	for _, it := range confHalfIntTypes {
+		in := wide
+		if it.bits <= 16 {
+			in = confHalfAll16()
+		}
+		mask := uint64(math.MaxUint64) >> (64 - it.bits)
+		col := make([]uint64, len(in))
+		for i, v := range in {
+			col[i] = v & mask
+		}
+		var body, outT []string
+		for _, f := range []*confHalfFmt{confHalfF16, confHalfBF16} {
+			for mode := confHalfRN; mode <= confHalfRP; mode++ {
+				body = append(body, fmt.Sprintf("cvt.%s.%s.%s %%d%d, %%a0;", confHalfModeNames[mode], f.name, it.name, len(outT)))
+				outT = append(outT, f.name)
+			}
+			body = append(body, fmt.Sprintf("cvt.rn.sat.%s.%s %%d%d, %%a0;", f.name, it.name, len(outT)))
+			outT = append(outT, f.name)
+		}
+		outs := confRun(t, confOp{Body: strings.Join(body, "\n"), In: []string{it.name}, Out: outT}, col)
+		// exact returns the input as a float64 and the sign of its rounding error.
+		exact := func(x uint64) (float64, float64) {
+			var b big.Float
+			if it.signed {
+				b.SetInt64(int64(x<<(64-it.bits)) >> (64 - it.bits))
+			} else {
+				b.SetUint64(x)
+			}
+			s, acc := b.Float64()
+			return s, -float64(acc) * 0x1p-1000
+		}
+		k := 0
+		for _, f := range []*confHalfFmt{confHalfF16, confHalfBF16} {
+			for mode := confHalfRN; mode <= confHalfRP; mode++ {
+				confHalfCheck(t, "cvt from int", outs[k], func(i int) uint64 { s, e := exact(col[i]); return f.round(s, e, mode, 0x7fff) },
+					func(i int) string {
+						return fmt.Sprintf("cvt.%s.%s.%s %#x", confHalfModeNames[mode], f.name, it.name, col[i])
+					})
+				k++
+			}
+			one := uint64(0x3c00)
+			if f == confHalfBF16 {
+				one = 0x3f80
+			}
+			confHalfCheck(t, "cvt.rn.sat from int", outs[k], func(i int) uint64 {
+				s, e := exact(col[i])
+				switch {
+				case s <= 0:
+					return 0
+				case s >= 1:
+					return one
+				}
+				return f.round(s, e, confHalfRN, 0x7fff)
+			}, func(i int) string { return fmt.Sprintf("cvt.rn.sat.%s.%s %#x", f.name, it.name, col[i]) })
+			k++
+		}
+	}
+}
+
+// TestConfHalfCvtHalf converts every value between .f16 and .bf16 in every rounding mode,
+// and rounds every value to an integral one in its own format (.rni .rzi .rmi .rpi, .sat).
+func TestConfHalfCvtHalf(t *testing.T) {
+	all := confHalfAll16()
+	for _, pair := range [][2]*confHalfFmt{{confHalfF16, confHalfBF16}, {confHalfBF16, confHalfF16}} {
+		src, dst := pair[0], pair[1]
+		var body, outT []string
+		for mode := confHalfRN; mode <= confHalfRP; mode++ {
+			body = append(body, fmt.Sprintf("cvt.%s.%s.%s %%d%d, %%a0;", confHalfModeNames[mode], dst.name, src.name, len(outT)))
+			outT = append(outT, dst.name)
+		}
+		for _, rnd := range confHalfIntRound {
+			body = append(body, fmt.Sprintf("cvt.%s.%s.%s %%d%d, %%a0;", rnd.name, src.name, src.name, len(outT)))
+			outT = append(outT, src.name)
+		}
+		body = append(body, fmt.Sprintf("cvt.sat.%s.%s %%d%d, %%a0;", src.name, src.name, len(outT)),
+			fmt.Sprintf("cvt.rzi.sat.%s.%s %%d%d, %%a0;", src.name, src.name, len(outT)+1))
+		outT = append(outT, src.name, src.name)
+		outs := confRun(t, confOp{Body: strings.Join(body, "\n"), In: []string{src.name}, Out: outT}, all)
+		k := 0
+		for mode := confHalfRN; mode <= confHalfRP; mode++ {
+			confHalfCheck(t, "cvt half", outs[k], func(i int) uint64 { return dst.round(src.decode(all[i]), 0, mode, 0x7fff) },
+				func(i int) string {
+					return fmt.Sprintf("cvt.%s.%s.%s %#04x", confHalfModeNames[mode], dst.name, src.name, all[i])
+				})
+			k++
+		}
+		for _, rnd := range confHalfIntRound {
+			confHalfCheck(t, "cvt.irnd half", outs[k], func(i int) uint64 { return src.round(rnd.f(src.decode(all[i])), 0, confHalfRN, 0x7fff) },
+				func(i int) string { return fmt.Sprintf("cvt.%s.%s.%s %#04x", rnd.name, src.name, src.name, all[i]) })
+			k++
+		}
+		one := src.round(1, 0, confHalfRN, 0)
+		sat := func(v float64) uint64 {
+			switch {
+			case v != v || v <= 0:
+				return 0
+			case v >= 1:
+				return one
+			}
+			return src.round(v, 0, confHalfRN, 0)
+		}
+		confHalfCheck(t, "cvt.sat half", outs[k], func(i int) uint64 { return sat(src.decode(all[i])) },
+			func(i int) string { return fmt.Sprintf("cvt.sat.%s.%s %#04x", src.name, src.name, all[i]) })
+		confHalfCheck(t, "cvt.rzi.sat half", outs[k+1], func(i int) uint64 { return sat(math.Trunc(src.decode(all[i]))) },
+			func(i int) string { return fmt.Sprintf("cvt.rzi.sat.%s.%s %#04x", src.name, src.name, all[i]) })
+	}
+}
+
+// TestConfHalfTF32 rounds f32 values to tf32 (.rna, .rn, .rz with .satfinite and .relu).
+func TestConfHalfTF32(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	var in []uint64
+	for range 20000 {
+		in = append(in, uint64(r.Uint32()))
+	}
+	for h := range uint32(1 << 19) {
+		// Every tf32 value with the tie, below-tie and above-tie low bits, both signs.
+		for _, low := range []uint32{0x1000, 0x0fff, 0x1001} {
+			if h%7 == 0 || h>>10&0xff == 0 || h>>10&0xff >= 0xfe {
+				in = append(in, uint64(h<<13|low))
+			}
+		}
+	}
+	in = append(in, 0x7f800000, 0xff800000, 0x7fc00000, 0x7f800001, 0, 0x80000000, 0x7f7fffff, 0xff7fffff)
+	forms := []struct {
+		mods      string
+		mode      int
+		sat, relu bool
+	}{{".rna", confHalfRNA, false, false}, {".rna.satfinite", confHalfRNA, true, false}, {".rn", confHalfRN, false, false},
+		{".rz", confHalfRZ, false, false}, {".rn.relu", confHalfRN, false, true}, {".rz.satfinite.relu", confHalfRZ, true, true}, {".rn.satfinite", confHalfRN, true, false}}
+	var body, outT []string
+	for k, fm := range forms {
+		body = append(body, fmt.Sprintf("cvt%s.tf32.f32 %%d%d, %%a0;", fm.mods, k))
+		outT = append(outT, "b32")
+	}
+	outs := confRun(t, confOp{Body: strings.Join(body, "\n"), In: []string{"f32"}, Out: outT}, in)
+	f := confHalfTF32
+	for k, fm := range forms {
+		confHalfCheck(t, "cvt"+fm.mods+".tf32.f32", outs[k], func(i int) uint64 {
+			v := float64(math.Float32frombits(uint32(in[i])))
+			if v != v {
+				return 0x7fffffff
+			}
+			h := f.round(v, 0, fm.mode, 0)
+			if fm.sat && h&^f.signBit() == f.infBits() {
+				h = h&f.signBit() | f.maxFinite()
+			}
+			if fm.relu && h&f.signBit() != 0 {
+				h = 0
+			}
+			return h << 13
+		}, func(i int) string { return fmt.Sprintf("cvt%s.tf32.f32 %#08x", fm.mods, in[i]) })
+	}
+}
+
+// TestConfHalfCvtPack runs cvt.pack.sat on 16- and 8-bit types.
+func TestConfHalfCvtPack(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 20))
+	edges := []int32{0, 1, -1, 127, 128, -128, -129, 255, 256, 32767, 32768, -32768, -32769, 65535, 65536, math.MaxInt32, math.MinInt32}
+	var a, b, c []uint64
+	for _, x := range edges {
+		for _, y := range edges {
+			a, b, c = append(a, uint64(uint32(x))), append(b, uint64(uint32(y))), append(c, uint64(r.Uint32()))
+		}
+	}
+	for range 20000 {
+		x, y := r.Int32()>>r.IntN(32), r.Int32()>>r.IntN(32)
+		if r.IntN(2) == 0 {
+			x = -x
+		}
+		a, b, c = append(a, uint64(uint32(x))), append(b, uint64(uint32(y))), append(c, uint64(r.Uint32()))
+	}
+	outs := confRun(t, confOp{
+		Body: "cvt.pack.sat.u16.s32 %d0, %a0, %a1;\ncvt.pack.sat.s16.s32 %d1, %a0, %a1;\ncvt.pack.sat.u8.s32.b32 %d2, %a0, %a1, %a2;\ncvt.pack.sat.s8.s32.b32 %d3, %a0, %a1, %a2;",
+		In:   []string{"s32", "s32", "b32"}, Out: []string{"b32", "b32", "b32", "b32"},
+	}, a, b, c)
+	clamp := func(v uint64, lo, hi int64, n int) uint64 {
+		return uint64(min(max(int64(int32(v)), lo), hi)) & (1<<n - 1)
+	}
+	row := func(i int) string { return fmt.Sprintf("cvt.pack(%d, %d, %#x)", int32(a[i]), int32(b[i]), c[i]) }
+	confHalfCheck(t, "u16", outs[0], func(i int) uint64 { return clamp(b[i], 0, 65535, 16) | clamp(a[i], 0, 65535, 16)<<16 }, row)
+	confHalfCheck(t, "s16", outs[1], func(i int) uint64 {
+		return clamp(b[i], -32768, 32767, 16) | clamp(a[i], -32768, 32767, 16)<<16
+	}, row)
+	confHalfCheck(t, "u8", outs[2], func(i int) uint64 {
+		return clamp(b[i], 0, 255, 8) | clamp(a[i], 0, 255, 8)<<8 | c[i]<<16&0xffff0000
+	}, row)
+	confHalfCheck(t, "s8", outs[3], func(i int) uint64 {
+		return clamp(b[i], -128, 127, 8) | clamp(a[i], -128, 127, 8)<<8 | c[i]<<16&0xffff0000
+	}, row)
+}
+
+// TestConfHalfRejects checks that half-precision forms the ISA does not define, and the ones
+// not implemented, fail at compile time rather than run wrongly.
+func TestConfHalfRejects(t *testing.T) {
+	for _, c := range []struct {
+		body    string
+		in, out []string
+	}{
+		{"add.rz.f16 %d0, %a0, %a1;", []string{"f16", "f16"}, []string{"f16"}},
+		{"sub.rm.f16x2 %d0, %a0, %a1;", []string{"f16x2", "f16x2"}, []string{"f16x2"}},
+		{"add.ftz.bf16 %d0, %a0, %a1;", []string{"bf16", "bf16"}, []string{"bf16"}},
+		{"mul.sat.bf16x2 %d0, %a0, %a1;", []string{"bf16x2", "bf16x2"}, []string{"bf16x2"}},
+		{"add.relu.f16 %d0, %a0, %a1;", []string{"f16", "f16"}, []string{"f16"}},
+		{"fma.f16 %d0, %a0, %a1, %a2;", []string{"f16", "f16", "f16"}, []string{"f16"}},
+		{"fma.rp.bf16 %d0, %a0, %a1, %a2;", []string{"bf16", "bf16", "bf16"}, []string{"bf16"}},
+		{"fma.rn.sat.relu.f16 %d0, %a0, %a1, %a2;", []string{"f16", "f16", "f16"}, []string{"f16"}},
+		{"fma.rn.ftz.bf16 %d0, %a0, %a1, %a2;", []string{"bf16", "bf16", "bf16"}, []string{"bf16"}},
+		{"neg.ftz.bf16 %d0, %a0;", []string{"bf16"}, []string{"bf16"}},
+		{"abs.sat.f16 %d0, %a0;", []string{"f16"}, []string{"f16"}},
+		{"min.xorsign.f16 %d0, %a0, %a1;", []string{"f16", "f16"}, []string{"f16"}},
+		{"max.relu.f16 %d0, %a0, %a1;", []string{"f16", "f16"}, []string{"f16"}},
+		{"max.ftz.bf16 %d0, %a0, %a1;", []string{"bf16", "bf16"}, []string{"bf16"}},
+		{"div.rn.f16 %d0, %a0, %a1;", []string{"f16", "f16"}, []string{"f16"}},
+		{"sqrt.rn.f16 %d0, %a0;", []string{"f16"}, []string{"f16"}},
+		{"ex2.approx.f16 %d0, %a0;", []string{"f16"}, []string{"f16"}},
+		{"add.f32.f16 %d0, %a0, %a1;", []string{"f16", "f16"}, []string{"f32"}},
+		{"setp.lt.ftz.bf16 %d0, %a0, %a1;", []string{"bf16", "bf16"}, []string{"pred"}},
+		{"setp.lo.f16 %d0, %a0, %a1;", []string{"f16", "f16"}, []string{"pred"}},
+		{"setp.lt.f16x2 %d0, %a0, %a1;", []string{"f16x2", "f16x2"}, []string{"pred"}},
+		{"cvt.rna.f16.f32 %d0, %a0;", []string{"f32"}, []string{"f16"}},
+		{"cvt.rm.relu.f16.f32 %d0, %a0;", []string{"f32"}, []string{"f16"}},
+		{"cvt.rn.relu.f16.f64 %d0, %a0;", []string{"f64"}, []string{"f16"}},
+		{"cvt.rp.f16x2.f32 %d0, %a0, %a1;", []string{"f32", "f32"}, []string{"f16x2"}},
+		{"cvt.rn.ftz.f16.f64 %d0, %a0;", []string{"f64"}, []string{"f16"}},
+		{"cvt.rni.f16.f32 %d0, %a0;", []string{"f32"}, []string{"f16"}},
+		{"cvt.rn.s32.f16 %d0, %a0;", []string{"f16"}, []string{"s32"}},
+		{"cvt.rni.f32.f16 %d0, %a0;", []string{"f16"}, []string{"f32"}},
+		{"cvt.rna.relu.tf32.f32 %d0, %a0;", []string{"f32"}, []string{"b32"}},
+		{"cvt.rm.tf32.f32 %d0, %a0;", []string{"f32"}, []string{"b32"}},
+		{"cvt.pack.u16.s32 %d0, %a0, %a1;", []string{"s32", "s32"}, []string{"b32"}},
+		{"cvt.pack.sat.u8.s32 %d0, %a0, %a1;", []string{"s32", "s32"}, []string{"b32"}},
+		{"cvt.pack.sat.u32.s32 %d0, %a0, %a1;", []string{"s32", "s32"}, []string{"b32"}},
+	} {
+		_, err := ptx2go.Compile([]byte(confKernel(confOp{Body: c.body, In: c.in, Out: c.out})), ptx2go.Options{File: "conf.ptx"})
+		require.Error(t, err, "%s must not compile", c.body)
+		require.Contains(t, err.Error(), "conf.ptx:", "%s", c.body)
 	}
 }
