@@ -603,7 +603,7 @@ var confHalfCmps = []struct {
 }
 
 // TestConfHalfSetp runs every comparison of setp on .f16, .bf16 and the packed types (p for
-// the low halves, q for the high halves), with .ftz and a combining .and/.xor predicate.
+// the low halves, q for the high halves), with .ftz and a combining .and/.or/.xor predicate.
 func TestConfHalfSetp(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	all := confHalfAll16()
@@ -627,7 +627,7 @@ func TestConfHalfSetp(t *testing.T) {
 		x2 := f.name + "x2"
 		for _, cmp := range confHalfCmps {
 			body := fmt.Sprintf("setp.%[1]s.%[2]s %%d0, %%a0, %%a1;\nsetp.%[1]s.%[2]sx2 %%d1|%%d2, %%a2, %%a3;\n"+
-				"setp.%[1]s.and.%[2]s %%d3|%%d4, %%a0, %%a1, %%a4;\nsetp.%[1]s.xor.%[2]sx2 %%d5|%%d6, %%a2, %%a3, !%%a4;", cmp.name, f.name)
+				"setp.%[1]s.and.%[2]s %%d3, %%a0, %%a1, %%a4;\nsetp.%[1]s.or.%[2]s %%d4, %%a0, %%a1, !%%a4;\nsetp.%[1]s.xor.%[2]sx2 %%d5|%%d6, %%a2, %%a3, !%%a4;", cmp.name, f.name)
 			outT := []string{"pred", "pred", "pred", "pred", "pred", "pred", "pred"}
 			if f == confHalfF16 {
 				body += fmt.Sprintf("\nsetp.%s.ftz.f16x2 %%d7|%%d8, %%a2, %%a3;", cmp.name)
@@ -640,7 +640,7 @@ func TestConfHalfSetp(t *testing.T) {
 			confHalfCheck(t, "p of x2", outs[1], func(i int) uint64 { return bit(test(a[i], b[i])) }, row)
 			confHalfCheck(t, "q of x2", outs[2], func(i int) uint64 { return bit(test(b[i], a[i])) }, row)
 			confHalfCheck(t, "p of .and", outs[3], func(i int) uint64 { return bit(test(a[i], b[i]) && c[i] != 0) }, row)
-			confHalfCheck(t, "q of .and", outs[4], func(i int) uint64 { return bit(!test(a[i], b[i]) && c[i] != 0) }, row)
+			confHalfCheck(t, ".or", outs[4], func(i int) uint64 { return bit(test(a[i], b[i]) || c[i] == 0) }, row)
 			confHalfCheck(t, "p of .xor x2", outs[5], func(i int) uint64 { return bit(test(a[i], b[i]) != (c[i] == 0)) }, row)
 			confHalfCheck(t, "q of .xor x2", outs[6], func(i int) uint64 { return bit(test(b[i], a[i]) != (c[i] == 0)) }, row)
 			if f == confHalfF16 {
@@ -1143,6 +1143,7 @@ func TestConfHalfRejects(t *testing.T) {
 		{"setp.lt.ftz.bf16 %d0, %a0, %a1;", []string{"bf16", "bf16"}, []string{"pred"}},
 		{"setp.lo.f16 %d0, %a0, %a1;", []string{"f16", "f16"}, []string{"pred"}},
 		{"setp.lt.f16x2 %d0, %a0, %a1;", []string{"f16x2", "f16x2"}, []string{"pred"}},
+		{"setp.lt.f16 %d0|%d1, %a0, %a1;", []string{"f16", "f16"}, []string{"pred", "pred"}},
 		{"cvt.rna.f16.f32 %d0, %a0;", []string{"f32"}, []string{"f16"}},
 		{"cvt.rm.relu.f16.f32 %d0, %a0;", []string{"f32"}, []string{"f16"}},
 		{"cvt.rn.relu.f16.f64 %d0, %a0;", []string{"f64"}, []string{"f16"}},

@@ -171,9 +171,9 @@ func (e *emitter) halfOp(t frontend.Type) runtime.Instr {
 	return e.unsupported()
 }
 
-// halfSetp lowers setp on .f16/.bf16 (p[|q], a, b[, c]) and .f16x2/.bf16x2 (p|q, a, b[, c]):
-// for the packed types p tests the low halves and q the high halves; for the scalar types q
-// is the negated test, as for every setp.
+// halfSetp lowers setp on .f16/.bf16 (p, a, b[, c]) and .f16x2/.bf16x2 (p|q, a, b[, c]), the
+// forms the ISA defines: for the packed types p tests the low halves and q the high halves,
+// each combined with c by the optional .and/.or/.xor.
 func (e *emitter) halfSetp() runtime.Instr {
 	in := e.in
 	t := e.typ()
@@ -196,11 +196,14 @@ func (e *emitter) halfSetp() runtime.Instr {
 	}
 	a, b := e.halfSrc(in.Args[0], t), e.halfSrc(in.Args[1], t)
 	p, q := -1, -1
-	if d := in.Dsts[0]; d.Kind == ssa.ArgPair {
-		p, q = e.predDst(d.Elems[0]), e.predDst(d.Elems[1])
-	} else if packed {
+	switch d := in.Dsts[0]; {
+	case packed && d.Kind != ssa.ArgPair:
 		return e.errorf("setp%s needs a predicate pair destination p|q", t)
-	} else {
+	case !packed && d.Kind == ssa.ArgPair:
+		return e.errorf("setp%s takes one predicate destination, not p|q", t)
+	case packed:
+		p, q = e.predDst(d.Elems[0]), e.predDst(d.Elems[1])
+	default:
 		p = e.predDst(d)
 	}
 	bop := e.combineOp()
@@ -220,9 +223,6 @@ func (e *emitter) halfSetp() runtime.Instr {
 			if packed && test(val(uint16(x>>16)), val(uint16(y>>16))) {
 				hi |= 1 << l
 			}
-		}
-		if !packed {
-			hi = ^lo
 		}
 		var cv uint32
 		if c >= 0 {
