@@ -1163,3 +1163,26 @@ func TestConfHalfRejects(t *testing.T) {
 		require.Contains(t, err.Error(), "conf.ptx:", "%s", c.body)
 	}
 }
+
+// TestConfHalfAtomAdd runs atom.add.noftz on .f16x2 and .bf16x2: each row adds its own input
+// to the global word it was loaded from, and the word is read back.
+func TestConfHalfAtomAdd(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	lo, hi := confHalfSample(r, 4096), confHalfSample(r, 4096)
+	r.Shuffle(len(hi), func(i, j int) { hi[i], hi[j] = hi[j], hi[i] })
+	in := confHalfPairs(lo, hi)
+	for _, f := range []*confHalfFmt{confHalfF16, confHalfBF16} {
+		x2 := f.name + "x2"
+		outs := confRun(t, confOp{
+			Body: fmt.Sprintf("atom.global.add.noftz.%s %%d0, [%%ptr], %%a0;\nld.global.b32 %%d1, [%%ptr];", x2),
+			In:   []string{x2}, Out: []string{x2, x2},
+		}, in)
+		add := func(x, y uint64) uint64 {
+			s, e := confHalfTwoSum(f.decode(x), f.decode(y))
+			return f.round(s, e, confHalfRN, 0x7fff)
+		}
+		row := func(i int) string { return fmt.Sprintf("atom.add.%s %#08x", x2, in[i]) }
+		confHalfCheck(t, "old value", outs[0], func(i int) uint64 { return in[i] }, row)
+		confHalfCheck(t, "sum", outs[1], func(i int) uint64 { return add(lo[i], lo[i]) | add(hi[i], hi[i])<<16 }, row)
+	}
+}

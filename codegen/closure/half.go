@@ -555,3 +555,15 @@ func (e *emitter) cvtPack(ts []frontend.Type) runtime.Instr {
 		return uint64(isa.CvtPack(int32(x), int32(y), uint32(z), n, signed))
 	})
 }
+
+// halfAtomAdd is the operation of atom/red .add.noftz on .f16x2 and .bf16x2: each half is
+// added with .rn, subnormals kept.
+func halfAtomAdd(t frontend.Type) func(o, b, _ uint64) uint64 {
+	add := isa.AddF16
+	if isBF16(t) {
+		add = isa.AddBF16
+	}
+	return func(o, b, _ uint64) uint64 {
+		return uint64(add(uint16(o), uint16(b))) | uint64(add(uint16(o>>16), uint16(b>>16)))<<16
+	}
+}
