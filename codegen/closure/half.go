@@ -119,6 +119,9 @@ func (e *emitter) halfOp(t frontend.Type) runtime.Instr {
 			op = bf16
 		}
 		a, b := src(0), src(1)
+		if !ftz && !sat {
+			return halfLanes(d, a, b, b, packed, func(x, y, _ uint16) uint16 { return op(x, y) })
+		}
 		return halfLanes(d, a, b, b, packed, func(x, y, _ uint16) uint16 { return out(op(in16(x), in16(y))) })
 	}
 	switch in.Op {
@@ -137,6 +140,9 @@ func (e *emitter) halfOp(t frontend.Type) runtime.Instr {
 			op = isa.FmaBF16
 		}
 		a, b, c := src(0), src(1), src(2)
+		if len(post) == 0 {
+			return halfLanes(d, a, b, c, packed, op)
+		}
 		return halfLanes(d, a, b, c, packed, func(x, y, z uint16) uint16 { return out(op(in16(x), in16(y), in16(z))) })
 	case frontend.OpNeg, frontend.OpAbs:
 		if !e.only(frontend.ModFtz) {
