@@ -412,7 +412,10 @@ func (e *emitter) narrowF32(dt frontend.Type) func(uint32) uint16 {
 }
 
 // cvtScalarHalf lowers cvt{.rnd}{.ftz}{.sat}.dtype.atype where one side is .f16 or .bf16 and
-// the other an integer, .f16, .bf16, .f32 or .f64 type.
+// the other an integer, .f16, .bf16, .f32 or .f64 type. As the ISA requires, narrowing a float
+// needs .rn/.rz/.rm/.rp, a float-to-integer conversion or a same-type rounding to an integral
+// value needs .rni/.rzi/.rmi/.rpi, and exact conversions take no rounding modifier; an integer
+// source rounds to nearest unless told otherwise. .ftz applies to .f32 operands only.
 func (e *emitter) cvtScalarHalf(dt, st frontend.Type) runtime.Instr {
 	valid := func(t frontend.Type) bool {
 		return t == frontend.F16 || t == frontend.BF16 || t == frontend.F32 || t == frontend.F64 || t.IsInteger()
@@ -446,8 +449,9 @@ func (e *emitter) cvtScalarHalf(dt, st frontend.Type) runtime.Instr {
 			toInt := e.floatToInt(dt)
 			return lanes1(d, a, func(x uint64) uint64 { return toInt(round(read(x))) })
 		}
-		if _, ok := halfRounding(rnd); !ok {
-			return e.errorf("cvt from %s to %s takes no integer rounding modifier", st, dt)
+		if rnd != 0 {
+			// Widening is exact: the ISA allows no rounding modifier.
+			return e.errorf("cvt from %s to %s takes no rounding modifier", st, dt)
 		}
 		widen64, widen32 := isa.F16ToF64, isa.F16ToF32
 		if isBF16(st) {
@@ -494,8 +498,14 @@ func (e *emitter) cvtScalarHalf(dt, st frontend.Type) runtime.Instr {
 		}
 		return lanes1(d, a, func(x uint64) uint64 { return fin(conv(x)) })
 	}
-	if st == dt {
+	switch {
+	case st == dt && rnd != 0:
+		return e.errorf("cvt from %s to %s takes no floating-point rounding modifier", st, dt)
+	case st == dt:
 		return lanes1(d, a, func(x uint64) uint64 { return fin(uint16(x)) })
+	case rnd == 0:
+		// Narrowing a float loses precision: the ISA makes the rounding modifier mandatory.
+		return e.errorf("cvt from %s to %s needs a rounding modifier .rn, .rz, .rm or .rp", st, dt)
 	}
 	return lanes1(d, a, func(x uint64) uint64 { return fin(k.fromF64(b64(read(x)), r)) })
 }
