@@ -196,7 +196,7 @@ func operandTypes(in *Instr, dsts, srcs []frontend.Type) ([]frontend.Type, []fro
 		return append(dsts, pred), append(srcs, t), false
 	case frontend.OpCvt:
 		switch {
-		case hasMod(in.Mods, modPack):
+		case modsHave(in.Mods, cvtPackMod):
 			// cvt.pack.sat.u16.s32 d, a, b and cvt.pack.sat.u8.s32.b32 d, a, b, c.
 			return append(dsts, frontend.B32), append(srcs, frontend.S32, frontend.S32, frontend.B32), false
 		case n == 2 && len(in.Args) == 2:
@@ -233,11 +233,11 @@ func appendN(ts []frontend.Type, n int, t frontend.Type) []frontend.Type {
 	return ts
 }
 
-// modPack is cvt's .pack modifier.
-var modPack, _ = frontend.LookupMod(".pack")
+// cvtPackMod is cvt's .pack modifier.
+var cvtPackMod, _ = frontend.LookupMod(".pack")
 
-// hasMod reports whether mods contains m.
-func hasMod(mods []frontend.Mod, m frontend.Mod) bool {
+// modsHave reports whether mods contains m.
+func modsHave(mods []frontend.Mod, m frontend.Mod) bool {
 	for _, x := range mods {
 		if x == m {
 			return true

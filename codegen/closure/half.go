@@ -22,12 +22,12 @@ func isHalf(t frontend.Type) bool {
 // isBF16 reports whether t is .bf16 or .bf16x2.
 func isBF16(t frontend.Type) bool { return t == frontend.BF16 || t == frontend.BF16x2 }
 
-// isPacked reports whether t holds two 16-bit lanes.
-func isPacked(t frontend.Type) bool { return t == frontend.F16x2 || t == frontend.BF16x2 }
+// isHalfPacked reports whether t holds two 16-bit lanes.
+func isHalfPacked(t frontend.Type) bool { return t == frontend.F16x2 || t == frontend.BF16x2 }
 
-// only reports whether every modifier of the instruction is a type or one of allowed; the
+// halfModsOnly reports whether every modifier of the instruction is a type or one of allowed; the
 // half-precision forms accept few modifiers and anything else must be rejected, not ignored.
-func (e *emitter) only(allowed ...frontend.Mod) bool {
+func (e *emitter) halfModsOnly(allowed ...frontend.Mod) bool {
 next:
 	for _, m := range e.in.Mods {
 		if m.Kind() == frontend.ModKindType {
@@ -79,7 +79,7 @@ func (e *emitter) halfOp(t frontend.Type) runtime.Instr {
 	if len(e.types()) != 1 || len(in.Dsts) != 1 {
 		return e.unsupported()
 	}
-	bf, packed := isBF16(t), isPacked(t)
+	bf, packed := isBF16(t), isHalfPacked(t)
 	ftz, sat, relu := e.has(frontend.ModFtz), e.has(frontend.ModSat), e.has(frontend.ModRelu)
 	if bf && (ftz || sat) {
 		return e.unsupported()
@@ -111,7 +111,7 @@ func (e *emitter) halfOp(t frontend.Type) runtime.Instr {
 	d := e.dst(in.Dsts[0])
 	src := func(i int) int { return e.halfSrc(in.Args[i], t) }
 	bin := func(f16, bf16 func(a, b uint16) uint16) runtime.Instr {
-		if !e.only(frontend.ModRn, frontend.ModFtz, frontend.ModSat) {
+		if !e.halfModsOnly(frontend.ModRn, frontend.ModFtz, frontend.ModSat) {
 			return e.unsupported()
 		}
 		op := f16
@@ -132,7 +132,7 @@ func (e *emitter) halfOp(t frontend.Type) runtime.Instr {
 	case frontend.OpMul:
 		return bin(isa.MulF16, isa.MulBF16)
 	case frontend.OpFma:
-		if e.rounding() != frontend.ModRn || !e.only(frontend.ModRn, frontend.ModFtz, frontend.ModSat, frontend.ModRelu) || sat && relu {
+		if e.rounding() != frontend.ModRn || !e.halfModsOnly(frontend.ModRn, frontend.ModFtz, frontend.ModSat, frontend.ModRelu) || sat && relu {
 			return e.unsupported()
 		}
 		op := isa.FmaF16
@@ -145,7 +145,7 @@ func (e *emitter) halfOp(t frontend.Type) runtime.Instr {
 		}
 		return halfLanes(d, a, b, c, packed, func(x, y, z uint16) uint16 { return out(op(in16(x), in16(y), in16(z))) })
 	case frontend.OpNeg, frontend.OpAbs:
-		if !e.only(frontend.ModFtz) {
+		if !e.halfModsOnly(frontend.ModFtz) {
 			return e.unsupported()
 		}
 		a := src(0)
@@ -156,7 +156,7 @@ func (e *emitter) halfOp(t frontend.Type) runtime.Instr {
 	case frontend.OpMin, frontend.OpMax:
 		// .xorsign and .abs only come together.
 		xs := e.has(frontend.ModXorsign)
-		if xs != e.has(frontend.ModAbs) || !e.only(frontend.ModFtz, frontend.ModNaN, frontend.ModXorsign, frontend.ModAbs) || len(in.Args) != 2 {
+		if xs != e.has(frontend.ModAbs) || !e.halfModsOnly(frontend.ModFtz, frontend.ModNaN, frontend.ModXorsign, frontend.ModAbs) || len(in.Args) != 2 {
 			return e.unsupported()
 		}
 		nan := e.has(frontend.ModNaN)
@@ -183,11 +183,11 @@ func (e *emitter) halfOp(t frontend.Type) runtime.Instr {
 func (e *emitter) halfSetp() runtime.Instr {
 	in := e.in
 	t := e.typ()
-	bf, packed := isBF16(t), isPacked(t)
+	bf, packed := isBF16(t), isHalfPacked(t)
 	ftz := e.has(frontend.ModFtz)
 	test := comparison(e.compare(), frontend.F64)
 	if test == nil || bf && ftz || len(e.types()) != 1 ||
-		!e.only(e.compare(), frontend.ModFtz, frontend.ModAnd, frontend.ModOr, frontend.ModXor) {
+		!e.halfModsOnly(e.compare(), frontend.ModFtz, frontend.ModAnd, frontend.ModOr, frontend.ModXor) {
 		return e.unsupported()
 	}
 	widen := isa.F16ToF64
@@ -247,7 +247,7 @@ func (e *emitter) halfSetp() runtime.Instr {
 // isHalfCvt reports whether a cvt involves a 16-bit float or tf32 type, or is cvt.pack: the
 // conversions cvtHalf lowers.
 func (e *emitter) isHalfCvt() bool {
-	if e.has(modPack) {
+	if e.has(halfPackMod) {
 		return true
 	}
 	for _, t := range e.types() {
@@ -258,8 +258,8 @@ func (e *emitter) isHalfCvt() bool {
 	return false
 }
 
-// modPack is cvt's .pack modifier.
-var modPack, _ = frontend.LookupMod(".pack")
+// halfPackMod is cvt's .pack modifier.
+var halfPackMod, _ = frontend.LookupMod(".pack")
 
 // halfRounding maps a float rounding modifier to its direction (none means .rn); ok is false
 // for anything else.
@@ -281,7 +281,7 @@ func halfRounding(m frontend.Mod) (isa.HalfRound, bool) {
 // cvt.pack.
 func (e *emitter) cvtHalf() runtime.Instr {
 	ts := e.types()
-	if e.has(modPack) {
+	if e.has(halfPackMod) {
 		return e.cvtPack(ts)
 	}
 	if len(ts) != 2 || len(e.in.Dsts) != 1 {
@@ -292,7 +292,7 @@ func (e *emitter) cvtHalf() runtime.Instr {
 	switch {
 	case dt == frontend.TF32:
 		return e.cvtTF32(st)
-	case isPacked(dt) || isPacked(st):
+	case isHalfPacked(dt) || isHalfPacked(st):
 		return e.cvtPair(dt, st)
 	case relu || satfinite:
 		return e.cvtNarrowSat(dt, st)
@@ -318,8 +318,8 @@ func halfKindOf(t frontend.Type) halfKind {
 	return halfKind{isa.F16Value, isa.F64ToF16, isa.SatF16, isa.ReluF16, isa.SatFiniteF16}
 }
 
-// f32In reads an f32 source, flushing subnormals with .ftz.
-func f32In(ftz bool) func(uint64) uint64 {
+// halfF32In reads an f32 source, flushing subnormals with .ftz.
+func halfF32In(ftz bool) func(uint64) uint64 {
 	if ftz {
 		return func(x uint64) uint64 { return ftz32(uint64(uint32(x))) }
 	}
@@ -341,7 +341,7 @@ func (e *emitter) cvtTF32(st frontend.Type) runtime.Instr {
 	default:
 		return e.unsupported()
 	}
-	if st != frontend.F32 || !e.only(e.rounding(), frontend.ModSatfinite, frontend.ModRelu) {
+	if st != frontend.F32 || !e.halfModsOnly(e.rounding(), frontend.ModSatfinite, frontend.ModRelu) {
 		return e.unsupported()
 	}
 	sf, relu := e.has(frontend.ModSatfinite), e.has(frontend.ModRelu)
@@ -361,7 +361,7 @@ func (e *emitter) cvtTF32(st frontend.Type) runtime.Instr {
 // cvtPair is cvt.{rn,rz}{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b: a is converted into
 // the upper half of d and b into the lower half.
 func (e *emitter) cvtPair(dt, st frontend.Type) runtime.Instr {
-	if !isPacked(dt) || st != frontend.F32 || len(e.in.Args) != 2 {
+	if !isHalfPacked(dt) || st != frontend.F32 || len(e.in.Args) != 2 {
 		return e.unsupported()
 	}
 	conv := e.narrowF32(dt)
@@ -392,7 +392,7 @@ func (e *emitter) cvtNarrowSat(dt, st frontend.Type) runtime.Instr {
 // is .rn or .rz; nil (reported) for other modifiers.
 func (e *emitter) narrowF32(dt frontend.Type) func(uint32) uint16 {
 	rnd := e.rounding()
-	if rnd != frontend.ModRn && rnd != frontend.ModRz || !e.only(rnd, frontend.ModRelu, frontend.ModSatfinite) {
+	if rnd != frontend.ModRn && rnd != frontend.ModRz || !e.halfModsOnly(rnd, frontend.ModRelu, frontend.ModSatfinite) {
 		e.unsupported()
 		return nil
 	}
@@ -422,7 +422,7 @@ func (e *emitter) cvtScalarHalf(dt, st frontend.Type) runtime.Instr {
 	}
 	rnd := e.rounding()
 	ftz, sat := e.has(frontend.ModFtz), e.has(frontend.ModSat)
-	if !valid(dt) || !valid(st) || !e.only(rnd, frontend.ModFtz, frontend.ModSat) || ftz && dt != frontend.F32 && st != frontend.F32 {
+	if !valid(dt) || !valid(st) || !e.halfModsOnly(rnd, frontend.ModFtz, frontend.ModSat) || ftz && dt != frontend.F32 && st != frontend.F32 {
 		return e.unsupported()
 	}
 	d := e.dst(e.in.Dsts[0])
@@ -434,7 +434,7 @@ func (e *emitter) cvtScalarHalf(dt, st frontend.Type) runtime.Instr {
 		v := halfKindOf(st).value
 		read = func(x uint64) float64 { return v(uint16(x)) }
 	case st == frontend.F32:
-		in := f32In(ftz)
+		in := halfF32In(ftz)
 		read = func(x uint64) float64 { return float64(f32(in(x))) }
 	case st == frontend.F64:
 		read = f64
@@ -460,7 +460,7 @@ func (e *emitter) cvtScalarHalf(dt, st frontend.Type) runtime.Instr {
 		if dt == frontend.F64 {
 			return lanes1(d, a, func(x uint64) uint64 { return satFloat(widen64(uint16(x)), dt, sat) })
 		}
-		out := f32In(ftz)
+		out := halfF32In(ftz)
 		return lanes1(d, a, func(x uint64) uint64 { return satFloat(out(uint64(widen32(uint16(x)))), dt, sat) })
 	}
 	k := halfKindOf(dt)
@@ -549,7 +549,7 @@ func (e *emitter) floatToInt(dt frontend.Type) func(float64) uint64 {
 // cvtPack is cvt.pack.sat.{u16,s16}.s32 d, a, b and cvt.pack.sat.{u8,s8}.s32.b32 d, a, b, c.
 func (e *emitter) cvtPack(ts []frontend.Type) runtime.Instr {
 	in := e.in
-	if len(ts) < 2 || ts[1] != frontend.S32 || !e.has(frontend.ModSat) || !e.only(modPack, frontend.ModSat) {
+	if len(ts) < 2 || ts[1] != frontend.S32 || !e.has(frontend.ModSat) || !e.halfModsOnly(halfPackMod, frontend.ModSat) {
 		return e.unsupported()
 	}
 	ct := ts[0]

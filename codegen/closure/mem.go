@@ -359,7 +359,7 @@ func (e *emitter) atom() runtime.Instr {
 		ops[frontend.ModAdd] = func(o, b, _ uint64) uint64 {
 			return math.Float64bits(math.Float64frombits(o) + math.Float64frombits(b))
 		}
-	case isPacked(t):
+	case isHalfPacked(t):
 		ops[frontend.ModAdd] = halfAtomAdd(t)
 	default:
 		ops[frontend.ModAdd] = func(o, b, _ uint64) uint64 { return o + b }
