@@ -193,23 +193,33 @@ func (f halfFormat) toF64(h uint64) uint64 {
 	return math.Float64bits(f.value(h))
 }
 
-// F16Value and BF16Value decode a half-precision value exactly (NaN for any NaN encoding).
-func F16Value(h uint16) float64  { return fmtF16.value(uint64(h)) }
+// F16Value decodes an f16 exactly (NaN for any NaN encoding).
+func F16Value(h uint16) float64 { return fmtF16.value(uint64(h)) }
+
+// BF16Value decodes a bf16 exactly (NaN for any NaN encoding).
 func BF16Value(h uint16) float64 { return fmtBF16.value(uint64(h)) }
 
-// IsNaNF16 and IsNaNBF16 report whether h encodes a NaN.
-func IsNaNF16(h uint16) bool  { return fmtF16.isNaN(uint64(h)) }
+// IsNaNF16 reports whether h encodes an f16 NaN.
+func IsNaNF16(h uint16) bool { return fmtF16.isNaN(uint64(h)) }
+
+// IsNaNBF16 reports whether h encodes a bf16 NaN.
 func IsNaNBF16(h uint16) bool { return fmtBF16.isNaN(uint64(h)) }
 
-// F16ToF32, F16ToF64, BF16ToF32 and BF16ToF64 are the exact widening conversions (cvt.f32.f16
-// and friends) returning raw bits; a NaN input gives the canonical NaN.
-func F16ToF32(h uint16) uint32  { return fmtF16.toF32(uint64(h)) }
-func F16ToF64(h uint16) uint64  { return fmtF16.toF64(uint64(h)) }
+// F16ToF32 is cvt.f32.f16: exact, returning raw bits; a NaN gives the canonical NaN.
+func F16ToF32(h uint16) uint32 { return fmtF16.toF32(uint64(h)) }
+
+// F16ToF64 is cvt.f64.f16: exact, returning raw bits; a NaN gives the canonical NaN.
+func F16ToF64(h uint16) uint64 { return fmtF16.toF64(uint64(h)) }
+
+// BF16ToF32 is cvt.f32.bf16: exact, returning raw bits; a NaN gives the canonical NaN.
 func BF16ToF32(h uint16) uint32 { return fmtBF16.toF32(uint64(h)) }
+
+// BF16ToF64 is cvt.f64.bf16: exact, returning raw bits; a NaN gives the canonical NaN.
 func BF16ToF64(h uint16) uint64 { return fmtBF16.toF64(uint64(h)) }
 
-// F32ToF16 and the other narrowing conversions round the float in x (raw bits) to the
-// half-precision format in direction r; a NaN gives the canonical NaN 0x7fff.
+// F32ToF16 rounds an f32 (raw bits) to f16 in direction r (cvt.rn.f16.f32 and the other
+// modes); a NaN gives the canonical NaN 0x7fff. The other narrowing conversions below follow
+// the same rules.
 func F32ToF16(x uint32, r HalfRound) uint16 {
 	return uint16(fmtF16.fromFloat64(float64(math.Float32frombits(x)), r, NaNF16))
 }
@@ -229,7 +239,7 @@ func F64ToBF16(x uint64, r HalfRound) uint16 {
 	return uint16(fmtBF16.fromFloat64(math.Float64frombits(x), r, NaNBF16))
 }
 
-// F16ToBF16 and BF16ToF16 convert between the two 16-bit formats with one rounding.
+// F16ToBF16 rounds an f16 to bf16 (cvt.rn.bf16.f16 and the other modes).
 func F16ToBF16(h uint16, r HalfRound) uint16 {
 	return uint16(fmtBF16.fromFloat64(F16Value(h), r, NaNBF16))
 }
@@ -250,16 +260,20 @@ func F32ToTF32(x uint32, r HalfRound) uint32 {
 	return uint32(fmtTF32.fromFloat64(float64(f), r, 0) << 13)
 }
 
-// S64ToF16, U64ToF16, S64ToBF16 and U64ToBF16 round an integer to a 16-bit float with one
-// rounding (cvt.rn.f16.s64 and friends).
+// S64ToF16 rounds a signed integer to f16 with one rounding (cvt.rn.f16.s64 and the other
+// modes and narrower types).
 func S64ToF16(v int64, r HalfRound) uint16 { return uint16(fmtF16.fromInt(v < 0, absS64(v), r)) }
-func U64ToF16(v uint64, r HalfRound) uint16 {
-	return uint16(fmtF16.fromInt(false, v, r))
+
+// U64ToF16 rounds an unsigned integer to f16 with one rounding.
+func U64ToF16(v uint64, r HalfRound) uint16 { return uint16(fmtF16.fromInt(false, v, r)) }
+
+// S64ToBF16 rounds a signed integer to bf16 with one rounding.
+func S64ToBF16(v int64, r HalfRound) uint16 {
+	return uint16(fmtBF16.fromInt(v < 0, absS64(v), r))
 }
-func S64ToBF16(v int64, r HalfRound) uint16 { return uint16(fmtBF16.fromInt(v < 0, absS64(v), r)) }
-func U64ToBF16(v uint64, r HalfRound) uint16 {
-	return uint16(fmtBF16.fromInt(false, v, r))
-}
+
+// U64ToBF16 rounds an unsigned integer to bf16 with one rounding.
+func U64ToBF16(v uint64, r HalfRound) uint16 { return uint16(fmtBF16.fromInt(false, v, r)) }
 
 // absS64 is |v| as an unsigned integer (MinInt64 included).
 func absS64(v int64) uint64 {
@@ -269,7 +283,7 @@ func absS64(v int64) uint64 {
 	return uint64(v)
 }
 
-// F16MaxFinite, BF16MaxFinite and the ones are the constants saturation clamps to.
+// The largest finite values and the ones, the bounds saturation clamps to.
 const (
 	F16MaxFinite  = 0x7bff
 	BF16MaxFinite = 0x7f7f
@@ -291,6 +305,7 @@ func SatF16(h uint16) uint16 { return satHalf(fmtF16, h, F16One) }
 // SatBF16 is .sat for bf16: clamp to [0, 1], NaN to +0.
 func SatBF16(h uint16) uint16 { return satHalf(fmtBF16, h, BF16One) }
 
+// satHalf clamps h to [0, one]; NaN and negative values (-0 included) give +0.
 func satHalf(f halfFormat, h, one uint16) uint16 {
 	switch {
 	case f.isNaN(uint64(h)) || h&0x8000 != 0:
@@ -301,12 +316,13 @@ func satHalf(f halfFormat, h, one uint16) uint16 {
 	return h
 }
 
-// ReluF16 and ReluBF16 are .relu: a negative result becomes +0 and a NaN the canonical NaN.
+// ReluF16 is .relu for f16: a negative result becomes +0 and a NaN the canonical NaN.
 func ReluF16(h uint16) uint16 { return reluHalf(fmtF16, h) }
 
 // ReluBF16 is .relu for bf16.
 func ReluBF16(h uint16) uint16 { return reluHalf(fmtBF16, h) }
 
+// reluHalf maps NaN to the canonical NaN and negative values (-0 included) to +0.
 func reluHalf(f halfFormat, h uint16) uint16 {
 	switch {
 	case f.isNaN(uint64(h)):
@@ -317,8 +333,8 @@ func reluHalf(f halfFormat, h uint16) uint16 {
 	return h
 }
 
-// SatFiniteF16 and SatFiniteBF16 are cvt's .satfinite: an infinite result becomes the largest
-// finite value of the same sign; NaN stays NaN.
+// SatFiniteF16 is cvt's .satfinite for f16: an infinite result becomes the largest finite
+// value of the same sign; NaN stays NaN.
 func SatFiniteF16(h uint16) uint16 {
 	if h&0x7fff == 0x7c00 {
 		return h&0x8000 | F16MaxFinite
