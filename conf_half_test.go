@@ -808,6 +808,25 @@ func TestConfHalfCvtNarrow(t *testing.T) {
 		}
 		return confHalfF16.round(val(x), 0, confHalfRN, 0x7fff)
 	}})
+	// sat is .sat on a rounded result: the only NaN rounding produces is the canonical one.
+	sat := func(h uint64, one uint64) uint64 {
+		switch {
+		case h == 0x7fff || h&0x8000 != 0:
+			return 0
+		case h > one:
+			return one
+		}
+		return h
+	}
+	body = append(body, fmt.Sprintf("cvt.rn.sat.f16.f32 %%d%d, %%a0;", len(outT)), fmt.Sprintf("cvt.rp.ftz.sat.bf16.f32 %%d%d, %%a0;", len(outT)+1))
+	outT = append(outT, "f16", "bf16")
+	checks = append(checks, check{"cvt.rn.sat.f16.f32", func(x, _ uint64) uint64 { return sat(confHalfF16.round(val(x), 0, confHalfRN, 0x7fff), 0x3c00) }},
+		check{"cvt.rp.ftz.sat.bf16.f32", func(x, _ uint64) uint64 {
+			if x&0x7f800000 == 0 {
+				x &= 0x80000000
+			}
+			return sat(confHalfBF16.round(val(x), 0, confHalfRP, 0x7fff), 0x3f80)
+		}})
 	outs := confRun(t, confOp{Body: strings.Join(body, "\n"), In: []string{"f32", "f32"}, Out: outT}, in, other)
 	for k, c := range checks {
 		confHalfCheck(t, c.name, outs[k], func(i int) uint64 { return c.want(in[i], other[i]) },
