@@ -1214,3 +1214,18 @@ func TestConfHalfAtomAdd(t *testing.T) {
 		confHalfCheck(t, "sum", outs[1], func(i int) uint64 { return add(lo[i], lo[i]) | add(hi[i], hi[i])<<16 }, row)
 	}
 }
+
+// TestConfHalfLoadStore loads and stores .f16, .v2.f16 and .f16x2 registers: each row works on
+// the global word its input was loaded from.
+func TestConfHalfLoadStore(t *testing.T) {
+	all := confHalfAll16()
+	outs := confRun(t, confOp{
+		Body: ".reg .f16 %h<2>;\n.reg .f16x2 %hh;\nld.global.f16 %h0, [%ptr];\nst.global.f16 [%ptr+2], %h0;\n" +
+			"ld.global.v2.f16 {%h0, %h1}, [%ptr];\nmov.b32 %d0, {%h0, %h1};\nld.global.f16x2 %hh, [%ptr];\n" +
+			"st.global.f16x2 [%ptr+4], %hh;\nld.global.b64 %d1, [%ptr];",
+		In: []string{"f16"}, Out: []string{"f16x2", "b64"},
+	}, all)
+	row := func(i int) string { return fmt.Sprintf("%#04x", all[i]) }
+	confHalfCheck(t, "ld.v2.f16", outs[0], func(i int) uint64 { return all[i] * 0x10001 }, row)
+	confHalfCheck(t, "st.f16x2", outs[1], func(i int) uint64 { return all[i] * 0x0001000100010001 }, row)
+}
