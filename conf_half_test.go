@@ -1163,7 +1163,11 @@ func TestConfHalfRejects(t *testing.T) {
 		{"div.rn.f16 %d0, %a0, %a1;", []string{"f16", "f16"}, []string{"f16"}},
 		{"sqrt.rn.f16 %d0, %a0;", []string{"f16"}, []string{"f16"}},
 		{"ex2.approx.f16 %d0, %a0;", []string{"f16"}, []string{"f16"}},
-		{"add.f32.f16 %d0, %a0, %a1;", []string{"f16", "f16"}, []string{"f32"}},
+		{"fma.f32.f16 %d0, %a0, %a1, %a2;", []string{"f16", "f16", "f32"}, []string{"f32"}},
+		{"add.ftz.f32.f16 %d0, %a0, %a1;", []string{"f16", "f32"}, []string{"f32"}},
+		{"add.rna.f32.bf16 %d0, %a0, %a1;", []string{"bf16", "f32"}, []string{"f32"}},
+		{"mul.rn.f32.f16 %d0, %a0, %a1;", []string{"f16", "f32"}, []string{"f32"}},
+		{"add.rn.f32.f16x2 %d0, %a0, %a1;", []string{"f16x2", "f32"}, []string{"f32"}},
 		{"setp.lt.ftz.bf16 %d0, %a0, %a1;", []string{"bf16", "bf16"}, []string{"pred"}},
 		{"setp.lo.f16 %d0, %a0, %a1;", []string{"f16", "f16"}, []string{"pred"}},
 		{"setp.lt.f16x2 %d0, %a0, %a1;", []string{"f16x2", "f16x2"}, []string{"pred"}},
@@ -1228,4 +1232,149 @@ func TestConfHalfLoadStore(t *testing.T) {
 	row := func(i int) string { return fmt.Sprintf("%#04x", all[i]) }
 	confHalfCheck(t, "ld.v2.f16", outs[0], func(i int) uint64 { return all[i] * 0x10001 }, row)
 	confHalfCheck(t, "st.f16x2", outs[1], func(i int) uint64 { return all[i] * 0x0001000100010001 }, row)
+}
+
+// confHalfRoundF32 rounds the exact value s+err (err: the exact error of the float64 s) to f32
+// in mode by scaling to an integer significand; a zero s with zero err is returned as is.
+func confHalfRoundF32(s, err float64, mode int) uint64 {
+	switch {
+	case s != s:
+		return 0x7fffffff
+	case math.IsInf(s, 0) || s == 0 && err == 0:
+		return uint64(math.Float32bits(float32(s)))
+	}
+	_, e := math.Frexp(s)
+	q := max(e-1, -126) - 23
+	y := math.Ldexp(s, -q)
+	// down moves an integral y one step toward zero: at the bottom of a binade the step is
+	// half as large, so y is rescaled first.
+	down := func() float64 {
+		if math.Abs(y) == 0x1p23 && q > -149 {
+			y, q = 2*y, q-1
+		}
+		return y - math.Copysign(1, y)
+	}
+	var r float64
+	switch mode {
+	case confHalfRN:
+		r = math.RoundToEven(y)
+		if t := math.Trunc(y); math.Abs(y-t) == 0.5 && err != 0 {
+			r = t
+			if (err > 0) == (y > 0) {
+				r = t + math.Copysign(1, y)
+			}
+		}
+	case confHalfRZ:
+		r = math.Trunc(y)
+		if r == y && err != 0 && (err > 0) != (y > 0) {
+			r = down()
+		}
+	case confHalfRM:
+		r = math.Floor(y)
+		switch {
+		case r == y && err < 0 && y > 0:
+			r = down()
+		case r == y && err < 0:
+			r--
+		}
+	case confHalfRP:
+		r = math.Ceil(y)
+		switch {
+		case r == y && err > 0 && y < 0:
+			r = down()
+		case r == y && err > 0:
+			r++
+		}
+	}
+	v := math.Ldexp(r, q)
+	if math.Abs(v) >= 0x1p128 {
+		up := mode == confHalfRN || mode == confHalfRP && s > 0 || mode == confHalfRM && s < 0
+		if up {
+			return uint64(math.Float32bits(float32(math.Copysign(math.Inf(1), s))))
+		}
+		return uint64(math.Float32bits(float32(math.Copysign(math.MaxFloat32, s))))
+	}
+	return uint64(math.Float32bits(float32(math.Copysign(v, s))))
+}
+
+// confHalfSumF32 is the reference f32 result of the exact x + y in mode, with IEEE 754's sign
+// of an exact zero: -0 toward -inf unless both operands are +0, else the round-to-nearest sign.
+func confHalfSumF32(x, y float64, mode int) uint64 {
+	s, e := confHalfTwoSum(x, y)
+	if s == 0 && e == 0 && mode == confHalfRM && !(x == 0 && y == 0 && !math.Signbit(x) && !math.Signbit(y)) {
+		return 0x80000000
+	}
+	return confHalfRoundF32(s, e, mode)
+}
+
+// TestConfHalfMixed runs the mixed-precision add/sub{.rnd}{.sat}.f32.{f16,bf16} and
+// fma.rnd{.sat}.f32.{f16,bf16} over every 16-bit a against f32 operands chosen to cancel it,
+// to land on f32 rounding boundaries, edges and random values.
+func TestConfHalfMixed(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	all := confHalfAll16()
+	edges := []float32{0, float32(math.Copysign(0, -1)), 1, -1, 0x1p-149, -0x1p-149, 0x1p-126, math.MaxFloat32, -math.MaxFloat32,
+		float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 1e-40, 3e38, 0.5, 65504}
+	for _, f := range []*confHalfFmt{confHalfF16, confHalfBF16} {
+		var a, b, c []uint64
+		f32 := func(v float64) uint64 { return uint64(math.Float32bits(float32(v))) }
+		for k := range 8 {
+			for _, x := range all {
+				v := f.decode(x)
+				var cv uint64
+				switch k {
+				case 0, 5:
+					cv = uint64(r.Uint32())
+				case 1:
+					cv = f32(-v)
+				case 2:
+					cv = f32(-v * (1 + 0x1p-20))
+				case 3:
+					cv = uint64(math.Float32bits(edges[int(x)%len(edges)]))
+				case 4:
+					cv = f32(v * (4*r.Float64() - 2))
+				case 6:
+					cv = uint64(r.Uint32() & 0x807fffff)
+				case 7:
+					cv = f32(v * 0x1p-24 * float64(1+2*(x&1)))
+				}
+				a, b, c = append(a, x), append(b, all[(int(x)*40503+k*977)&0xffff]), append(c, cv)
+			}
+		}
+		var body, outT []string
+		type check struct {
+			name string
+			want func(i int) uint64
+		}
+		var checks []check
+		val := func(x uint64) float64 { return float64(math.Float32frombits(uint32(x))) }
+		add := func(mod, op string, want func(i int) uint64) {
+			body = append(body, fmt.Sprintf("%s%s.f32.%s %%d%d, %%a0, %%a2;", op, mod, f.name, len(outT)))
+			outT = append(outT, "f32")
+			checks = append(checks, check{op + mod, want})
+		}
+		fma := func(mod string, want func(i int) uint64) {
+			body = append(body, fmt.Sprintf("fma%s.f32.%s %%d%d, %%a0, %%a1, %%a2;", mod, f.name, len(outT)))
+			outT = append(outT, "f32")
+			checks = append(checks, check{"fma" + mod, want})
+		}
+		for mode := confHalfRN; mode <= confHalfRP; mode++ {
+			m := "." + confHalfModeNames[mode]
+			add(m, "add", func(i int) uint64 { return confHalfSumF32(f.decode(a[i]), val(c[i]), mode) })
+			fma(m, func(i int) uint64 { return confHalfSumF32(f.decode(a[i])*f.decode(b[i]), val(c[i]), mode) })
+		}
+		add("", "sub", func(i int) uint64 { return confHalfSumF32(f.decode(a[i]), -val(c[i]), confHalfRN) })
+		add(".rm", "sub", func(i int) uint64 { return confHalfSumF32(f.decode(a[i]), -val(c[i]), confHalfRM) })
+		add(".rz.sat", "add", func(i int) uint64 { return confHalfF32Sat(confHalfSumF32(f.decode(a[i]), val(c[i]), confHalfRZ)) })
+		fma(".rn.sat", func(i int) uint64 {
+			return confHalfF32Sat(confHalfSumF32(f.decode(a[i])*f.decode(b[i]), val(c[i]), confHalfRN))
+		})
+		outs := confRun(t, confOp{Body: strings.Join(body, "\n"), In: []string{f.name, f.name, "f32"}, Out: outT}, a, b, c)
+		for k, ch := range checks {
+			confHalfCheck(t, ch.name+".f32."+f.name, outs[k], ch.want,
+				func(i int) string {
+					return fmt.Sprintf("%s.f32.%s(%#04x, %#04x, %#08x)", ch.name, f.name, a[i], b[i], c[i])
+				})
+		}
+	}
 }

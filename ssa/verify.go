@@ -167,6 +167,15 @@ func operandTypes(in *Instr, dsts, srcs []frontend.Type) ([]frontend.Type, []fro
 	}
 	t := last
 	u32, pred := frontend.U32, frontend.Pred
+	if n == 2 && first == frontend.F32 && (last == frontend.F16 || last == frontend.BF16) {
+		// Mixed precision: add.f32.f16 d, a, c and fma.rn.f32.f16 d, a, b, c.
+		switch in.Op {
+		case frontend.OpAdd, frontend.OpSub:
+			return append(dsts, first), append(srcs, last, first), false
+		case frontend.OpFma:
+			return append(dsts, first), append(srcs, last, last, first), false
+		}
+	}
 	switch in.Op {
 	case frontend.OpAdd, frontend.OpSub, frontend.OpDiv, frontend.OpRem, frontend.OpAnd, frontend.OpOr,
 		frontend.OpXor, frontend.OpMin, frontend.OpMax, frontend.OpCopysign, frontend.OpAddc, frontend.OpSubc:

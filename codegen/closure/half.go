@@ -76,6 +76,9 @@ func halfLanes(d, a, b, c int, packed bool, op halfFn) runtime.Instr {
 // types, .relu for fma, .NaN and .xorsign.abs for min/max.
 func (e *emitter) halfOp(t frontend.Type) runtime.Instr {
 	in := e.in
+	if ts := e.types(); len(ts) == 2 && ts[0] == frontend.F32 && !isHalfPacked(t) && len(in.Dsts) == 1 {
+		return e.halfMixed(t)
+	}
 	if len(e.types()) != 1 || len(in.Dsts) != 1 {
 		return e.unsupported()
 	}
@@ -173,6 +176,43 @@ func (e *emitter) halfOp(t frontend.Type) runtime.Instr {
 		}
 		a, b := src(0), src(1)
 		return halfLanes(d, a, b, b, packed, func(x, y, _ uint16) uint16 { return op(in16(x), in16(y), nan, xs) })
+	}
+	return e.unsupported()
+}
+
+// halfMixed lowers the mixed-precision add/sub{.rnd}{.sat}.f32.{f16,bf16} d, a, c and
+// fma.rnd{.sat}.f32.{f16,bf16} d, a, b, c: the 16-bit operands are widened exactly and the
+// result is rounded once to f32 (.rn by default for add and sub; fma needs the modifier).
+func (e *emitter) halfMixed(t frontend.Type) runtime.Instr {
+	in := e.in
+	rnd := e.rounding()
+	r, ok := halfRounding(rnd)
+	if !ok || in.Op == frontend.OpFma && rnd == 0 || !e.halfModsOnly(rnd, frontend.ModSat) {
+		return e.unsupported()
+	}
+	value := isa.F16Value
+	if isBF16(t) {
+		value = isa.BF16Value
+	}
+	sat := e.has(frontend.ModSat)
+	fin := func(v uint32) uint64 { return satFloat(uint64(v), frontend.F32, sat) }
+	d := e.dst(in.Dsts[0])
+	switch in.Op {
+	case frontend.OpAdd, frontend.OpSub:
+		a, c := e.halfSrc(in.Args[0], t), e.src(in.Args[1], frontend.F32)
+		sign := 1.0
+		if in.Op == frontend.OpSub {
+			sign = -1
+		}
+		return lanes2(d, a, c, func(x, y uint64) uint64 {
+			return fin(isa.SumF32(value(uint16(x)), sign*float64(f32(y)), r))
+		})
+	case frontend.OpFma:
+		a, b, c := e.halfSrc(in.Args[0], t), e.halfSrc(in.Args[1], t), e.src(in.Args[2], frontend.F32)
+		return lanes3(d, a, b, c, func(x, y, z uint64) uint64 {
+			// The product of two 16-bit values is exact in float64.
+			return fin(isa.SumF32(value(uint16(x))*value(uint16(y)), float64(f32(z)), r))
+		})
 	}
 	return e.unsupported()
 }

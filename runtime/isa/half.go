@@ -43,6 +43,7 @@ var (
 	fmtF16  = newHalfFormat(11, 5)
 	fmtBF16 = newHalfFormat(8, 8)
 	fmtTF32 = newHalfFormat(11, 8)
+	fmtF32  = newHalfFormat(24, 8)
 )
 
 func (f halfFormat) bias() int      { return 1<<(f.expBits-1) - 1 }

@@ -9,8 +9,8 @@ import "math"
 
 // sumOdd returns p + c rounded to float64 in round-to-odd: the round-to-nearest sum, moved one
 // step toward the exact sum when it is inexact and its last bit is even. Rounding that result
-// again to a format of at most 51 bits of precision is the same as rounding the exact sum
-// once, which makes the two-step rounding below correct.
+// again, in any direction, to a format of at most 51 bits of precision is the same as rounding
+// the exact sum once, which makes the two-step rounding below correct.
 func sumOdd(p, c float64) float64 {
 	s := p + c
 	if s == 0 || math.IsInf(s, 0) || s != s {
@@ -61,6 +61,19 @@ func MulBF16(a, b uint16) uint16 { return fmtBF16.result(BF16Value(a) * BF16Valu
 // FmaBF16 is fma.rn.bf16: a*b+c with a single rounding.
 func FmaBF16(a, b, c uint16) uint16 {
 	return fmtBF16.result(sumOdd(BF16Value(a)*BF16Value(b), BF16Value(c)))
+}
+
+// SumF32 rounds the exact sum x + y of two float64 values to f32 in direction r; a NaN gives
+// the canonical NaN. It is the mixed-precision add/sub{.rnd}.f32.{f16,bf16} (x the widened
+// 16-bit operand) and fma.rnd.f32.{f16,bf16} (x the exact product of the 16-bit operands).
+// An exact zero sum of operands that are not both +0 is -0 when rounding toward -inf, as IEEE
+// 754 specifies, and +0 otherwise.
+func SumF32(x, y float64, r HalfRound) uint32 {
+	s := sumOdd(x, y)
+	if s == 0 && r == HalfRM && !(x == 0 && y == 0 && !math.Signbit(x) && !math.Signbit(y)) {
+		return 0x80000000
+	}
+	return uint32(fmtF32.fromFloat64(s, r, NaNF32))
 }
 
 // MinF16 is min{.NaN}{.xorsign.abs}.f16: a NaN operand yields the other operand (with .NaN,
