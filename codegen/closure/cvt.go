@@ -14,7 +14,7 @@ func (e *emitter) cvt() runtime.Instr {
 		return e.cvtHalf()
 	}
 	ts := e.types()
-	if len(ts) != 2 {
+	if len(ts) != 2 || len(e.in.Args) != 1 {
 		return e.unsupported()
 	}
 	dt, st := ts[0], ts[1]

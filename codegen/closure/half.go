@@ -330,6 +330,9 @@ func (e *emitter) cvtHalf() runtime.Instr {
 	dt, st := ts[0], ts[1]
 	relu, satfinite := e.has(frontend.ModRelu), e.has(frontend.ModSatfinite)
 	switch {
+	case isHalfPacked(dt) != (len(e.in.Args) == 2) || len(e.in.Args) > 2:
+		// Only the packed conversions take two sources.
+		return e.unsupported()
 	case dt == frontend.TF32:
 		return e.cvtTF32(st)
 	case isHalfPacked(dt) || isHalfPacked(st):
