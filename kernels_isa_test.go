@@ -879,7 +879,7 @@ func requireISAHalves(t *testing.T, what string, want []isaHalf, got []uint16) {
 	require.Len(t, got, len(want), what)
 	var diffs []string
 	for i, w := range want {
-		if w.anyNaN && got[i]&0x7fff > w.bits || !w.anyNaN && got[i] != w.bits {
+		if w.anyNaN && got[i]&0x7fff <= w.bits || !w.anyNaN && got[i] != w.bits {
 			diffs = append(diffs, fmt.Sprintf("%s[%d]: want %v, got %#04x", what, i, w, got[i]))
 		}
 	}

@@ -42,7 +42,7 @@ var operandCounts = map[frontend.Opcode][2]int{
 	frontend.OpSelp: {4, 4}, frontend.OpBfe: {4, 4}, frontend.OpSlct: {4, 4}, frontend.OpPrmt: {4, 4},
 	frontend.OpShf: {4, 4}, frontend.OpSad: {4, 4}, frontend.OpDp4a: {4, 4}, frontend.OpDp2a: {4, 4},
 	frontend.OpBfi: {5, 5}, frontend.OpLop3: {5, 6}, frontend.OpSetp: {3, 4}, frontend.OpSet: {3, 4},
-	frontend.OpMov: {2, 2}, frontend.OpCvt: {2, 3}, frontend.OpCvta: {2, 2}, frontend.OpAbs: {2, 2},
+	frontend.OpMov: {2, 2}, frontend.OpCvt: {2, 4}, frontend.OpCvta: {2, 2}, frontend.OpAbs: {2, 2},
 	frontend.OpNeg: {2, 2}, frontend.OpNot: {2, 2}, frontend.OpCnot: {2, 2}, frontend.OpPopc: {2, 2},
 	frontend.OpClz: {2, 2}, frontend.OpBrev: {2, 2}, frontend.OpBfind: {2, 2}, frontend.OpSqrt: {2, 2},
 	frontend.OpRsqrt: {2, 2}, frontend.OpRcp: {2, 2}, frontend.OpSin: {2, 2}, frontend.OpCos: {2, 2},
@@ -63,8 +63,8 @@ func (v *verifier) instr(in *Instr) {
 		v.errorf(in.Pos, "%s takes %s operands, not %d", in.Op, want, n)
 		return
 	}
-	if in.Op == frontend.OpCvt && n == 3 && !packsPair(in) {
-		v.errorf(in.Pos, "cvt takes 3 operands only to pack a pair (.f16x2, .bf16x2, .e4m3x2, .e5m2x2)")
+	if in.Op == frontend.OpCvt && n > 2 && !modsHave(in.Mods, cvtPackMod) && (n > 3 || !packsPair(in)) {
+		v.errorf(in.Pos, "cvt takes 3 operands only to pack a pair (.f16x2, .bf16x2, .e4m3x2, .e5m2x2), 3 or 4 only as cvt.pack")
 		return
 	}
 	v.mods(in)
@@ -189,6 +189,15 @@ func operandTypes(in *Instr, dsts, srcs []frontend.Type) ([]frontend.Type, []fro
 	}
 	t := last
 	u32, pred := frontend.U32, frontend.Pred
+	if n == 2 && first == frontend.F32 && (last == frontend.F16 || last == frontend.BF16) {
+		// Mixed precision: add.f32.f16 d, a, c and fma.rn.f32.f16 d, a, b, c.
+		switch in.Op {
+		case frontend.OpAdd, frontend.OpSub:
+			return append(dsts, first), append(srcs, last, first), false
+		case frontend.OpFma:
+			return append(dsts, first), append(srcs, last, last, first), false
+		}
+	}
 	switch in.Op {
 	case frontend.OpAdd, frontend.OpSub, frontend.OpDiv, frontend.OpRem, frontend.OpAnd, frontend.OpOr,
 		frontend.OpXor, frontend.OpMin, frontend.OpMax, frontend.OpCopysign, frontend.OpAddc, frontend.OpSubc:
@@ -217,11 +226,14 @@ func operandTypes(in *Instr, dsts, srcs []frontend.Type) ([]frontend.Type, []fro
 	case frontend.OpTestp:
 		return append(dsts, pred), append(srcs, t), false
 	case frontend.OpCvt:
-		// The packing form, cvt.rn.f16x2.f32 d, a, b, converts two sources into the halves of d.
-		if n == 2 && len(in.Dsts)+len(in.Args) == 3 {
-			return append(dsts, first), appendN(srcs, 2, last), true
-		}
-		if n == 2 {
+		switch {
+		case modsHave(in.Mods, cvtPackMod):
+			// cvt.pack.sat.u16.s32 d, a, b and cvt.pack.sat.u8.s32.b32 d, a, b, c.
+			return append(dsts, frontend.B32), append(srcs, frontend.S32, frontend.S32, frontend.B32), false
+		case n == 2 && len(in.Args) == 2:
+			// cvt.rn.f16x2.f32 d, a, b.
+			return append(dsts, first), appendN(srcs, 2, last), false
+		case n == 2:
 			return append(dsts, first), append(srcs, last), true
 		}
 	case frontend.OpCvta:
@@ -254,6 +266,19 @@ func appendN(ts []frontend.Type, n int, t frontend.Type) []frontend.Type {
 		ts = append(ts, t)
 	}
 	return ts
+}
+
+// cvtPackMod is cvt's .pack modifier.
+var cvtPackMod, _ = frontend.LookupMod(".pack")
+
+// modsHave reports whether mods contains m.
+func modsHave(mods []frontend.Mod, m frontend.Mod) bool {
+	for _, x := range mods {
+		if x == m {
+			return true
+		}
+	}
+	return false
 }
 
 func wide(mods []frontend.Mod) bool {

@@ -11,8 +11,11 @@ import (
 
 // cvt lowers cvt between integer, f32 and f64 types with every rounding mode, .sat and .ftz.
 func (e *emitter) cvt() runtime.Instr {
+	if e.isHalfCvt() {
+		return e.cvtHalf()
+	}
 	ts := e.types()
-	if len(ts) != 2 {
+	if len(ts) != 2 || len(e.in.Args) != 1 {
 		return e.unsupported()
 	}
 	dt, st := ts[0], ts[1]

@@ -17,6 +17,9 @@ const (
 // (anything else is rejected) and binds the matching isa function into a lane loop.
 func (e *emitter) floatOp(t frontend.Type) runtime.Instr {
 	in := e.in
+	if isHalf(t) {
+		return e.halfOp(t)
+	}
 	if t != frontend.F32 && t != frontend.F64 {
 		return e.unsupported()
 	}

@@ -341,6 +341,9 @@ func (e *emitter) lower() runtime.Instr {
 	case frontend.OpCvt:
 		return e.cvt()
 	case frontend.OpSetp:
+		if isHalf(e.typ()) {
+			return e.halfSetp()
+		}
 		return e.setp()
 	case frontend.OpSelp:
 		return e.selp()
