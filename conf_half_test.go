@@ -1182,7 +1182,7 @@ func TestConfHalfRejects(t *testing.T) {
 		{"cvt.rna.relu.tf32.f32 %d0, %a0;", []string{"f32"}, []string{"b32"}},
 		{"cvt.rm.tf32.f32 %d0, %a0;", []string{"f32"}, []string{"b32"}},
 		{"mov.f16 %d0, 0f3F800000;", []string{"f16"}, []string{"f16"}},
-		{"add.f16 %d0, %a0, 0f3C00;", []string{"f16"}, []string{"f16"}},
+		{"add.f16 %d0, %a0, 0f3F800000;", []string{"f16"}, []string{"f16"}},
 		{"max.bf16x2 %d0, 0, %a0;", []string{"bf16x2"}, []string{"bf16x2"}},
 		{"setp.lt.f16 %d0, %a0, 0x3c00;", []string{"f16"}, []string{"pred"}},
 		{"cvt.rn.f16.f32 %d0, %a0, %a1;", []string{"f32", "f32"}, []string{"f16"}},
