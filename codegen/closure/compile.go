@@ -17,7 +17,6 @@ import (
 
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
-	"github.com/ptx2go/ptx2go/runtime/isa"
 	"github.com/ptx2go/ptx2go/ssa"
 )
 
@@ -272,7 +271,7 @@ func putBits(b []byte, v uint64) {
 }
 
 // floatBits converts a floating-point literal to the bits of type t: a 0f literal is exact
-// single-precision bits, other forms are doubles; the value is rounded to t (to nearest).
+// single-precision bits, other forms are doubles rounded to t.
 func floatBits(t frontend.Type, form frontend.FloatForm, bits uint64) uint64 {
 	switch t {
 	case frontend.F32:
@@ -285,15 +284,6 @@ func floatBits(t frontend.Type, form frontend.FloatForm, bits uint64) uint64 {
 			return math.Float64bits(float64(math.Float32frombits(uint32(bits))))
 		}
 		return bits
-	case frontend.F16, frontend.BF16:
-		d := bits
-		if form == frontend.FloatHex32 {
-			d = math.Float64bits(float64(math.Float32frombits(uint32(bits))))
-		}
-		if t == frontend.F16 {
-			return uint64(isa.F64ToF16(d, isa.HalfRN))
-		}
-		return uint64(isa.F64ToBF16(d, isa.HalfRN))
 	}
 	return bits
 }

@@ -43,11 +43,12 @@ next:
 	return true
 }
 
-// halfSrc returns the register of a half-precision source operand. Floating-point immediates
-// have no defined half-precision encoding in PTX and are rejected.
+// halfSrc returns the register of a source operand of a half-precision instruction. The ISA
+// defines no immediate operands for them (ptxas rejects `max.bf16x2 d, 0, b`), so immediates
+// of a 16-bit float type are rejected rather than given a guessed meaning.
 func (e *emitter) halfSrc(a ssa.Arg, t frontend.Type) int {
-	if a.Kind == ssa.ArgFloat {
-		e.errorf("floating-point immediate for a %s operand", t)
+	if isHalf(t) && (a.Kind == ssa.ArgFloat || a.Kind == ssa.ArgImm) {
+		e.errorf("immediate operand for a %s instruction", t)
 		return 0
 	}
 	return e.src(a, t)

@@ -145,7 +145,8 @@ func (e *emitter) src(a ssa.Arg, t frontend.Type) int {
 		}
 		return f.constSlot(truncate(v, t))
 	case ssa.ArgFloat:
-		if !t.IsFloat() && t.Bits() != 32 && t.Bits() != 64 {
+		// PTX has no floating-point literals for the 16-bit float types.
+		if !t.IsFloat() && t.Bits() != 32 && t.Bits() != 64 || isHalf(t) {
 			e.errorf("floating-point immediate for a .%s operand", strings.TrimPrefix(t.String(), "."))
 			return 0
 		}
