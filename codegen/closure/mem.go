@@ -237,18 +237,21 @@ func (e *emitter) load() runtime.Instr {
 			}
 		}
 	}
+	// readLane writes the elements in b, the n bytes lane l reads, to its destinations.
+	readLane := func(w *runtime.Warp, b []byte, l int) {
+		for i, d := range dst {
+			v := loadBits(b[i*es : i*es+es])
+			if signed {
+				v = signExtend(v, es*8, width[i])
+			}
+			w.R[d*ws+l] = v
+		}
+	}
 	perLane := func(w *runtime.Warp, m uint32) {
 		u := ad.uniformValue(w)
 		for ; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m) & (ws - 1)
-			b := ad.access(w, ad.at(w, u, l), n, l, loc)
-			for i, d := range dst {
-				v := loadBits(b[i*es : i*es+es])
-				if signed {
-					v = signExtend(v, es*8, width[i])
-				}
-				w.R[d*ws+l] = v
-			}
+			readLane(w, ad.access(w, ad.at(w, u, l), n, l, loc), l)
 		}
 	}
 	span := e.spanner(ad)
@@ -304,14 +307,7 @@ func (e *emitter) load() runtime.Instr {
 		}
 		for ; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m) & (ws - 1)
-			b := mem[A[l]+off-mb:][:n]
-			for i, d := range dst {
-				v := loadBits(b[i*es : i*es+es])
-				if signed {
-					v = signExtend(v, es*8, width[i])
-				}
-				w.R[d*ws+l] = v
-			}
+			readLane(w, mem[A[l]+off-mb:][:n], l)
 		}
 	}
 }
@@ -417,17 +413,19 @@ func (e *emitter) store() runtime.Instr {
 	es := t.Bytes()
 	n := es * len(src)
 	loc := e.loc()
+	// writeLane stores lane l's elements into b, the n bytes it writes.
+	writeLane := func(w *runtime.Warp, b []byte, l int) {
+		for i, s := range src {
+			if skip&(1<<i) == 0 {
+				storeBits(b[i*es:i*es+es], w.R[s*ws+l])
+			}
+		}
+	}
 	perLane := func(w *runtime.Warp, m uint32) {
 		u := ad.uniformValue(w)
 		for ; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m) & (ws - 1)
-			b := ad.access(w, ad.at(w, u, l), n, l, loc)
-			for i, s := range src {
-				if skip&(1<<i) != 0 {
-					continue
-				}
-				storeBits(b[i*es:i*es+es], w.R[s*ws+l])
-			}
+			writeLane(w, ad.access(w, ad.at(w, u, l), n, l, loc), l)
 		}
 	}
 	span := e.spanner(ad)
@@ -468,12 +466,7 @@ func (e *emitter) store() runtime.Instr {
 		}
 		for ; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m) & (ws - 1)
-			b := mem[A[l]+off-mb:][:n]
-			for i, s := range src {
-				if skip&(1<<i) == 0 {
-					storeBits(b[i*es:i*es+es], w.R[s*ws+l])
-				}
-			}
+			writeLane(w, mem[A[l]+off-mb:][:n], l)
 		}
 	}
 }
