@@ -27,7 +27,14 @@ func (w *Warp) start(fn *Func) {
 	if w.frame != nil {
 		w.releaseFrame(w.frame)
 	}
-	w.enter(w.acquireFrame(fn))
+	f := w.acquireFrame(fn)
+	w.enter(f)
+	if !f.ready {
+		for _, in := range fn.Prologue {
+			in(w, ^uint32(0))
+		}
+		f.ready = true
+	}
 	w.stack = append(w.stack, simtEntry{pc: 0, reconv: -1, mask: w.Lanes})
 }
 

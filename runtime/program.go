@@ -55,6 +55,9 @@ type Func struct {
 	// before writing, and those other lanes read (shfl sources). Every other register is
 	// written before it is read, so a reused frame skips clearing it.
 	ZeroRegs []int32
+	// Prologue computes a kernel's launch-invariant registers (ssa.LaunchInvariant) for all
+	// lanes, once per frame: the frame is made for one launch, and blocks skip that code.
+	Prologue []Instr
 	NumPreds int
 	// ParamSize is the per-lane size of the .param variables this function owns (its formal
 	// parameters and results as a device function, and its call-site argument variables).

@@ -47,7 +47,9 @@ const (
 // MemOp is one memory instruction of a block, as statistics see it.
 type MemOp struct {
 	// Code is the index in Block.Code of the closure that performs the access; the lanes are
-	// counted just before it runs, so a guard computed earlier in the block is seen.
+	// counted just before it runs, so a guard computed earlier in the block is seen. A load
+	// hoisted into Func.Prologue is counted before the closure that follows it in the block,
+	// or after the block's code when none does.
 	Code  int
 	Kind  MemKind
 	Space MemSpace
@@ -228,6 +230,9 @@ func (w *Warp) runCounted(c *counter, b *Block, pc int32, m uint32) {
 			ops = ops[1:]
 		}
 		in(w, m)
+	}
+	for i := range ops {
+		c.countMem(w, &ops[i], m) // hoisted loads after the block's last closure
 	}
 }
 

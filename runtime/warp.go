@@ -64,6 +64,8 @@ type frame struct {
 	r     []uint64
 	p     []uint32
 	param []byte
+	// ready says the function's Prologue has run in this frame.
+	ready bool
 }
 
 // acquireFrame returns a zeroed frame for fn with its constants in place, reusing a free one.

@@ -22,6 +22,10 @@ type fnCompiler struct {
 	exit   int32   // index of the virtual exit: after every other block
 	blocks []runtime.Block
 	carry  int // carrySlot's register slot plus one; 0 until an instruction uses CC.CF
+	// hoisted numbers the launch-invariant instructions, which run in the Prologue;
+	// prologue[i] is the code of the i-th.
+	hoisted  map[*ssa.Instr]int
+	prologue [][]runtime.Instr
 }
 
 func (c *compiler) function(fn *ssa.Function) {
@@ -33,6 +37,7 @@ func (c *compiler) function(fn *ssa.Function) {
 		local:  map[*ssa.Variable]int64{},
 	}
 	f.assignRegisters()
+	f.hoist()
 	f.layoutFrame()
 	f.layoutBlocks()
 	for _, b := range fn.Blocks {
@@ -41,10 +46,23 @@ func (c *compiler) function(fn *ssa.Function) {
 	f.rf.Exit = int32(len(f.blocks))
 	f.blocks = append(f.blocks, runtime.Block{Term: runtime.Term{Kind: runtime.TermNone, Reconv: -1}})
 	f.rf.Blocks = f.blocks
+	for _, code := range f.prologue {
+		f.rf.Prologue = append(f.rf.Prologue, code...)
+	}
 	for v, s := range f.consts {
 		f.rf.Consts = append(f.rf.Consts, runtime.Const{Reg: s, Value: v})
 	}
 	f.rf.ZeroRegs = f.zeroRegs()
+}
+
+// hoist moves a kernel's launch-invariant instructions out of its blocks into its prologue.
+func (f *fnCompiler) hoist() {
+	order := ssa.LaunchInvariant(f.fn)
+	f.hoisted = make(map[*ssa.Instr]int, len(order))
+	for i, in := range order {
+		f.hoisted[in] = i
+	}
+	f.prologue = make([][]runtime.Instr, len(order))
 }
 
 // zeroRegs lists the register slots an activation must start with zeroed: registers with an
@@ -236,8 +254,13 @@ func (f *fnCompiler) block(b *ssa.Block) {
 			continue
 		}
 		start := len(code)
+		if i, ok := f.hoisted[in]; ok {
+			f.prologue[i] = f.instr(in)
+			f.profileInstr(prof, in, start, true)
+			continue
+		}
 		code = append(code, f.instr(in)...)
-		f.profileInstr(prof, in, code[start:], start)
+		f.profileInstr(prof, in, len(code)-1, len(code) > start)
 	}
 	if callNeedsOwnBlock(b) {
 		f.blocks = append(f.blocks, runtime.Block{Code: code, PTXInstrs: count, Profile: prof, Term: runtime.Term{Kind: runtime.TermJump, Succ: int32(len(f.blocks) + 1), Reconv: -1}})

@@ -25,15 +25,17 @@ func profileLine(p *runtime.BlockProfile, pos frontend.Pos) {
 	p.Lines = append(p.Lines, runtime.LineCount{Line: pos.Line, Count: 1})
 }
 
-// profileInstr records instruction in, lowered to code starting at index start of the
-// block's code: its line, and for a memory instruction the closure that accesses memory (the
-// last one, after the operand set-up) and the bytes each lane moves.
-func (f *fnCompiler) profileInstr(p *runtime.BlockProfile, in *ssa.Instr, code []runtime.Instr, start int) {
+// profileInstr records instruction in: its line, and when it has code, for a memory
+// instruction the bytes each lane moves and the index in the block's code of the closure
+// before which its lanes are counted: the one that accesses memory (the last of the
+// instruction's, after the operand set-up), or for a hoisted instruction, which runs in the
+// prologue, the next closure of the block (its lanes are the block's; it has no guard).
+func (f *fnCompiler) profileInstr(p *runtime.BlockProfile, in *ssa.Instr, at int, hasCode bool) {
 	profileLine(p, in.Pos)
-	if len(code) == 0 {
+	if !hasCode {
 		return
 	}
-	op := runtime.MemOp{Code: start + len(code) - 1, Guard: -1, Base: -1}
+	op := runtime.MemOp{Code: at, Guard: -1, Base: -1}
 	e := &emitter{f: f, in: in}
 	t := e.typ()
 	switch in.Op {
