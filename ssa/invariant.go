@@ -9,8 +9,9 @@ import (
 // LaunchInvariant returns, in an order where every instruction comes after those defining its
 // operands, the instructions of kernel fn that compute the same value in every thread of a
 // launch and can neither fault nor touch memory other than the kernel's parameters: loads of
-// a parameter within its bounds, mov of immediates and of %ntid, %nctaid and
-// %dynamic_smem_size, cvta, and integer arithmetic on such values. A back end may run them
+// a parameter within its bounds, mov of immediates, of %ntid, %nctaid and %dynamic_smem_size
+// and of global, const and shared variable addresses, cvta, and integer arithmetic on such
+// values. A back end may run them
 // once per launch instead of once per warp.
 //
 // Only a register written by exactly one such instruction, never guarded, never read before
@@ -97,6 +98,10 @@ func invariantInstr(fn *Function, in *Instr, invariant map[*Value]bool) bool {
 			}
 		case ArgSpecial:
 			if !launchSpecial(a.Name) {
+				return false
+			}
+		case ArgSym:
+			if a.Var == nil || a.Var.Space != frontend.SpaceGlobal && a.Var.Space != frontend.SpaceConst && a.Var.Space != frontend.SpaceShared {
 				return false
 			}
 		default:

@@ -15,6 +15,8 @@ func TestLaunchInvariant(t *testing.T) {
 	.reg .pred %p<2>;
 	.reg .b32 %r<12>;
 	.reg .b64 %rd<8>;
+	.shared .align 4 .b8 sh[16];
+	.local .align 4 .b8 loc[16];
 	ld.param.u64 %rd1, [k_a];          // hoisted: a parameter
 	cvta.to.global.u64 %rd2, %rd1;     // hoisted: cvta of an invariant
 	mov.u32 %r1, %ntid.x;              // hoisted: %ntid
@@ -34,6 +36,10 @@ func TestLaunchInvariant(t *testing.T) {
 	shfl.sync.idx.b32 %r10, %r9, 0, 31, -1;
 	add.s32 %r11, %r1, %r1;            // hoisted
 	st.global.u32 [%rd4], %r11;
+	mov.u64 %rd5, sh;                  // hoisted: a shared variable's address
+	mov.u64 %rd6, loc;                 // a local variable: not hoisted
+	st.shared.u32 [%rd5], %r11;
+	st.local.u32 [%rd6], %r11;
 DONE:
 	ret;
 }
@@ -43,7 +49,7 @@ DONE:
 	for _, in := range LaunchInvariant(fn) {
 		got = append(got, in.Defs[0].Reg.Name)
 	}
-	require.Equal(t, []string{"%rd1", "%rd2", "%r1", "%rd3", "%rd4", "%r4", "%r7", "%r11"}, got)
+	require.Equal(t, []string{"%rd1", "%rd2", "%r1", "%rd3", "%rd4", "%r4", "%r7", "%r11", "%rd5"}, got)
 }
 
 // TestLaunchInvariantExclusions covers the registers that must stay per warp: read before

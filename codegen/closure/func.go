@@ -26,6 +26,10 @@ type fnCompiler struct {
 	// prologue[i] is the code of the i-th.
 	hoisted  map[*ssa.Instr]int
 	prologue [][]runtime.Instr
+	// fused are the memory instructions that compute their address from a folded add
+	// (fuse.go); folded are those adds, which emit no code.
+	fused  map[*ssa.Instr]fusedAddr
+	folded map[*ssa.Instr]bool
 }
 
 func (c *compiler) function(fn *ssa.Function) {
@@ -38,6 +42,7 @@ func (c *compiler) function(fn *ssa.Function) {
 	}
 	f.assignRegisters()
 	f.hoist()
+	f.fuseAddresses()
 	f.layoutFrame()
 	f.layoutBlocks()
 	for _, b := range fn.Blocks {
@@ -254,6 +259,10 @@ func (f *fnCompiler) block(b *ssa.Block) {
 			continue
 		}
 		start := len(code)
+		if f.folded[in] {
+			profileLine(prof, in.Pos)
+			continue
+		}
 		if i, ok := f.hoisted[in]; ok {
 			f.prologue[i] = f.instr(in)
 			f.profileInstr(prof, in, start, true)

@@ -17,6 +17,8 @@ type emitter struct {
 	in  *ssa.Instr
 	pre []runtime.Instr
 	bad bool
+	// fusedDone says the lowering computes the address of a fused memory instruction itself.
+	fusedDone bool
 }
 
 // instr lowers an instruction to the code that runs it, or reports it unsupported.
@@ -28,6 +30,13 @@ func (f *fnCompiler) instr(in *ssa.Instr) []runtime.Instr {
 			e.unsupported()
 		}
 		return nil
+	}
+	if fz, ok := f.fused[in]; ok && !e.fusedDone {
+		inner := code
+		code = func(w *runtime.Warp, m uint32) {
+			materialize(w, fz, m)
+			inner(w, m)
+		}
 	}
 	if in.Guard != nil && !warpSynchronous(in) {
 		g, neg, inner := f.regs[in.Guard.Reg.ID], in.GuardNeg, code

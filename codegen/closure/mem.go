@@ -254,49 +254,62 @@ func (e *emitter) load() runtime.Instr {
 			readLane(w, ad.access(w, ad.at(w, u, l), n, l, loc), l)
 		}
 	}
-	span := e.spanner(ad)
+	span, run := e.spanner(ad)
 	if span == nil {
 		return perLane
 	}
 	base, off := ad.base, ad.off
 	if len(dst) == 1 && (es == 4 || es == 8) && !signed {
 		// The commonest loads, ld.global.{b32,b64,...} [%rd+off], with one address
-		// translation for the warp.
+		// translation for the warp, and one copy when the lanes read consecutive elements.
 		d := dst[0]
+		var load runtime.Instr
 		if es == 4 {
-			return func(w *runtime.Warp, m uint32) {
+			load = func(w *runtime.Warp, m uint32) {
 				A := regs(w, base)
+				if contiguous(A, m, 4) {
+					if b := run(w, A[0]+off, ws*4, 4); b != nil {
+						loadRun(regs(w, d), b, 4)
+						return
+					}
+				}
 				mem, mb := span(w, A, m, off, n)
 				if mem == nil {
 					perLane(w, m)
 					return
 				}
 				D := regs(w, d)
-				if c := coalesced32(A, m, off, mem, mb); c != nil {
-					for l := range ws {
-						D[l] = uint64(binary.LittleEndian.Uint32(c[4*l:]))
-					}
-					return
-				}
 				for ; m != 0; m &= m - 1 {
 					l := bits.TrailingZeros32(m) & (ws - 1)
 					D[l] = uint64(atomic.LoadUint32(runtime.AtomicU32(mem[A[l]+off-mb:])))
 				}
 			}
-		}
-		return func(w *runtime.Warp, m uint32) {
-			A := regs(w, base)
-			mem, mb := span(w, A, m, off, n)
-			if mem == nil {
-				perLane(w, m)
-				return
+		} else {
+			load = func(w *runtime.Warp, m uint32) {
+				A := regs(w, base)
+				if contiguous(A, m, 8) {
+					if b := run(w, A[0]+off, ws*8, 8); b != nil {
+						loadRun(regs(w, d), b, 8)
+						return
+					}
+				}
+				mem, mb := span(w, A, m, off, n)
+				if mem == nil {
+					perLane(w, m)
+					return
+				}
+				D := regs(w, d)
+				for ; m != 0; m &= m - 1 {
+					l := bits.TrailingZeros32(m) & (ws - 1)
+					D[l] = atomic.LoadUint64(runtime.AtomicU64(mem[A[l]+off-mb:]))
+				}
 			}
-			D := regs(w, d)
-			for ; m != 0; m &= m - 1 {
-				l := bits.TrailingZeros32(m) & (ws - 1)
-				D[l] = atomic.LoadUint64(runtime.AtomicU64(mem[A[l]+off-mb:]))
-			}
 		}
+		if fz, ok := e.f.fused[e.in]; ok {
+			e.fusedDone = true
+			return fusedLoad(fz, off, es, d, run, load)
+		}
+		return load
 	}
 	return func(w *runtime.Warp, m uint32) {
 		A := regs(w, base)
@@ -318,20 +331,60 @@ func (e *emitter) load() runtime.Instr {
 // for the right lane.
 type spanFn func(w *runtime.Warp, A *[ws]uint64, m uint32, off uint64, n int) ([]byte, uint64)
 
-// spanner returns how accesses through ad find their bytes once per warp, or nil when they
+// runFn returns the n bytes at address lo, all accessible and lo aligned to align, or nil
+// (the caller then takes a path that reports the fault).
+type runFn func(w *runtime.Warp, lo uint64, n, align int) []byte
+
+// spanner returns how accesses through ad find their bytes once per warp, or nils when they
 // must go lane by lane: register addresses in the global space, generic ones (which are global
 // whenever the lanes fall in one global allocation), and shared ones.
-func (e *emitter) spanner(ad *address) spanFn {
+func (e *emitter) spanner(ad *address) (spanFn, runFn) {
 	if ad.base < 0 {
-		return nil
+		return nil, nil
 	}
 	switch e.space() {
 	case frontend.SpaceGlobal, frontend.SpaceNone:
 		if ad.wide {
-			return globalSpan
+			return globalSpan, globalRun
 		}
 	case frontend.SpaceShared:
-		return sharedSpan
+		return sharedSpan, sharedRun
+	}
+	return nil, nil
+}
+
+// contiguous reports whether the lanes of a full warp address consecutive es-byte elements,
+// lane l at A[0]+es*l: the pattern of a[threadIdx.x]. Race builds always get false: their
+// accesses go through sync/atomic one by one.
+func contiguous(A *[ws]uint64, m uint32, es uint64) bool {
+	if raceEnabled || m != ^uint32(0) {
+		return false
+	}
+	a, diff := A[0], uint64(0)
+	for l := range ws {
+		diff |= A[l] ^ a
+		a += es
+	}
+	return diff == 0
+}
+
+// globalRun is the runFn of global memory: the bytes when one allocation holds them.
+func globalRun(w *runtime.Warp, lo uint64, n, align int) []byte {
+	hi := lo + uint64(n)
+	if lo&uint64(align-1) != 0 || hi < lo {
+		return nil
+	}
+	mem, mb := w.GlobalSpan(lo, hi)
+	if mem == nil {
+		return nil
+	}
+	return mem[lo-mb:][:n]
+}
+
+// sharedRun is the runFn of the CTA's shared memory.
+func sharedRun(w *runtime.Warp, lo uint64, n, align int) []byte {
+	if s := w.CTA.Shared; lo&uint64(align-1) == 0 && lo < uint64(len(s)) && uint64(len(s))-lo >= uint64(n) {
+		return s[lo:][:n]
 	}
 	return nil
 }
@@ -370,22 +423,6 @@ func sharedSpan(w *runtime.Warp, A *[ws]uint64, m uint32, off uint64, n int) ([]
 		return s, 0
 	}
 	return nil, 0
-}
-
-// coalesced32 returns the 128 bytes that a full warp's 4-byte accesses at A[l]+off cover when
-// they are consecutive (lane l at the first address plus 4l), the pattern of a[threadIdx.x],
-// or nil. Race builds always get nil: their accesses go through sync/atomic one by one.
-func coalesced32(A *[ws]uint64, m uint32, off uint64, mem []byte, mb uint64) *[ws * 4]byte {
-	if raceEnabled || m != ^uint32(0) {
-		return nil
-	}
-	a0 := A[0]
-	for l := range ws {
-		if A[l] != a0+uint64(4*l) {
-			return nil
-		}
-	}
-	return (*[ws * 4]byte)(mem[a0+off-mb:])
 }
 
 func (e *emitter) store() runtime.Instr {
@@ -428,34 +465,37 @@ func (e *emitter) store() runtime.Instr {
 			writeLane(w, ad.access(w, ad.at(w, u, l), n, l, loc), l)
 		}
 	}
-	span := e.spanner(ad)
+	span, run := e.spanner(ad)
 	if span == nil {
 		return perLane
 	}
 	base, off := ad.base, ad.off
 	if len(src) == 1 {
 		s := src[0]
-		return func(w *runtime.Warp, m uint32) {
+		store := func(w *runtime.Warp, m uint32) {
 			A := regs(w, base)
+			if (es == 4 || es == 8) && contiguous(A, m, uint64(es)) {
+				if b := run(w, A[0]+off, ws*es, es); b != nil {
+					storeRun(b, regs(w, s), es)
+					return
+				}
+			}
 			mem, mb := span(w, A, m, off, n)
 			if mem == nil {
 				perLane(w, m)
 				return
 			}
 			S := regs(w, s)
-			if es == 4 {
-				if c := coalesced32(A, m, off, mem, mb); c != nil {
-					for l := range ws {
-						binary.LittleEndian.PutUint32(c[4*l:], uint32(S[l]))
-					}
-					return
-				}
-			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m) & (ws - 1)
 				storeBits(mem[A[l]+off-mb:][:es], S[l])
 			}
 		}
+		if fz, ok := e.f.fused[e.in]; ok {
+			e.fusedDone = true
+			return fusedStore(fz, off, es, s, run, store)
+		}
+		return store
 	}
 	return func(w *runtime.Warp, m uint32) {
 		A := regs(w, base)
@@ -468,5 +508,20 @@ func (e *emitter) store() runtime.Instr {
 			l := bits.TrailingZeros32(m) & (ws - 1)
 			writeLane(w, mem[A[l]+off-mb:][:n], l)
 		}
+	}
+}
+
+// storeRun writes the 4- or 8-byte values of a full warp to the consecutive elements of b.
+func storeRun(b []byte, S *[ws]uint64, es int) {
+	if es == 4 {
+		c := (*[ws * 4]byte)(b)
+		for l := range ws {
+			binary.LittleEndian.PutUint32(c[4*l:], uint32(S[l]))
+		}
+		return
+	}
+	c := (*[ws * 8]byte)(b)
+	for l := range ws {
+		binary.LittleEndian.PutUint64(c[8*l:], S[l])
 	}
 }

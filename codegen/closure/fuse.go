@@ -1,0 +1,178 @@
+package closure
+
+import (
+	"encoding/binary"
+	"math/bits"
+
+	"github.com/ptx2go/ptx2go/frontend"
+	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/ptx2go/ptx2go/ssa"
+)
+
+// Address fusion. Compilers address a[i] as `add.s64 %rd3, %base, %off; ld.global [%rd3]`
+// with %base a launch-invariant pointer (hoisted into the prologue, so the same in every lane)
+// and %off the per-thread byte offset. When %rd3 has no other use, the load or store computes
+// the address itself: a full warp whose offsets are consecutive elements is one copy with no
+// per-lane address at all; any other warp writes %rd3 for its lanes, as the add would have,
+// and takes the ordinary path.
+
+// fusedAddr is an add folded into the memory instruction that uses its result.
+type fusedAddr struct {
+	sum, base, index int // register slots: the add's destination and its operands
+}
+
+// fuseAddresses finds the adds to fold: for each global or shared scalar 4- or 8-byte ld/st
+// whose address register is the 64-bit add of a launch-invariant value and another register,
+// defined earlier in the same block by an unguarded add whose result nothing else reads, and
+// whose operand is not written in between.
+func (f *fnCompiler) fuseAddresses() {
+	f.fused = map[*ssa.Instr]fusedAddr{}
+	f.folded = map[*ssa.Instr]bool{}
+	uses := make([]int, len(f.fn.Values))
+	ssa.ForEachUse(f.fn, func(_ *ssa.Block, v *ssa.Value) { uses[v.ID]++ })
+	for _, b := range f.fn.Blocks {
+		for i, in := range b.Instrs {
+			sum := fusibleAddress(in)
+			if sum == nil || uses[sum.ID] != 1 || sum.Kind != ssa.DefInstr || sum.Instr.Block != b {
+				continue
+			}
+			add := sum.Instr
+			if add.Op != frontend.OpAdd || add.Guard != nil || !plainAdd64(add) {
+				continue
+			}
+			x, y := add.Args[0], add.Args[1]
+			if x.Kind != ssa.ArgValue || y.Kind != ssa.ArgValue {
+				continue
+			}
+			if !f.invariant(x.Value) {
+				x, y = y, x
+			}
+			if !f.invariant(x.Value) || y.Value.Reg.Type.Bits() != 64 || writtenBetween(b, add, i, y.Value.Reg) {
+				continue
+			}
+			f.fused[in] = fusedAddr{sum: f.regs[sum.Reg.ID], base: f.regs[x.Value.Reg.ID], index: f.regs[y.Value.Reg.ID]}
+			f.folded[add] = true
+		}
+	}
+}
+
+// plainAdd64 reports whether add is add.s64, add.u64 or add.b64 with no other modifier.
+func plainAdd64(add *ssa.Instr) bool {
+	if len(add.Mods) != 1 {
+		return false
+	}
+	t, ok := add.Mods[0].Type()
+	return ok && t.Bits() == 64 && !t.IsFloat()
+}
+
+// fusibleAddress returns the address value of a ld or st the fused paths handle, or nil.
+func fusibleAddress(in *ssa.Instr) *ssa.Value {
+	if in.Op != frontend.OpLd && in.Op != frontend.OpSt {
+		return nil
+	}
+	switch in.Space() {
+	case frontend.SpaceGlobal, frontend.SpaceShared:
+	default:
+		return nil
+	}
+	data := in.Args[len(in.Args)-1]
+	if in.Op == frontend.OpLd {
+		data = in.Dsts[0]
+	}
+	e := &emitter{in: in}
+	t := e.typ()
+	if data.Kind == ssa.ArgVector || t.Bits() != 32 && t.Bits() != 64 || in.Op == frontend.OpLd && t.IsSigned() {
+		return nil
+	}
+	a := in.Args[0]
+	if a.Kind != ssa.ArgAddr || a.Value == nil || a.Value.Reg.Type.Bits() != 64 {
+		return nil
+	}
+	return a.Value
+}
+
+// invariant reports whether v is computed by the prologue: the same in every lane.
+func (f *fnCompiler) invariant(v *ssa.Value) bool {
+	if v.Kind != ssa.DefInstr {
+		return false
+	}
+	_, ok := f.hoisted[v.Instr]
+	return ok
+}
+
+// writtenBetween reports whether an instruction of b after def and before index i writes r.
+func writtenBetween(b *ssa.Block, def *ssa.Instr, i int, r *ssa.Reg) bool {
+	after := false
+	for _, in := range b.Instrs[:i] {
+		if after {
+			for _, d := range in.Defs {
+				if d.Reg == r {
+					return true
+				}
+			}
+		}
+		after = after || in == def
+	}
+	return false
+}
+
+// fusedLoad runs a scalar ld of es bytes into slot d through a fused address, with normal the
+// ordinary path once the address register is written.
+func fusedLoad(fz fusedAddr, off uint64, es int, d int, run runFn, normal runtime.Instr) runtime.Instr {
+	return func(w *runtime.Warp, m uint32) {
+		I := regs(w, fz.index)
+		if contiguous(I, m, uint64(es)) {
+			if b := run(w, w.R[fz.base*ws]+I[0]+off, ws*es, es); b != nil {
+				loadRun(regs(w, d), b, es)
+				return
+			}
+		}
+		materialize(w, fz, m)
+		normal(w, m)
+	}
+}
+
+// fusedStore is fusedLoad for a scalar st from slot s.
+func fusedStore(fz fusedAddr, off uint64, es int, s int, run runFn, normal runtime.Instr) runtime.Instr {
+	return func(w *runtime.Warp, m uint32) {
+		I := regs(w, fz.index)
+		if contiguous(I, m, uint64(es)) {
+			if b := run(w, w.R[fz.base*ws]+I[0]+off, ws*es, es); b != nil {
+				storeRun(b, regs(w, s), es)
+				return
+			}
+		}
+		materialize(w, fz, m)
+		normal(w, m)
+	}
+}
+
+// materialize writes the folded add's result for the lanes in m.
+func materialize(w *runtime.Warp, fz fusedAddr, m uint32) {
+	S, B, I := regs(w, fz.sum), regs(w, fz.base), regs(w, fz.index)
+	if m == ^uint32(0) {
+		for l := range ws {
+			S[l] = B[l] + I[l]
+		}
+		return
+	}
+	for ; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m) & (ws - 1)
+		S[l] = B[l] + I[l]
+	}
+}
+
+// loadRun reads the 4- or 8-byte values of a full warp from the consecutive elements of b.
+func loadRun(D *[ws]uint64, b []byte, es int) {
+	if es == 4 {
+		c := (*[ws * 4]byte)(b)
+		for l := range ws {
+			D[l] = uint64(binary.LittleEndian.Uint32(c[4*l:]))
+		}
+		return
+	}
+	c := (*[ws * 8]byte)(b)
+	for l := range ws {
+		D[l] = binary.LittleEndian.Uint64(c[8*l:])
+	}
+}
