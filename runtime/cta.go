@@ -33,11 +33,11 @@ type barrier struct {
 // newCTA builds the reusable state of a CTA for a launch: the warps and their local memory.
 func newCTA(l *launch) *CTA {
 	c := &CTA{L: l, threads: int(l.Block.Count())}
-	c.Shared = make([]byte, l.Mod.SharedSize+l.DynamicShared)
+	c.Shared = alignedBytes(l.Mod.SharedSize + l.DynamicShared)
 	nw := (c.threads + WarpSize - 1) / WarpSize
 	for i := range nw {
 		w := &Warp{CTA: c, ID: i, budget: cancelCheckInterval, LocalStride: l.localStride}
-		w.Local = make([]byte, l.localStride*WarpSize)
+		w.Local = alignedBytes(l.localStride * WarpSize)
 		for lane := range WarpSize {
 			t := i*WarpSize + lane
 			if t >= c.threads {

@@ -79,10 +79,7 @@ func (d *Device) Malloc(n int) (Ptr, error) {
 	if span > uint64(FuncWindow-d.next) {
 		return 0, fmt.Errorf("runtime: malloc of %d bytes: out of device memory (%d bytes left)", n, uint64(FuncWindow-d.next))
 	}
-	// Allocate words rather than bytes so that the backing store is 8-byte aligned and
-	// atomics on naturally aligned device addresses are aligned on the host too.
-	words := make([]uint64, max(1, (n+7)/8))
-	mem := unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), n)
+	mem := alignedBytes(n)
 	p := d.next
 	idx := int32(len(d.allocs))
 	d.allocs = append(d.allocs, alloc{mem: mem, base: uint64(p), size: n})
@@ -106,6 +103,14 @@ func (d *Device) Free(p Ptr) error {
 	clear(d.pages[first : first+pagesOf(a.size)])
 	*a = alloc{base: a.base, size: a.size, freed: true}
 	return nil
+}
+
+// alignedBytes returns n zero bytes backed by whole 8-byte words, so that atomics on naturally
+// aligned addresses are aligned on the host too, and the aligned word that holds any byte
+// (which race builds access atomically for 1- and 2-byte loads and stores) is in the store.
+func alignedBytes(n int) []byte {
+	words := make([]uint64, max(1, (n+7)/8))
+	return unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), n)
 }
 
 // pagesOf is the number of pages an allocation of n bytes owns: at least one, so that even an

@@ -88,7 +88,7 @@ func (w *Warp) acquireFrame(fn *Func) *frame {
 		fn:    fn,
 		r:     make([]uint64, fn.NumRegs*WarpSize),
 		p:     make([]uint32, fn.NumPreds),
-		param: make([]byte, fn.ParamSize*WarpSize),
+		param: alignedBytes(fn.ParamSize * WarpSize),
 	}
 	for _, c := range fn.Consts {
 		s := f.r[c.Reg*WarpSize:][:WarpSize]

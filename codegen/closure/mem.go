@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"slices"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
@@ -139,8 +140,14 @@ func (e *emitter) memOperand(a ssa.Arg) *address {
 func loadBits(b []byte) uint64 {
 	switch len(b) {
 	case 1:
+		if raceEnabled {
+			return loadSubword(b)
+		}
 		return uint64(b[0])
 	case 2:
+		if raceEnabled {
+			return loadSubword(b)
+		}
 		return uint64(binary.LittleEndian.Uint16(b))
 	case 4:
 		return uint64(atomic.LoadUint32(runtime.AtomicU32(b)))
@@ -151,10 +158,16 @@ func loadBits(b []byte) uint64 {
 // storeBits writes the low len(b) bytes of v, little-endian.
 func storeBits(b []byte, v uint64) {
 	switch len(b) {
-	case 1:
-		b[0] = byte(v)
-	case 2:
-		binary.LittleEndian.PutUint16(b, uint16(v))
+	case 1, 2:
+		if raceEnabled {
+			storeSubword(b, v)
+			return
+		}
+		if len(b) == 1 {
+			b[0] = byte(v)
+		} else {
+			binary.LittleEndian.PutUint16(b, uint16(v))
+		}
 	case 4:
 		if raceEnabled {
 			atomic.StoreUint32(runtime.AtomicU32(b), uint32(v))
@@ -167,6 +180,45 @@ func storeBits(b []byte, v uint64) {
 			return
 		}
 		binary.LittleEndian.PutUint64(b, v)
+	}
+}
+
+// subword returns the aligned 4-byte word that holds the 1 or 2 bytes of b, and their bit
+// offset in it. Every backing store of device memory is made of whole 8-byte words, so the
+// word is inside it. A 2-byte access that straddles two words (only possible in a
+// misaligned .param variable) returns nil.
+func subword(b []byte) (*uint32, uint) {
+	at := uintptr(unsafe.Pointer(&b[0])) & 3
+	if at+uintptr(len(b)) > 4 {
+		return nil, 0
+	}
+	return (*uint32)(unsafe.Add(unsafe.Pointer(&b[0]), -int(at))), uint(at * 8)
+}
+
+// loadSubword is a 1- or 2-byte load made as an atomic load of its word, so that race builds
+// accept what PTX allows: a CTA reading bytes that another CTA updates with atomics.
+func loadSubword(b []byte) uint64 {
+	w, sh := subword(b)
+	if w == nil {
+		return uint64(binary.LittleEndian.Uint16(b))
+	}
+	return uint64(atomic.LoadUint32(w)>>sh) & (1<<(8*len(b)) - 1)
+}
+
+// storeSubword is a 1- or 2-byte store made as a compare-and-swap of its word, leaving the
+// word's other bytes as they are.
+func storeSubword(b []byte, v uint64) {
+	w, sh := subword(b)
+	if w == nil {
+		binary.LittleEndian.PutUint16(b, uint16(v))
+		return
+	}
+	mask := uint32(1<<(8*len(b))-1) << sh
+	for {
+		old := atomic.LoadUint32(w)
+		if atomic.CompareAndSwapUint32(w, old, old&^mask|uint32(v)<<sh&mask) {
+			return
+		}
 	}
 }
 
