@@ -199,6 +199,9 @@ func (e *emitter) elements(a ssa.Arg, t frontend.Type, dst bool) []int {
 
 func (e *emitter) load() runtime.Instr {
 	t := e.typ()
+	if t == frontend.B128 {
+		return e.loadB128()
+	}
 	if t.Bits() > 64 || t == frontend.Pred {
 		return e.unsupported()
 	}
@@ -390,6 +393,9 @@ func coalesced32(A *[ws]uint64, m uint32, off uint64, mem []byte, mb uint64) *[w
 
 func (e *emitter) store() runtime.Instr {
 	t := e.typ()
+	if t == frontend.B128 {
+		return e.storeB128()
+	}
 	if t.Bits() > 64 || t == frontend.Pred {
 		return e.unsupported()
 	}
