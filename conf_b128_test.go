@@ -1,0 +1,490 @@
+package ptx2go_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/ptx2go/ptx2go"
+	"github.com/ptx2go/ptx2go/runtime"
+)
+
+// 128-bit registers and atomics (.b128: mov pack/unpack, ld/st in every space, atom.cas.b128 and
+// atom.exch.b128) and the vector atomics of PTX 8.1 (atom/red .v2/.v4/.v8 on f32, f16, bf16,
+// f16x2, bf16x2), run as real PTX through Compile and Launch and checked against plain Go.
+
+// b128Header starts every test module.
+const b128Header = ".version 8.4\n.target sm_90\n.address_size 64\n"
+
+// b128File is the file name the test modules are compiled as; faults name it.
+const b128File = "b128.ptx"
+
+// b128Kernel compiles src and returns its kernel name.
+func b128Kernel(t testing.TB, src, name string) *ptx2go.Kernel {
+	t.Helper()
+	mod, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: b128File})
+	require.NoError(t, err, "compiling:\n%s", src)
+	k, err := mod.Kernel(name)
+	require.NoError(t, err)
+	return k
+}
+
+// b128Launch runs k on grid x block (1D) CTAs with workers goroutines.
+func b128Launch(t testing.TB, k *ptx2go.Kernel, dev *runtime.Device, grid, block uint32, workers int, args ...any) error {
+	t.Helper()
+	cfg := runtime.LaunchConfig{Grid: runtime.D1(grid), Block: runtime.D1(block), Workers: workers}
+	return k.LaunchConfig(context.Background(), dev, cfg, args...)
+}
+
+// b128Up uploads s to a new device buffer.
+func b128Up[T runtime.Scalar](t testing.TB, dev *runtime.Device, s []T) runtime.Ptr {
+	t.Helper()
+	p, err := runtime.Upload(dev, s)
+	require.NoError(t, err)
+	return p
+}
+
+// b128Down downloads n elements from p.
+func b128Down[T runtime.Scalar](t testing.TB, dev *runtime.Device, p runtime.Ptr, n int) []T {
+	t.Helper()
+	out := make([]T, n)
+	require.NoError(t, runtime.Download(dev, out, p))
+	return out
+}
+
+// b128Line is the 1-based line of src that contains marker.
+func b128Line(t testing.TB, src, marker string) int {
+	t.Helper()
+	for i, l := range strings.Split(src, "\n") {
+		if strings.Contains(l, marker) {
+			return i + 1
+		}
+	}
+	t.Fatalf("no line contains %q", marker)
+	return 0
+}
+
+// b128Random returns n random 64-bit words with edge values mixed in.
+func b128Random(r *rand.Rand, n int) []uint64 {
+	edges := []uint64{0, 1, math.MaxUint64, 1 << 63, math.MaxInt64, 0xffffffff, 1 << 32}
+	out := make([]uint64, n)
+	for i := range out {
+		if r.IntN(8) == 0 {
+			out[i] = edges[r.IntN(len(edges))]
+		} else {
+			out[i] = r.Uint64()
+		}
+	}
+	return out
+}
+
+// b128SpacesSrc moves a 128-bit value through every state space: packed from two .b64 loads,
+// stored and reloaded in global, shared (register and generic addresses), local (by name and
+// generic), passed to and returned from a device function in .param .b128 variables, and read
+// from an aligned kernel parameter; unpacked halves (one through _) are stored as .b64.
+const b128SpacesSrc = b128Header + `
+.func (.param .b128 r) swap(.param .b128 x)
+{
+	.reg .b64 %a<2>;
+	.reg .b128 %v<2>;
+	ld.param.b128 %v0, [x];
+	mov.b128 {%a0, %a1}, %v0;
+	mov.b128 %v1, {%a1, %a0};
+	st.param.b128 [r], %v1;
+	ret;
+}
+
+.visible .entry spaces(.param .u64 in, .param .u64 gout, .param .u64 out, .param .align 16 .b8 kp[16])
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<16>;
+	.reg .b128 %q<8>;
+	.shared .align 16 .b8 sh[2048];
+	.local .align 16 .b8 lv[32];
+	mov.u32 %r0, %tid.x;
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %ntid.x;
+	mad.lo.u32 %r3, %r1, %r2, %r0;
+	mul.wide.u32 %rd0, %r3, 16;
+	mul.wide.u32 %rd1, %r0, 16;
+	ld.param.u64 %rd2, [in];
+	add.u64 %rd2, %rd2, %rd0;
+	ld.global.b64 %rd3, [%rd2];
+	ld.global.b64 %rd4, [%rd2+8];
+	mov.b128 %q0, {%rd3, %rd4};
+	ld.param.u64 %rd5, [gout];
+	add.u64 %rd5, %rd5, %rd0;
+	st.global.b128 [%rd5], %q0;
+	ld.global.b128 %q1, [%rd5];
+	mov.u64 %rd6, sh;
+	add.u64 %rd6, %rd6, %rd1;
+	st.shared.b128 [%rd6], %q1;
+	ld.shared.b128 %q2, [%rd6];
+	st.local.b128 [lv+16], %q2;
+	ld.local.b128 %q3, [lv+16];
+	cvta.shared.u64 %rd7, %rd6;
+	st.b128 [%rd7], %q3;
+	ld.b128 %q4, [%rd7];
+	mov.u64 %rd8, lv;
+	cvta.local.u64 %rd8, %rd8;
+	st.b128 [%rd8], %q4;
+	ld.b128 %q5, [%rd8];
+	{
+		.param .b128 pa;
+		.param .b128 pr;
+		st.param.b128 [pa], %q5;
+		call (pr), swap, (pa);
+		ld.param.b128 %q6, [pr];
+	}
+	ld.param.u64 %rd9, [out];
+	mul.wide.u32 %rd10, %r3, 48;
+	add.u64 %rd9, %rd9, %rd10;
+	st.b128 [%rd9], %q6;
+	ld.param.b128 %q7, [kp];
+	st.global.b128 [%rd9+16], %q7;
+	mov.b128 %q1, %q7;
+	mov.b128 {%rd11, _}, %q6;
+	mov.b128 {_, %rd12}, %q1;
+	st.global.b64 [%rd9+32], %rd11;
+	st.global.b64 [%rd9+40], %rd12;
+	ret;
+}
+`
+
+// TestB128MovLdStSpaces checks mov.b128 pack, unpack and copy and ld/st.b128 in the global,
+// shared, local, param (kernel and device-function) and generic spaces on random values.
+func TestB128MovLdStSpaces(t *testing.T) {
+	const grid, block = 96, 128
+	n := grid * block
+	r := rand.New(rand.NewPCG(128, 1))
+	in := b128Random(r, 2*n)
+	kp := b128Random(r, 2)
+	kpBytes := make([]byte, 16)
+	for i := range 16 {
+		kpBytes[i] = byte(kp[i/8] >> (8 * (i % 8)))
+	}
+	dev := runtime.NewDevice()
+	k := b128Kernel(t, b128SpacesSrc, "spaces")
+	pin, pg, po := b128Up(t, dev, in), b128Up(t, dev, make([]uint64, 2*n)), b128Up(t, dev, make([]uint64, 6*n))
+	require.NoError(t, b128Launch(t, k, dev, grid, block, 4, pin, pg, po, kpBytes))
+	gout := b128Down[uint64](t, dev, pg, 2*n)
+	out := b128Down[uint64](t, dev, po, 6*n)
+	require.Equal(t, in, gout, "global round trip")
+	for i := range n {
+		lo, hi := in[2*i], in[2*i+1]
+		want := []uint64{hi, lo, kp[0], kp[1], hi, kp[1]}
+		if got := out[6*i : 6*i+6]; !slices.Equal(got, want) {
+			t.Fatalf("thread %d: got %#x, want %#x", i, got, want)
+		}
+	}
+}
+
+// b128Counter is a 128-bit unsigned integer as its two 64-bit halves.
+type b128Counter struct{ lo, hi uint64 }
+
+// add returns c + d.
+func (c b128Counter) add(d uint64) b128Counter {
+	lo, carry := bits.Add64(c.lo, d, 0)
+	return b128Counter{lo, c.hi + carry}
+}
+
+func (c b128Counter) less(d b128Counter) bool { return c.hi < d.hi || c.hi == d.hi && c.lo < d.lo }
+
+// b128CasSrc is a kernel in which every thread increments a 128-bit counter iters times with an
+// atom.cas.b128 loop (carrying from the low word into the high one with setp/selp) and records
+// the value each successful CAS replaced in olds. space is "global" (atom.global), "generic"
+// (no space, a global address) or "shared": then each CTA counts in a shared counter that
+// starts at *ctr and writes its final value to ctr[1+ctaid].
+func b128CasSrc(space string) string {
+	ss, addr := ".global", "%rd0"
+	switch space {
+	case "generic":
+		ss = ""
+	case "shared":
+		ss, addr = ".shared", "%rd14"
+	}
+	var b strings.Builder
+	b.WriteString(b128Header + `
+.visible .entry counter(.param .u64 ctr, .param .u64 olds, .param .u32 iters)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<16>;
+	.reg .b128 %q<4>;
+	.shared .align 16 .b8 sctr[16];
+	mov.u32 %r0, %tid.x;
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %ntid.x;
+	mad.lo.u32 %r3, %r1, %r2, %r0;
+	ld.param.u64 %rd0, [ctr];
+	ld.param.u32 %r4, [iters];
+	mul.wide.u32 %rd1, %r3, %r4;
+	shl.b64 %rd1, %rd1, 4;
+	ld.param.u64 %rd2, [olds];
+	add.u64 %rd2, %rd2, %rd1;
+	mov.u64 %rd14, sctr;
+	setp.eq.u32 %p3, %r0, 0;
+`)
+	if space == "shared" {
+		b.WriteString(`	@%p3 ld.global.b128 %q3, [%rd0];
+	@%p3 st.shared.b128 [sctr], %q3;
+	bar.sync 0;
+`)
+	}
+	fmt.Fprintf(&b, `	mov.u32 %%r5, 0;
+LOOP:
+	ld%[1]s.b128 %%q0, [%[2]s];
+RETRY:
+	mov.b128 {%%rd4, %%rd5}, %%q0;
+	add.u64 %%rd6, %%rd4, 1;
+	setp.eq.u64 %%p0, %%rd6, 0;
+	selp.u64 %%rd7, 1, 0, %%p0;
+	add.u64 %%rd7, %%rd5, %%rd7;
+	mov.b128 %%q1, {%%rd6, %%rd7};
+	atom%[1]s.cas.b128 %%q2, [%[2]s], %%q0, %%q1;
+	mov.b128 {%%rd8, %%rd9}, %%q2;
+	xor.b64 %%rd10, %%rd8, %%rd4;
+	xor.b64 %%rd11, %%rd9, %%rd5;
+	or.b64 %%rd10, %%rd10, %%rd11;
+	setp.ne.u64 %%p1, %%rd10, 0;
+	mov.b128 %%q0, %%q2;
+	@%%p1 bra RETRY;
+	st.global.b128 [%%rd2], %%q2;
+	add.u64 %%rd2, %%rd2, 16;
+	add.u32 %%r5, %%r5, 1;
+	setp.lt.u32 %%p2, %%r5, %%r4;
+	@%%p2 bra LOOP;
+`, ss, addr)
+	if space == "shared" {
+		b.WriteString(`	bar.sync 0;
+	ld.shared.b128 %q3, [sctr];
+	mul.wide.u32 %rd12, %r1, 16;
+	add.u64 %rd12, %rd12, %rd0;
+	@%p3 st.global.b128 [%rd12+16], %q3;
+`)
+	}
+	b.WriteString("\tret;\n}\n")
+	return b.String()
+}
+
+// b128CheckTickets checks that the olds, in 16-byte records, are exactly start, start+1, ...,
+// start+len-1 in some order: every increment replaced a distinct value, none was lost.
+func b128CheckTickets(t *testing.T, olds []uint64, start b128Counter) {
+	t.Helper()
+	got := make([]b128Counter, len(olds)/2)
+	for i := range got {
+		got[i] = b128Counter{olds[2*i], olds[2*i+1]}
+	}
+	slices.SortFunc(got, func(x, y b128Counter) int {
+		switch {
+		case x.less(y):
+			return -1
+		case y.less(x):
+			return 1
+		}
+		return 0
+	})
+	for i, c := range got {
+		if want := start.add(uint64(i)); c != want {
+			t.Fatalf("ticket %d: got %#x, want %#x", i, c, want)
+		}
+	}
+}
+
+// TestB128AtomCasCounter: many CTAs on 8 workers increment one 128-bit counter with CAS loops;
+// the counter starts just below a carry into the high word. The total must be exact and every
+// increment must have replaced a distinct value. Shared memory: one counter per CTA.
+func TestB128AtomCasCounter(t *testing.T) {
+	const grid, block, iters = 64, 96, 4
+	start := b128Counter{lo: math.MaxUint64 - grid*block*iters/2, hi: 0x1234_5678_9abc_def0}
+	for _, space := range []string{"global", "generic", "shared"} {
+		t.Run(space, func(t *testing.T) {
+			dev := runtime.NewDevice()
+			k := b128Kernel(t, b128CasSrc(space), "counter")
+			ctr := make([]uint64, 2+2*grid)
+			ctr[0], ctr[1] = start.lo, start.hi
+			pc := b128Up(t, dev, ctr)
+			po := b128Up(t, dev, make([]uint64, 2*grid*block*iters))
+			require.NoError(t, b128Launch(t, k, dev, grid, block, 8, pc, po, uint32(iters)))
+			got := b128Down[uint64](t, dev, pc, len(ctr))
+			olds := b128Down[uint64](t, dev, po, 2*grid*block*iters)
+			if space != "shared" {
+				want := start.add(grid * block * iters)
+				require.Equal(t, want, b128Counter{got[0], got[1]}, "final counter")
+				b128CheckTickets(t, olds, start)
+				return
+			}
+			per := 2 * block * iters
+			want := start.add(block * iters)
+			for c := range grid {
+				require.Equal(t, want, b128Counter{got[2+2*c], got[3+2*c]}, "CTA %d's final counter", c)
+				b128CheckTickets(t, olds[c*per:(c+1)*per], start)
+			}
+		})
+	}
+}
+
+// b128ExchSrc: every thread exchanges its own value {i+1, (i+1)^0x5555...} into one cell and
+// records the value it replaced.
+const b128ExchSrc = b128Header + `
+.visible .entry chain(.param .u64 cell, .param .u64 olds)
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<8>;
+	.reg .b128 %q<2>;
+	mov.u32 %r0, %tid.x;
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %ntid.x;
+	mad.lo.u32 %r3, %r1, %r2, %r0;
+	cvt.u64.u32 %rd0, %r3;
+	add.u64 %rd1, %rd0, 1;
+	xor.b64 %rd2, %rd1, 0x5555555555555555;
+	mov.b128 %q0, {%rd1, %rd2};
+	ld.param.u64 %rd3, [cell];
+	atom.relaxed.gpu.global.exch.b128 %q1, [%rd3], %q0;
+	ld.param.u64 %rd4, [olds];
+	shl.b64 %rd5, %rd0, 4;
+	add.u64 %rd4, %rd4, %rd5;
+	st.global.b128 [%rd4], %q1;
+	ret;
+}
+`
+
+// TestB128AtomExchChain: the values exchanged out of one cell by many CTAs in parallel, plus
+// its final value, are the initial value and every thread's value, each exactly once, and
+// none is torn.
+func TestB128AtomExchChain(t *testing.T) {
+	const grid, block = 128, 64
+	const n = grid * block
+	dev := runtime.NewDevice()
+	k := b128Kernel(t, b128ExchSrc, "chain")
+	initial := b128Counter{0xdead, 0xbeef}
+	pc := b128Up(t, dev, []uint64{initial.lo, initial.hi})
+	po := b128Up(t, dev, make([]uint64, 2*n))
+	require.NoError(t, b128Launch(t, k, dev, grid, block, 8, pc, po))
+	cell := b128Down[uint64](t, dev, pc, 2)
+	olds := b128Down[uint64](t, dev, po, 2*n)
+	seen := map[b128Counter]int{{cell[0], cell[1]}: 1}
+	for i := range n {
+		seen[b128Counter{olds[2*i], olds[2*i+1]}]++
+	}
+	want := map[b128Counter]int{initial: 1}
+	for i := range uint64(n) {
+		want[b128Counter{i + 1, (i + 1) ^ 0x5555555555555555}] = 1
+	}
+	require.Equal(t, want, seen)
+}
+
+// b128RowsSrc runs atom.op.b128 once per thread on its own 16-byte cell mem[i] with operands
+// b[i] (and c[i] for cas), storing the returned value in olds[i]. space: "global", "generic"
+// (a global address), "shared" and "generic-shared" (the cell is copied through shared memory).
+func b128RowsSrc(op, space string) string {
+	ss, addr := ".global", "%rd1"
+	switch space {
+	case "generic":
+		ss = ""
+	case "shared":
+		ss, addr = ".shared", "%rd6"
+	case "generic-shared":
+		ss, addr = "", "%rd7"
+	}
+	operands := "%q0"
+	if op == "cas" {
+		operands = "%q0, %q1"
+	}
+	return fmt.Sprintf(b128Header+`
+.visible .entry rows(.param .u64 mem, .param .u64 bs, .param .u64 cs, .param .u64 olds)
+{
+	.reg .b32 %%r<4>;
+	.reg .b64 %%rd<10>;
+	.reg .b128 %%q<4>;
+	.shared .align 16 .b8 sh[4096];
+	mov.u32 %%r0, %%tid.x;
+	mov.u32 %%r1, %%ctaid.x;
+	mov.u32 %%r2, %%ntid.x;
+	mad.lo.u32 %%r3, %%r1, %%r2, %%r0;
+	mul.wide.u32 %%rd0, %%r3, 16;
+	ld.param.u64 %%rd1, [mem];
+	add.u64 %%rd1, %%rd1, %%rd0;
+	ld.param.u64 %%rd2, [bs];
+	add.u64 %%rd2, %%rd2, %%rd0;
+	ld.param.u64 %%rd3, [cs];
+	add.u64 %%rd3, %%rd3, %%rd0;
+	ld.param.u64 %%rd4, [olds];
+	add.u64 %%rd4, %%rd4, %%rd0;
+	mul.wide.u32 %%rd5, %%r0, 16;
+	mov.u64 %%rd6, sh;
+	add.u64 %%rd6, %%rd6, %%rd5;
+	cvta.shared.u64 %%rd7, %%rd6;
+	ld.global.b128 %%q2, [%%rd1];
+	st.shared.b128 [%%rd6], %%q2;
+	ld.global.b128 %%q0, [%%rd2];
+	ld.global.b128 %%q1, [%%rd3];
+	atom%[1]s.%[2]s.b128 %%q3, [%[3]s], %[4]s;
+	st.global.b128 [%%rd4], %%q3;
+	ld.shared.b128 %%q2, [%%rd6];
+	st.global.b128 [%%rd3], %%q2;
+	ret;
+}
+`, ss, op, addr, operands)
+}
+
+// TestB128AtomCasExchRows: atom.cas.b128 and atom.exch.b128 row by row, in every space: cas
+// returns the old value and stores c only when the old value equals b in both halves (rows
+// differ from b in the low half, the high half, both, or not at all); exch always stores b.
+func TestB128AtomCasExchRows(t *testing.T) {
+	const grid, block = 40, 256
+	const n = grid * block
+	r := rand.New(rand.NewPCG(128, 2))
+	mem, bs, cs := b128Random(r, 2*n), b128Random(r, 2*n), b128Random(r, 2*n)
+	for i := range n {
+		switch i % 4 {
+		case 0:
+			bs[2*i], bs[2*i+1] = mem[2*i], mem[2*i+1]
+		case 1:
+			bs[2*i], bs[2*i+1] = mem[2*i]^1<<uint(r.IntN(64)), mem[2*i+1]
+		case 2:
+			bs[2*i], bs[2*i+1] = mem[2*i], mem[2*i+1]^1<<uint(r.IntN(64))
+		}
+	}
+	for _, op := range []string{"cas", "exch"} {
+		for _, space := range []string{"global", "generic", "shared", "generic-shared"} {
+			t.Run(op+"/"+space, func(t *testing.T) {
+				dev := runtime.NewDevice()
+				k := b128Kernel(t, b128RowsSrc(op, space), "rows")
+				pm, pb, pc, po := b128Up(t, dev, mem), b128Up(t, dev, bs), b128Up(t, dev, cs), b128Up(t, dev, make([]uint64, 2*n))
+				require.NoError(t, b128Launch(t, k, dev, grid, block, 4, pm, pb, pc, po))
+				gotMem := b128Down[uint64](t, dev, pm, 2*n)
+				if strings.HasSuffix(space, "shared") {
+					// The cell was updated in shared memory and copied out to cs.
+					gotMem = b128Down[uint64](t, dev, pc, 2*n)
+				}
+				olds := b128Down[uint64](t, dev, po, 2*n)
+				for i := range n {
+					old := [2]uint64{mem[2*i], mem[2*i+1]}
+					b := [2]uint64{bs[2*i], bs[2*i+1]}
+					want := b
+					if op == "cas" {
+						want = old
+						if old == b {
+							want = [2]uint64{cs[2*i], cs[2*i+1]}
+						}
+					}
+					if got := [2]uint64{olds[2*i], olds[2*i+1]}; got != old {
+						t.Fatalf("row %d: returned %#x, want the old value %#x", i, got, old)
+					}
+					if got := [2]uint64{gotMem[2*i], gotMem[2*i+1]}; got != want {
+						t.Fatalf("row %d: memory %#x, want %#x (old %#x, b %#x)", i, got, want, old, b)
+					}
+				}
+			})
+		}
+	}
+}
