@@ -488,3 +488,285 @@ func TestB128AtomCasExchRows(t *testing.T) {
 		}
 	}
 }
+
+// b128Vec is one vector atomic form: .op.vN.typ.
+type b128Vec struct {
+	op, typ string
+	n       int
+}
+
+func (v b128Vec) String() string { return fmt.Sprintf("%s.v%d.%s", v.op, v.n, v.typ) }
+
+// elemBytes is the size of one vector element; unitBytes that of one scalar float in memory
+// (a packed element holds two).
+func (v b128Vec) elemBytes() int {
+	if v.typ == "f16" || v.typ == "bf16" {
+		return 2
+	}
+	return 4
+}
+
+func (v b128Vec) unitBytes() int {
+	if v.typ == "f32" {
+		return 4
+	}
+	return 2
+}
+
+// units is the number of scalar floats in one vector.
+func (v b128Vec) units() int { return v.n * v.elemBytes() / v.unitBytes() }
+
+// format is the (exponent, fraction) bit counts of the vector's scalar floats.
+func (v b128Vec) format() (int, int) {
+	switch v.typ {
+	case "f32":
+		return 8, 23
+	case "bf16", "bf16x2":
+		return 8, 7
+	}
+	return 5, 10
+}
+
+// b128VecForms lists every vector atomic the ISA has (PTX 8.1, sm_90).
+func b128VecForms() []b128Vec {
+	var out []b128Vec
+	for _, n := range []int{2, 4} {
+		out = append(out, b128Vec{"add", "f32", n})
+	}
+	for _, op := range []string{"add", "min", "max"} {
+		for _, typ := range []string{"f16", "bf16"} {
+			for _, n := range []int{2, 4, 8} {
+				out = append(out, b128Vec{op, typ, n})
+			}
+		}
+		for _, typ := range []string{"f16x2", "bf16x2"} {
+			for _, n := range []int{2, 4} {
+				out = append(out, b128Vec{op, typ, n})
+			}
+		}
+	}
+	return out
+}
+
+// b128VecSrc is a kernel in which thread i applies the vector atomic to the vector at slot
+// ((i >> shift) % k) of mem with its own operand vector vals[i], storing the returned vector
+// in olds[i] (atom) or nothing (red). generic drops the .global qualifier.
+func b128VecSrc(v b128Vec, red, generic bool) string {
+	es := v.elemBytes()
+	vb := v.n * es
+	var b strings.Builder
+	fmt.Fprintf(&b, b128Header+`
+.visible .entry vec(.param .u64 mem, .param .u64 vals, .param .u64 olds, .param .u32 shift, .param .u32 k)
+{
+	.reg .b32 %%r<10>;
+	.reg .b64 %%rd<8>;
+	.reg .b%[1]d %%e<8>;
+	.reg .b%[1]d %%d<8>;
+	mov.u32 %%r0, %%tid.x;
+	mov.u32 %%r1, %%ctaid.x;
+	mov.u32 %%r2, %%ntid.x;
+	mad.lo.u32 %%r3, %%r1, %%r2, %%r0;
+	ld.param.u32 %%r4, [shift];
+	ld.param.u32 %%r5, [k];
+	shr.u32 %%r6, %%r3, %%r4;
+	rem.u32 %%r7, %%r6, %%r5;
+	ld.param.u64 %%rd0, [mem];
+	mul.wide.u32 %%rd1, %%r7, %[2]d;
+	add.u64 %%rd0, %%rd0, %%rd1;
+	mul.wide.u32 %%rd2, %%r3, %[2]d;
+	ld.param.u64 %%rd3, [vals];
+	add.u64 %%rd3, %%rd3, %%rd2;
+	ld.param.u64 %%rd4, [olds];
+	add.u64 %%rd4, %%rd4, %%rd2;
+`, es*8, vb)
+	var es_, ds []string
+	for j := range v.n {
+		fmt.Fprintf(&b, "\tld.global.b%d %%e%d, [%%rd3+%d];\n", es*8, j, j*es)
+		es_ = append(es_, fmt.Sprintf("%%e%d", j))
+		ds = append(ds, fmt.Sprintf("%%d%d", j))
+	}
+	ss := ".global"
+	if generic {
+		ss = ""
+	}
+	noftz := ".noftz"
+	if v.typ == "f32" {
+		noftz = ""
+	}
+	opc := fmt.Sprintf("%s.%s%s.v%d.%s", ss, v.op, noftz, v.n, v.typ)
+	if red {
+		fmt.Fprintf(&b, "\tred%s [%%rd0], {%s};\n", opc, strings.Join(es_, ", "))
+	} else {
+		fmt.Fprintf(&b, "\tatom%s {%s}, [%%rd0], {%s};\n", opc, strings.Join(ds, ", "), strings.Join(es_, ", "))
+		for j := range v.n {
+			fmt.Fprintf(&b, "\tst.global.b%d [%%rd4+%d], %%d%d;\n", es*8, j*es, j)
+		}
+	}
+	b.WriteString("\tret;\n}\n")
+	return b.String()
+}
+
+// b128Units packs scalar float bit patterns of ub bytes each into little-endian bytes.
+func b128Units(us []uint32, ub int) []byte {
+	out := make([]byte, len(us)*ub)
+	for i, u := range us {
+		for j := range ub {
+			out[i*ub+j] = byte(u >> (8 * j))
+		}
+	}
+	return out
+}
+
+// b128Unpack is the inverse of b128Units.
+func b128Unpack(b []byte, ub int) []uint32 {
+	out := make([]uint32, len(b)/ub)
+	for i := range out {
+		for j := range ub {
+			out[i] |= uint32(b[i*ub+j]) << (8 * j)
+		}
+	}
+	return out
+}
+
+// b128VecRun runs form v on threads grid*block with the slot mapping (shift, k), memory
+// initialized to mem and operands vals (scalar float bit patterns), and returns the final
+// memory and the returned olds.
+func b128VecRun(t *testing.T, v b128Vec, red, generic bool, grid, block uint32, shift, k int, mem, vals []uint32) (gotMem, olds []uint32) {
+	t.Helper()
+	ub := v.unitBytes()
+	dev := runtime.NewDevice()
+	kern := b128Kernel(t, b128VecSrc(v, red, generic), "vec")
+	pm, pv := b128Up(t, dev, b128Units(mem, ub)), b128Up(t, dev, b128Units(vals, ub))
+	po := b128Up(t, dev, make([]byte, len(vals)*ub))
+	require.NoError(t, b128Launch(t, kern, dev, grid, block, 8, pm, pv, po, uint32(shift), uint32(k)), "%s", v)
+	return b128Unpack(b128Down[byte](t, dev, pm, len(mem)*ub), ub), b128Unpack(b128Down[byte](t, dev, po, len(vals)*ub), ub)
+}
+
+// b128FloatValue decodes a binary float of e exponent and f fraction bits; NaN for a NaN.
+func b128FloatValue(x uint32, e, f int) float64 {
+	exp := int(x>>f) & (1<<e - 1)
+	frac := float64(x & (1<<f - 1))
+	bias := 1<<(e-1) - 1
+	var v float64
+	switch {
+	case exp == 1<<e-1 && frac != 0:
+		return math.NaN()
+	case exp == 1<<e-1:
+		v = math.Inf(1)
+	case exp == 0:
+		v = math.Ldexp(frac, 1-bias-f)
+	default:
+		v = math.Ldexp(1+frac/float64(uint64(1)<<f), exp-bias)
+	}
+	if x>>(e+f)&1 != 0 {
+		v = -v
+	}
+	return v
+}
+
+// b128FloatOfInt encodes the small integer v exactly in a float of e exponent and f fraction
+// bits.
+func b128FloatOfInt(v, e, f int) uint32 {
+	if v == 0 {
+		return 0
+	}
+	var sign uint32
+	if v < 0 {
+		sign, v = 1<<(e+f), -v
+	}
+	m, x := math.Frexp(float64(v)) // v = m * 2^x, m in [0.5, 1)
+	exp := x - 1
+	frac := (m*2 - 1) * float64(uint64(1)<<f)
+	if frac != math.Trunc(frac) {
+		panic("not exact")
+	}
+	return sign | uint32(exp+1<<(e-1)-1)<<f | uint32(frac)
+}
+
+// b128Limit is the largest integer magnitude the sums of form v may reach exactly.
+func b128Limit(v b128Vec) int {
+	switch v.typ {
+	case "f32":
+		return 1 << 24
+	case "f16", "f16x2":
+		return 2048
+	}
+	return 256
+}
+
+// TestB128VectorAtomContention: for every vector atomic, many CTAs on 8 workers update the same
+// few vectors, two adjacent lanes sharing each. add: every scalar float gets small positive
+// integers whose sums stay exact, so the final value is the exact sum; sorted by value, the
+// olds the atom returns form the chain of partial sums (each contribution saw exactly the ones
+// before it). min/max: random integers of both signs, the final value is the extreme. Every
+// form runs as atom.global and as red with a generic address.
+func TestB128VectorAtomContention(t *testing.T) {
+	const grid, block, shift, k = 32, 64, 1, 32
+	const threads = grid * block
+	const per = threads / k // contributors per vector
+	r := rand.New(rand.NewPCG(128, 3))
+	for _, v := range b128VecForms() {
+		for _, red := range []bool{false, true} {
+			name := "atom/" + v.String()
+			if red {
+				name = "red-generic/" + v.String()
+			}
+			t.Run(name, func(t *testing.T) {
+				e, f := v.format()
+				u := v.units()
+				maxV := b128Limit(v) / per
+				vals := make([]int, threads*u)
+				bitsOf := make([]uint32, threads*u)
+				for i := range vals {
+					if v.op == "add" {
+						vals[i] = 1 + r.IntN(maxV)
+					} else {
+						vals[i] = r.IntN(2*maxV+1) - maxV
+					}
+					bitsOf[i] = b128FloatOfInt(vals[i], e, f)
+				}
+				mem := make([]uint32, k*u)
+				gotMem, olds := b128VecRun(t, v, red, red, grid, block, shift, k, mem, bitsOf)
+				for s := range k {
+					for x := range u {
+						var contrib []int // thread ids
+						for i := range threads {
+							if (i>>shift)%k == s {
+								contrib = append(contrib, i)
+							}
+						}
+						want := 0
+						for _, i := range contrib {
+							c := vals[i*u+x]
+							switch v.op {
+							case "add":
+								want += c
+							case "min":
+								want = min(want, c)
+							case "max":
+								want = max(want, c)
+							}
+						}
+						got := gotMem[s*u+x]
+						if got != b128FloatOfInt(want, e, f) {
+							t.Fatalf("vector %d unit %d: got %#x (%v), want %v", s, x, got, b128FloatValue(got, e, f), want)
+						}
+						if red || v.op != "add" {
+							continue
+						}
+						slices.SortFunc(contrib, func(a, b int) int {
+							return int(b128FloatValue(olds[a*u+x], e, f) - b128FloatValue(olds[b*u+x], e, f))
+						})
+						sum := 0.0
+						for _, i := range contrib {
+							if o := b128FloatValue(olds[i*u+x], e, f); o != sum {
+								t.Fatalf("vector %d unit %d: thread %d saw %v, want the partial sum %v", s, x, i, o, sum)
+							}
+							sum += float64(vals[i*u+x])
+						}
+					}
+				}
+			})
+		}
+	}
+}
