@@ -770,3 +770,144 @@ func TestB128VectorAtomContention(t *testing.T) {
 		}
 	}
 }
+
+// b128IsNaN reports whether x is a NaN of a float with e exponent and f fraction bits.
+func b128IsNaN(x uint32, e, f int) bool {
+	return int(x>>f)&(1<<e-1) == 1<<e-1 && x&(1<<f-1) != 0
+}
+
+// b128MinMax is min/max.{f16,bf16} as the ISA defines them: a NaN operand yields the other,
+// two NaNs the canonical NaN 0x7fff, and -0 is below +0.
+func b128MinMax(a, b uint32, isMax bool, e, f int) uint32 {
+	an, bn := b128IsNaN(a, e, f), b128IsNaN(b, e, f)
+	switch {
+	case an && bn:
+		return 0x7fff
+	case an:
+		return b
+	case bn:
+		return a
+	}
+	x, y := b128FloatValue(a, e, f), b128FloatValue(b, e, f)
+	if x == y {
+		signA := a>>(e+f) != 0
+		if signA != isMax {
+			return a
+		}
+		return b
+	}
+	if (x < y) != isMax {
+		return a
+	}
+	return b
+}
+
+// b128HalfOperands returns n 16-bit operands: the special values of a half format with e
+// exponent bits and random patterns.
+func b128HalfOperands(r *rand.Rand, n, e int) []uint32 {
+	specials := []uint32{0x0000, 0x8000, 0x0001, 0x8001, 0xffff, 0x7fff}
+	if e == 5 {
+		specials = append(specials, 0x7c00, 0xfc00, 0x7e00, 0x7c01, 0xfe00, 0x7bff, 0xfbff, 0x3c00, 0xbc00, 0x03ff, 0x0400)
+	} else {
+		specials = append(specials, 0x7f80, 0xff80, 0x7fc0, 0x7f81, 0xffc0, 0x7f7f, 0xff7f, 0x3f80, 0xbf80, 0x007f, 0x0080)
+	}
+	out := make([]uint32, n)
+	for i := range out {
+		if r.IntN(4) == 0 {
+			out[i] = specials[r.IntN(len(specials))]
+		} else {
+			out[i] = uint32(r.IntN(1 << 16))
+		}
+	}
+	return out
+}
+
+// TestB128VectorAtomMinMaxRows: every min/max vector form, each thread on its own vector, with
+// the memory operand running through all 65536 16-bit patterns and the other operand from
+// special values and random patterns; checks the returned old value and the stored extreme.
+func TestB128VectorAtomMinMaxRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(128, 4))
+	for _, v := range b128VecForms() {
+		if v.op == "add" {
+			continue
+		}
+		t.Run(v.String(), func(t *testing.T) {
+			e, f := v.format()
+			u := v.units()
+			const block = 256
+			rows := (1 << 16) / u
+			grid := (rows + block - 1) / block
+			rows = grid * block
+			mem := make([]uint32, rows*u)
+			for i := range mem {
+				mem[i] = uint32(i) & 0xffff
+			}
+			vals := b128HalfOperands(r, rows*u, e)
+			gotMem, olds := b128VecRun(t, v, false, false, uint32(grid), block, 0, rows, mem, vals)
+			for i := range mem {
+				want := b128MinMax(mem[i], vals[i], v.op == "max", e, f)
+				if olds[i] != mem[i] || gotMem[i] != want {
+					t.Fatalf("unit %d: %s(%#04x, %#04x): memory %#04x, returned %#04x; want %#04x, %#04x",
+						i, v.op, mem[i], vals[i], gotMem[i], olds[i], want, mem[i])
+				}
+			}
+		})
+	}
+}
+
+// b128F32Values returns n f32 bit patterns: specials (zeros, subnormals, infinities, NaNs with
+// payloads, extremes) and random values of all magnitudes.
+func b128F32Values(r *rand.Rand, n int) []uint32 {
+	specials := []uint32{0, 0x80000000, 1, 0x80000001, 0x007fffff, 0x807fffff, 0x00800000, 0x80800000,
+		0x7f800000, 0xff800000, 0x7fc00000, 0x7f800001, 0xffc00001, 0x7f7fffff, 0xff7fffff, 0x3f800000, 0xbf800000}
+	out := make([]uint32, n)
+	for i := range out {
+		switch r.IntN(4) {
+		case 0:
+			out[i] = specials[r.IntN(len(specials))]
+		case 1:
+			out[i] = math.Float32bits(float32(r.IntN(2001) - 1000))
+		default:
+			out[i] = r.Uint32()
+		}
+	}
+	return out
+}
+
+// b128AddF32 is atom.add.f32 on global memory: subnormal inputs and results flushed to
+// sign-preserving zero, round to nearest even, a NaN result the canonical NaN.
+func b128AddF32(a, b uint32) uint32 {
+	ftz := func(x uint32) uint32 {
+		if x&0x7f800000 == 0 {
+			return x & 0x80000000
+		}
+		return x
+	}
+	s := math.Float32frombits(ftz(a)) + math.Float32frombits(ftz(b))
+	if s != s {
+		return 0x7fffffff
+	}
+	return ftz(math.Float32bits(s))
+}
+
+// TestB128VectorAtomAddF32Rows: atom.global.add.v2/.v4.f32, each thread on its own vector,
+// against float32 addition with the flushing of atom.add.f32 on global memory.
+func TestB128VectorAtomAddF32Rows(t *testing.T) {
+	r := rand.New(rand.NewPCG(128, 5))
+	for _, n := range []int{2, 4} {
+		v := b128Vec{"add", "f32", n}
+		t.Run(v.String(), func(t *testing.T) {
+			const grid, block = 48, 256
+			rows := grid * block
+			mem, vals := b128F32Values(r, rows*n), b128F32Values(r, rows*n)
+			gotMem, olds := b128VecRun(t, v, false, true, grid, block, 0, rows, mem, vals)
+			for i := range mem {
+				want := b128AddF32(mem[i], vals[i])
+				if olds[i] != mem[i] || gotMem[i] != want {
+					t.Fatalf("unit %d: %#08x + %#08x: memory %#08x, returned %#08x; want %#08x, %#08x",
+						i, mem[i], vals[i], gotMem[i], olds[i], want, mem[i])
+				}
+			}
+		})
+	}
+}
