@@ -911,3 +911,209 @@ func TestB128VectorAtomAddF32Rows(t *testing.T) {
 		})
 	}
 }
+
+// b128FaultSrc is a kernel whose thread `bad` offsets its global (%rd1) and shared (%rd2)
+// addresses by 8, misaligning them for 16-byte accesses, before running instr; %rd3 is every
+// thread's own slot of shared memory as a generic address.
+func b128FaultSrc(instr string) string {
+	return b128Header + `
+.visible .entry k(.param .u64 buf, .param .u32 bad)
+{
+	.reg .pred %p0;
+	.reg .b32 %r<6>;
+	.reg .b64 %rd<8>;
+	.reg .b128 %q<2>;
+	.reg .f32 %f<4>;
+	.reg .b16 %h<8>;
+	.shared .align 16 .b8 sh[4096];
+	mov.u32 %r0, %tid.x;
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %ntid.x;
+	mad.lo.u32 %r3, %r1, %r2, %r0;
+	ld.param.u32 %r4, [bad];
+	setp.eq.u32 %p0, %r3, %r4;
+	mul.wide.u32 %rd0, %r3, 16;
+	ld.param.u64 %rd1, [buf];
+	add.u64 %rd1, %rd1, %rd0;
+	mul.wide.u32 %rd4, %r0, 16;
+	mov.u64 %rd2, sh;
+	add.u64 %rd2, %rd2, %rd4;
+	cvta.shared.u64 %rd3, %rd2;
+	@%p0 add.u64 %rd1, %rd1, 8;
+	@%p0 add.u64 %rd2, %rd2, 8;
+	mov.b128 %q0, {%rd0, %rd0};
+	mov.f32 %f0, 0f3F800000;
+	mov.b16 %h0, 0x3c00;
+	` + instr + ` // FAULT
+	ret;
+}
+`
+}
+
+// TestB128Faults: misaligned 128-bit loads, stores and atomics, and misaligned or non-global
+// vector atomics, fault with the kind, the PTX line, the CTA and thread, the address and its
+// space; the global bytes the faulting lane addressed are left as they were.
+func TestB128Faults(t *testing.T) {
+	const grid, block, bad = 2, 64, 101
+	cases := []struct {
+		instr  string
+		kind   runtime.FaultKind
+		space  string
+		shared bool // the address is the shared one (else the global one)
+		first  bool // every thread faults; the first, thread 0 of CTA 0, reports
+	}{
+		{instr: "ld.global.b128 %q1, [%rd1];", kind: runtime.FaultMisaligned, space: "global"},
+		{instr: "st.global.b128 [%rd1], %q0;", kind: runtime.FaultMisaligned, space: "global"},
+		{instr: "st.b128 [%rd1], %q0;", kind: runtime.FaultMisaligned, space: "global"},
+		{instr: "ld.shared.b128 %q1, [%rd2];", kind: runtime.FaultMisaligned, space: "shared", shared: true},
+		{instr: "atom.global.cas.b128 %q1, [%rd1], %q0, %q0;", kind: runtime.FaultMisaligned, space: "global"},
+		{instr: "atom.exch.b128 %q1, [%rd1], %q0;", kind: runtime.FaultMisaligned, space: "global"},
+		{instr: "atom.shared.exch.b128 %q1, [%rd2], %q0;", kind: runtime.FaultMisaligned, space: "shared", shared: true},
+		{instr: "atom.global.add.v4.f32 {%f1, %f2, %f3, %f1}, [%rd1], {%f0, %f0, %f0, %f0};", kind: runtime.FaultMisaligned, space: "global"},
+		{instr: "red.global.max.noftz.v8.bf16 [%rd1], {%h0, %h0, %h0, %h0, %h0, %h0, %h0, %h0};", kind: runtime.FaultMisaligned, space: "global"},
+		{instr: "red.add.noftz.v2.f16x2 [%rd3], {%r0, %r0};", kind: runtime.FaultOutOfBounds, space: "global", first: true},
+	}
+	for _, c := range cases {
+		t.Run(c.instr, func(t *testing.T) {
+			src := b128FaultSrc(c.instr)
+			k := b128Kernel(t, src, "k")
+			dev := runtime.NewDevice()
+			words := make([]uint64, 2*grid*block+2)
+			for i := range words {
+				words[i] = 0xa5a5a5a5_00000000 | uint64(i)
+			}
+			buf := b128Up(t, dev, words)
+			err := b128Launch(t, k, dev, grid, block, 1, buf, uint32(bad))
+			w := faultWant{
+				kind: c.kind, kernel: "k", loc: fmt.Sprintf("%s:%d", b128File, b128Line(t, src, "// FAULT")),
+				cta: runtime.Dim3{X: 1}, thread: runtime.Dim3{X: bad - block},
+				hasAddr: true, addr: uint64(buf) + 16*bad + 8, space: c.space,
+			}
+			switch {
+			case c.first:
+				w.cta, w.thread, w.addr = runtime.Dim3{}, runtime.Dim3{}, uint64(runtime.SharedWindow)
+			case c.shared:
+				w.addr = 16*(bad-block) + 8
+			}
+			checkFault(t, err, w)
+			got := b128Down[uint64](t, dev, buf, len(words))
+			require.Equal(t, words[2*bad+1:2*bad+3], got[2*bad+1:2*bad+3], "the faulting lane's bytes changed")
+		})
+	}
+}
+
+// b128StatsSrc: 128-bit loads and stores in several spaces, a guarded atom.cas.b128 and a
+// vector red, for the statistics.
+const b128StatsSrc = b128Header + `
+.visible .entry stats(.param .u64 buf, .param .align 16 .b8 kp[16])
+{
+	.reg .pred %p0;
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<8>;
+	.reg .b128 %q<4>;
+	.reg .f32 %f<2>;
+	.shared .align 16 .b8 sh[1024];
+	mov.u32 %r0, %tid.x;
+	setp.lt.u32 %p0, %r0, 5;
+	mul.wide.u32 %rd0, %r0, 16;
+	ld.param.u64 %rd1, [buf];
+	add.u64 %rd1, %rd1, %rd0;
+	ld.global.b128 %q0, [%rd1];
+	ld.param.b128 %q1, [kp];
+	mov.u64 %rd2, sh;
+	add.u64 %rd2, %rd2, %rd0;
+	st.shared.b128 [%rd2], %q0;
+	cvta.shared.u64 %rd3, %rd2;
+	ld.b128 %q2, [%rd3];
+	mov.b128 %q3, %q2;
+	@%p0 atom.global.cas.b128 %q3, [%rd1], %q2, %q1;
+	mov.f32 %f0, 0f3F800000;
+	red.global.add.v4.f32 [%rd1], {%f0, %f0, %f0, %f0};
+	st.b128 [%rd1], %q3;
+	ret;
+}
+`
+
+// TestB128Stats: each lane of a .b128 load or store moves 16 bytes, counted in the space its
+// address reaches; 128-bit and vector atomics count one atomic instruction per warp and one
+// atomic operation per active lane.
+func TestB128Stats(t *testing.T) {
+	const ctas, threads, guarded = 3, 40, 5
+	dev := runtime.NewDevice()
+	k := b128Kernel(t, b128StatsSrc, "stats")
+	buf := b128Up(t, dev, make([]uint64, 2*threads))
+	var st runtime.Stats
+	cfg := runtime.LaunchConfig{Grid: runtime.D1(ctas), Block: runtime.D1(threads), Workers: 3, Stats: &st}
+	require.NoError(t, k.LaunchConfig(context.Background(), dev, cfg, buf, make([]byte, 16)))
+	lanes := uint64(ctas * threads)
+	var loaded, stored [runtime.NumMemSpaces]uint64
+	loaded[runtime.MemParam] = (8 + 16) * lanes
+	loaded[runtime.MemGlobal] = 16 * lanes
+	loaded[runtime.MemShared] = 16 * lanes
+	stored[runtime.MemShared] = 16 * lanes
+	stored[runtime.MemGlobal] = 16 * lanes
+	require.Equal(t, loaded, st.Loaded, "Loaded")
+	require.Equal(t, stored, st.Stored, "Stored")
+	require.Equal(t, 16*lanes, st.GenericLoaded, "GenericLoaded")
+	require.Equal(t, 16*lanes, st.GenericStored, "GenericStored")
+	require.Equal(t, uint64(ctas*2*2), st.Atomics, "Atomics: two atomics in each of two warps")
+	require.Equal(t, uint64(ctas*(guarded+threads)), st.AtomicLanes, "AtomicLanes")
+}
+
+// TestB128Rejected: every other use of .b128 registers or the .b128 type, and the vector atomic
+// combinations the ISA does not have, are compile-time errors naming the instruction.
+func TestB128Rejected(t *testing.T) {
+	cases := []struct{ body, spelling string }{
+		{"add.b128 %q0, %q1, %q2;", "add.b128"},
+		{"cvt.u64.b128 %rd1, %q0;", "cvt.u64.b128"},
+		{"setp.eq.b128 %p1, %q0, %q1;", "setp.eq.b128"},
+		{"shfl.sync.idx.b128 %q0, %q1, 0, 31, -1;", "shfl.sync.idx.b128"},
+		{"ld.global.v2.b128 {%q0, %q1}, [%rd0];", "ld.global.v2.b128"},
+		{"ldu.global.b128 %q0, [%rd0];", "ldu.global.b128"},
+		{"ld.global.b64 %q0, [%rd0];", "ld.global.b64"},
+		{"st.global.b64 [%rd0], %q0;", "st.global.b64"},
+		{"mov.b128 %q0, 5;", "mov.b128"},
+		{"mov.b128 {%r1, %r2, %r1, %r2}, %q0;", "mov.b128"},
+		{"atom.global.add.b128 %q0, [%rd0], %q1;", "atom.global.add.b128"},
+		{"red.global.exch.b128 [%rd0], %q1;", "red.global.exch.b128"},
+		{"atom.local.exch.b128 %q0, [%rd0], %q1;", "atom.local.exch.b128"},
+		{"atom.global.min.v2.f32 {%f1, %f2}, [%rd0], {%f1, %f2};", "atom.global.min.v2.f32"},
+		{"atom.global.add.noftz.v2.f32 {%f1, %f2}, [%rd0], {%f1, %f2};", "atom.global.add.noftz.v2.f32"},
+		{"atom.global.add.v8.f32 {%f1, %f2, %f1, %f2, %f1, %f2, %f1, %f2}, [%rd0], {%f1, %f2, %f1, %f2, %f1, %f2, %f1, %f2};", "atom.global.add.v8.f32"},
+		{"atom.global.add.v2.f16 {%h1, %h2}, [%rd0], {%h1, %h2};", "atom.global.add.v2.f16"},
+		{"atom.global.add.noftz.v8.f16x2 {%r1, %r2, %r1, %r2, %r1, %r2, %r1, %r2}, [%rd0], {%r1, %r2, %r1, %r2, %r1, %r2, %r1, %r2};", "atom.global.add.noftz.v8.f16x2"},
+		{"atom.shared.add.v2.f32 {%f1, %f2}, [%rd0], {%f1, %f2};", "atom.shared.add.v2.f32"},
+		{"atom.global.add.v2.f64 {%fd1, %fd2}, [%rd0], {%fd1, %fd2};", "atom.global.add.v2.f64"},
+		{"atom.global.and.v2.b32 {%r1, %r2}, [%rd0], {%r1, %r2};", "atom.global.and.v2.b32"},
+	}
+	for _, c := range cases {
+		src := b128Header + `
+.visible .entry k(.param .u64 p)
+{
+	.reg .pred %p<2>;
+	.reg .b64 %rd<8>;
+	.reg .b128 %q<4>;
+	.reg .b32 %r<4>;
+	.reg .f32 %f<5>;
+	.reg .f64 %fd<5>;
+	.reg .b16 %h<5>;
+	ld.param.u64 %rd0, [p];
+	` + c.body + `
+	ret;
+}
+`
+		_, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: b128File})
+		want := fmt.Sprintf("%s:%d:2: unsupported instruction %s", b128File, b128Line(t, src, c.body), c.spelling)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got error %v, want %q", c.body, err, want)
+		}
+	}
+	_, err := ptx2go.Compile([]byte(b128Header+`
+.func (.reg .b128 r) f(.reg .b128 x)
+{
+	mov.b128 r, x;
+	ret;
+}
+`), ptx2go.Options{File: b128File})
+	require.ErrorContains(t, err, "unsupported: .b128 register")
+}

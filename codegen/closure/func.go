@@ -192,7 +192,7 @@ func (f *fnCompiler) layoutFrame() {
 		for i, p := range ps {
 			if p.Reg != nil {
 				if p.Reg.Type == frontend.B128 {
-					f.c.errorf(f.fn.Pos, "unsupported: %s passes .b128 register %s as a .reg parameter", f.fn.Name, p.Reg.Name)
+					f.c.errorf(f.fn.Pos, "unsupported: .b128 register %s as a .reg parameter or result of %s", p.Reg.Name, f.fn.Name)
 				}
 				out[i] = runtime.Slot{Reg: f.regs[p.Reg.ID], Size: p.Reg.Type.Bytes()}
 			} else {
