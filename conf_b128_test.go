@@ -1117,3 +1117,28 @@ func TestB128Rejected(t *testing.T) {
 `), ptx2go.Options{File: b128File})
 	require.ErrorContains(t, err, "unsupported: .b128 register")
 }
+
+// TestB128KernelParam: a .param .b128 kernel parameter takes 16 bytes or an integer
+// (zero-extended), after a parameter it must be aligned past, and ld.param.b128 reads it.
+func TestB128KernelParam(t *testing.T) {
+	src := b128Header + `
+.visible .entry kp(.param .u32 pad, .param .b128 x, .param .u64 out)
+{
+	.reg .b64 %rd<2>;
+	.reg .b128 %q<1>;
+	ld.param.b128 %q0, [x];
+	ld.param.u64 %rd0, [out];
+	st.global.b128 [%rd0], %q0;
+	ret;
+}
+`
+	k := b128Kernel(t, src, "kp")
+	dev := runtime.NewDevice()
+	out := b128Up(t, dev, make([]uint64, 2))
+	raw := []byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}
+	require.NoError(t, b128Launch(t, k, dev, 1, 1, 1, uint32(7), raw, out))
+	require.Equal(t, []uint64{0x0807060504030201, 0x100f0e0d0c0b0a09}, b128Down[uint64](t, dev, out, 2))
+	require.NoError(t, b128Launch(t, k, dev, 1, 1, 1, uint32(7), uint64(math.MaxUint64), out))
+	require.Equal(t, []uint64{math.MaxUint64, 0}, b128Down[uint64](t, dev, out, 2))
+	require.Error(t, b128Launch(t, k, dev, 1, 1, 1, uint32(7), raw[:8], out))
+}
