@@ -146,7 +146,8 @@ func (k *Kernel) Params() []Param { return slices.Clone(k.params) }
 
 // Launch runs the kernel on a grid of CTAs with no dynamic shared memory. Arguments follow
 // the kernel's parameters in order: runtime.Ptr for device addresses, Go integers and floats
-// converted to the parameter's type (an error if they do not fit), []byte for aggregates.
+// converted to the parameter's type (an error if they do not fit), []byte for aggregates and
+// .b128 parameters.
 func (k *Kernel) Launch(ctx context.Context, dev *runtime.Device, grid, block runtime.Dim3, args ...any) error {
 	return k.LaunchConfig(ctx, dev, runtime.LaunchConfig{Grid: grid, Block: block}, args...)
 }
@@ -212,7 +213,11 @@ func (p Param) Encode(a any) ([]byte, error) {
 	case float64:
 		return p.encodeFloat(v, out, put)
 	case []byte:
-		return nil, fmt.Errorf("[]byte is only for aggregate parameters; .%s takes a number", p.Type)
+		if p.Type == "b128" && len(v) == p.Size {
+			copy(out, v)
+			return out, nil
+		}
+		return nil, fmt.Errorf("[]byte is only for aggregate and 16-byte .b128 parameters; .%s takes a number", p.Type)
 	}
 	if p.Type[0] == 'f' {
 		return nil, fmt.Errorf(".%s takes a float32 or float64, not %T", p.Type, a)

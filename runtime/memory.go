@@ -49,6 +49,8 @@ type Device struct {
 	// sentinel that unmapped pages resolve to.
 	allocs []alloc
 	next   Ptr // the address of the next allocation, page-aligned
+	// wide serializes the 128-bit atomics on this device's memory (see Lock128).
+	wide wideLocks
 }
 
 // alloc is one global allocation. A freed allocation keeps its base and size for error

@@ -248,6 +248,12 @@ func (e *emitter) atom() runtime.Instr {
 	isRed := in.Op == frontend.OpRed
 	op := e.oneOf(atomOps...)
 	t := e.typ()
+	switch {
+	case t == frontend.B128 && !isRed && op != 0:
+		return e.atomB128(op)
+	case e.vectorLen() > 0 && op != 0:
+		return e.atomVector(op, t)
+	}
 	if op == 0 || len(e.types()) != 1 || isRed && (op == frontend.ModCas || op == frontend.ModExch) {
 		return e.unsupported()
 	}

@@ -95,19 +95,28 @@ func (f *fnCompiler) zeroRegs() []int32 {
 	for id, r := range f.fn.Regs {
 		if need[id] && r.Type != frontend.Pred {
 			slots = append(slots, int32(f.regs[id]))
+			if r.Type == frontend.B128 {
+				slots = append(slots, int32(f.regs[id]+1))
+			}
 		}
 	}
 	return slots
 }
 
-// assignRegisters gives every register a slot and every predicate a mask index.
+// assignRegisters gives every register a slot and every predicate a mask index. A .b128
+// register takes two consecutive slots, its low 64 bits in the first (f.regs[id]) and its high
+// 64 bits in the next.
 func (f *fnCompiler) assignRegisters() {
 	f.regs = make([]int, len(f.fn.Regs))
 	for i, r := range f.fn.Regs {
-		if r.Type == frontend.Pred {
+		switch r.Type {
+		case frontend.Pred:
 			f.regs[i] = f.rf.NumPreds
 			f.rf.NumPreds++
-		} else {
+		case frontend.B128:
+			f.regs[i] = f.rf.NumRegs
+			f.rf.NumRegs += 2
+		default:
 			f.regs[i] = f.rf.NumRegs
 			f.rf.NumRegs++
 		}
@@ -187,6 +196,9 @@ func (f *fnCompiler) layoutFrame() {
 		out := make([]runtime.Slot, len(ps))
 		for i, p := range ps {
 			if p.Reg != nil {
+				if p.Reg.Type == frontend.B128 {
+					f.c.errorf(f.fn.Pos, "unsupported: .b128 register %s as a .reg parameter or result of %s", p.Reg.Name, f.fn.Name)
+				}
 				out[i] = runtime.Slot{Reg: f.regs[p.Reg.ID], Size: p.Reg.Type.Bytes()}
 			} else {
 				out[i] = runtime.Slot{Reg: -1, ParamOff: int(f.param[p.Var]), Size: int(p.Var.Size)}
@@ -384,7 +396,9 @@ func (f *fnCompiler) callSite(call *ssa.Call, pos frontend.Pos) *runtime.CallSit
 				}
 			}
 		case ssa.ArgValue:
-			return runtime.Slot{Reg: f.valueSlot(a.Value), Size: a.Value.Reg.Type.Bytes()}
+			if a.Value.Reg.Type != frontend.B128 {
+				return runtime.Slot{Reg: f.valueSlot(a.Value), Size: a.Value.Reg.Type.Bytes()}
+			}
 		case ssa.ArgImm:
 			return runtime.Slot{Reg: f.constSlot(a.Imm), Size: 8}
 		}

@@ -333,6 +333,9 @@ func (e *emitter) uniform(get func(w *runtime.Warp) uint64) int {
 
 // lower dispatches on the opcode.
 func (e *emitter) lower() runtime.Instr {
+	if e.rejectsB128() {
+		return e.unsupported()
+	}
 	switch e.in.Op {
 	case frontend.OpMov:
 		return e.mov()
@@ -408,6 +411,8 @@ func (e *emitter) mov() runtime.Instr {
 	d, a := in.Dsts[0], in.Args[0]
 	t := e.typ()
 	switch {
+	case t == frontend.B128:
+		return e.movB128()
 	case t == frontend.Pred:
 		pd := e.predDst(d)
 		ps, neg := e.pred(a)

@@ -251,6 +251,9 @@ func (e *emitter) elements(a ssa.Arg, t frontend.Type, dst bool) []int {
 
 func (e *emitter) load() runtime.Instr {
 	t := e.typ()
+	if t == frontend.B128 {
+		return e.loadB128()
+	}
 	if t.Bits() > 64 || t == frontend.Pred {
 		return e.unsupported()
 	}
@@ -479,6 +482,9 @@ func sharedSpan(w *runtime.Warp, A *[ws]uint64, m uint32, off uint64, n int) ([]
 
 func (e *emitter) store() runtime.Instr {
 	t := e.typ()
+	if t == frontend.B128 {
+		return e.storeB128()
+	}
 	if t.Bits() > 64 || t == frontend.Pred {
 		return e.unsupported()
 	}
