@@ -12,7 +12,8 @@ import (
 // TestFusedAddresses runs testdata/ptx/semantics/fused.ptx, whose loads and stores the
 // closure back end computes from folded adds, against a Go model of the kernel: consecutive
 // and strided offsets, a partial last warp (blocks of 100), global and shared memory, 4- and
-// 8-byte elements, and an add that must not be folded because its offset is rewritten.
+// 8-byte elements, a guarded access that reuses the contiguity test of the one before it, and
+// an add that must not be folded because its offset is rewritten.
 func TestFusedAddresses(t *testing.T) {
 	_, k := semKernel(t, "fused.ptx", "fused")
 	const grid, block = 3, 100
@@ -46,7 +47,11 @@ func TestFusedAddresses(t *testing.T) {
 					cta, tid := gid/block, gid%block
 					want0 := uint64(in[gid*stride])
 					next := cta*block + (tid+1)%block
-					want1 := uint64(in[next*stride]) + uint64(in[gid*stride+1])
+					back := uint64(7)
+					if tid < 50 {
+						back = want0
+					}
+					want1 := uint64(in[next*stride]) + uint64(in[gid*stride+1]) + back
 					if got[gid] != want0 || got[total+gid] != want1 {
 						t.Fatalf("thread %d: out = %#x, %#x; want %#x, %#x", gid, got[gid], got[total+gid], want0, want1)
 					}

@@ -19,6 +19,11 @@ import (
 // fusedAddr is an add folded into the memory instruction that uses its result.
 type fusedAddr struct {
 	sum, base, index int // register slots: the add's destination and its operands
+	// flag is a hidden slot that says whether the index register holds consecutive elements:
+	// the first fused access of a block through an index value, when unguarded, writes it
+	// (setFlag) and the later ones with the same index value and element size read it.
+	flag    int
+	setFlag bool
 }
 
 // fuseAddresses finds the adds to fold: for each global or shared scalar 4- or 8-byte ld/st
@@ -30,7 +35,12 @@ func (f *fnCompiler) fuseAddresses() {
 	f.folded = map[*ssa.Instr]bool{}
 	uses := make([]int, len(f.fn.Values))
 	ssa.ForEachUse(f.fn, func(_ *ssa.Block, v *ssa.Value) { uses[v.ID]++ })
+	type indexUse struct {
+		index *ssa.Value
+		size  int
+	}
 	for _, b := range f.fn.Blocks {
+		flags := map[indexUse]int{}
 		for i, in := range b.Instrs {
 			sum := fusibleAddress(in)
 			if sum == nil || uses[sum.ID] != 1 || sum.Kind != ssa.DefInstr || sum.Instr.Block != b {
@@ -50,7 +60,15 @@ func (f *fnCompiler) fuseAddresses() {
 			if !f.invariant(x.Value) || y.Value.Reg.Type.Bits() != 64 || writtenBetween(b, add, i, y.Value.Reg) {
 				continue
 			}
-			f.fused[in] = fusedAddr{sum: f.regs[sum.Reg.ID], base: f.regs[x.Value.Reg.ID], index: f.regs[y.Value.Reg.ID]}
+			fz := fusedAddr{sum: f.regs[sum.Reg.ID], base: f.regs[x.Value.Reg.ID], index: f.regs[y.Value.Reg.ID], flag: -1}
+			key := indexUse{y.Value, (&emitter{in: in}).typ().Bytes()}
+			if slot, ok := flags[key]; ok {
+				fz.flag = slot
+			} else if in.Guard == nil {
+				fz.flag, fz.setFlag = f.scratch(), true
+				flags[key] = fz.flag
+			}
+			f.fused[in] = fz
 			f.folded[add] = true
 		}
 	}
@@ -116,12 +134,29 @@ func writtenBetween(b *ssa.Block, def *ssa.Instr, i int, r *ssa.Reg) bool {
 	return false
 }
 
+// contiguousIndex is contiguous for the index register of a fused access, computed once per
+// block and index value (see fusedAddr.flag).
+func contiguousIndex(w *runtime.Warp, fz *fusedAddr, I *[ws]uint64, m uint32, es int) bool {
+	switch {
+	case fz.flag < 0:
+		return contiguous(I, m, uint64(es))
+	case fz.setFlag:
+		c := contiguous(I, ^uint32(0), uint64(es))
+		w.R[fz.flag*ws] = 0
+		if c {
+			w.R[fz.flag*ws] = 1
+		}
+		return c && m == ^uint32(0)
+	}
+	return m == ^uint32(0) && w.R[fz.flag*ws] != 0
+}
+
 // fusedLoad runs a scalar ld of es bytes into slot d through a fused address, with normal the
 // ordinary path once the address register is written.
 func fusedLoad(fz fusedAddr, off uint64, es int, d int, run runFn, normal runtime.Instr) runtime.Instr {
 	return func(w *runtime.Warp, m uint32) {
 		I := regs(w, fz.index)
-		if contiguous(I, m, uint64(es)) {
+		if contiguousIndex(w, &fz, I, m, es) {
 			if b := run(w, w.R[fz.base*ws]+I[0]+off, ws*es, es); b != nil {
 				loadRun(regs(w, d), b, es)
 				return
@@ -136,7 +171,7 @@ func fusedLoad(fz fusedAddr, off uint64, es int, d int, run runFn, normal runtim
 func fusedStore(fz fusedAddr, off uint64, es int, s int, run runFn, normal runtime.Instr) runtime.Instr {
 	return func(w *runtime.Warp, m uint32) {
 		I := regs(w, fz.index)
-		if contiguous(I, m, uint64(es)) {
+		if contiguousIndex(w, &fz, I, m, es) {
 			if b := run(w, w.R[fz.base*ws]+I[0]+off, ws*es, es); b != nil {
 				storeRun(b, regs(w, s), es)
 				return
