@@ -304,16 +304,16 @@ var halfPackMod, _ = frontend.LookupMod(".pack")
 
 // halfRounding maps a float rounding modifier to its direction (none means .rn); ok is false
 // for anything else.
-func halfRounding(m frontend.Mod) (isa.HalfRound, bool) {
+func halfRounding(m frontend.Mod) (isa.Rounding, bool) {
 	switch m {
 	case 0, frontend.ModRn:
-		return isa.HalfRN, true
+		return isa.RN, true
 	case frontend.ModRz:
-		return isa.HalfRZ, true
+		return isa.RZ, true
 	case frontend.ModRm:
-		return isa.HalfRM, true
+		return isa.RM, true
 	case frontend.ModRp:
-		return isa.HalfRP, true
+		return isa.RP, true
 	}
 	return 0, false
 }
@@ -348,7 +348,7 @@ func (e *emitter) cvtHalf() runtime.Instr {
 // from f64 bits, and the .sat, .relu and .satfinite clamps.
 type halfKind struct {
 	value     func(uint16) float64
-	fromF64   func(uint64, isa.HalfRound) uint16
+	fromF64   func(uint64, isa.Rounding) uint16
 	sat       func(uint16) uint16
 	relu      func(uint16) uint16
 	satFinite func(uint16) uint16
@@ -372,16 +372,16 @@ func halfF32In(ftz bool) func(uint64) uint64 {
 
 // cvtTF32 is cvt.rna{.satfinite}.tf32.f32 and cvt.{rn,rz}{.satfinite}{.relu}.tf32.f32.
 func (e *emitter) cvtTF32(st frontend.Type) runtime.Instr {
-	r := isa.HalfRNA
+	r := isa.RNA
 	switch e.rounding() {
 	case frontend.ModRna:
 		if e.has(frontend.ModRelu) {
 			return e.unsupported()
 		}
 	case frontend.ModRn:
-		r = isa.HalfRN
+		r = isa.RN
 	case frontend.ModRz:
-		r = isa.HalfRZ
+		r = isa.RZ
 	default:
 		return e.unsupported()
 	}
@@ -520,7 +520,7 @@ func (e *emitter) cvtScalarHalf(dt, st frontend.Type) runtime.Instr {
 			return e.errorf("cvt with an integer rounding mode needs equal source and destination types")
 		}
 		return lanes1(d, a, func(x uint64) uint64 {
-			return fin(k.fromF64(b64(round(read(x))), isa.HalfRN))
+			return fin(k.fromF64(b64(round(read(x))), isa.RN))
 		})
 	}
 	r, ok := halfRounding(rnd)
