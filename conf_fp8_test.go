@@ -398,17 +398,22 @@ func TestFp8UE8M0(t *testing.T) {
 	}
 }
 
-// fp8MinMaxRef is the reference of min/max{.relu} on packed fields of w bits.
-func fp8MinMaxRef(x, y uint64, w int, signed, isMax, relu bool) uint64 {
+// fp8PackedRef is the reference of min, max (with relu) and add on packed fields of w bits.
+func fp8PackedRef(op string, x, y uint64, w int, signed, relu bool) uint64 {
 	var d uint64
 	for sh := 0; sh < 32; sh += w {
 		a, b := int64(x>>sh&(1<<w-1)), int64(y>>sh&(1<<w-1))
 		if signed {
 			a, b = a<<(64-w)>>(64-w), b<<(64-w)>>(64-w)
 		}
-		r := min(a, b)
-		if isMax {
+		var r int64
+		switch op {
+		case "min":
+			r = min(a, b)
+		case "max":
 			r = max(a, b)
+		default:
+			r = a + b
 		}
 		if relu && r < 0 {
 			r = 0
@@ -418,10 +423,10 @@ func fp8MinMaxRef(x, y uint64, w int, signed, isMax, relu bool) uint64 {
 	return d
 }
 
-// TestFp8PackedMinMax checks min and max on .u16x2, .s16x2 (with .relu), .u8x4 and .s8x4 (with
-// .relu): every 16-bit value in the low half of a against 8 second operands (edge halves and
+// TestFp8PackedInt checks min and max on .u16x2, .s16x2 (with .relu), .u8x4 and .s8x4 (with
+// .relu), and add on .u16x2 and .s16x2: every 16-bit value in the low half of a against 8 second operands (edge halves and
 // random ones), with random upper halves.
-func TestFp8PackedMinMax(t *testing.T) {
+func TestFp8PackedInt(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 3))
 	edges := []uint64{0, 1, 0x7fff, 0x8000, 0xffff, 0x80, 0x7f7f}
 	var a, b []uint64
@@ -436,9 +441,9 @@ func TestFp8PackedMinMax(t *testing.T) {
 		}
 	}
 	type form struct {
-		op, typ             string
-		w                   int
-		signed, isMax, relu bool
+		op, typ      string
+		w            int
+		signed, relu bool
 	}
 	var forms []form
 	for _, op := range []string{"min", "max"} {
@@ -447,12 +452,13 @@ func TestFp8PackedMinMax(t *testing.T) {
 			w int
 		}{{"u16x2", 16}, {"s16x2", 16}, {"u8x4", 8}, {"s8x4", 8}} {
 			signed := tw.t[0] == 's'
-			forms = append(forms, form{op, tw.t, tw.w, signed, op == "max", false})
+			forms = append(forms, form{op, tw.t, tw.w, signed, false})
 			if signed {
-				forms = append(forms, form{op + ".relu", tw.t, tw.w, signed, op == "max", true})
+				forms = append(forms, form{op + ".relu", tw.t, tw.w, signed, true})
 			}
 		}
 	}
+	forms = append(forms, form{"add", "u16x2", 16, false, false}, form{"add", "s16x2", 16, true, false})
 	body := ""
 	var outT []string
 	for k, fm := range forms {
@@ -462,7 +468,7 @@ func TestFp8PackedMinMax(t *testing.T) {
 	outs := confRun(t, confOp{Body: body, In: []string{"b32", "b32"}, Out: outT}, a, b)
 	for k, fm := range forms {
 		for i := range a {
-			want := fp8MinMaxRef(a[i], b[i], fm.w, fm.signed, fm.isMax, fm.relu)
+			want := fp8PackedRef(fm.op[:3], a[i], b[i], fm.w, fm.signed, fm.relu)
 			require.Equal(t, want, outs[k][i], "%s.%s %#x, %#x", fm.op, fm.typ, a[i], b[i])
 		}
 	}
@@ -492,7 +498,9 @@ func TestFp8Rejected(t *testing.T) {
 		{"cvt.rn.satfinite.relu.bf16x2.ue8m0x2 %d0, %a0;", "b16", "b32"},              // no modifiers
 		{"min.relu.u16x2 %d0, %a0, %a0;", "b32", "b32"},                               // .relu on signed only
 		{"max.relu.u8x4 %d0, %a0, %a0;", "b32", "b32"},                                // .relu on signed only
-		{"add.u16x2 %d0, %a0, %a0;", "b32", "b32"},                                    // min/max only
+		{"sub.u16x2 %d0, %a0, %a0;", "b32", "b32"},                                    // min, max and add only
+		{"add.u8x4 %d0, %a0, %a0;", "b32", "b32"},                                     // min and max only
+		{"add.sat.s16x2 %d0, %a0, %a0;", "b32", "b32"},                                // no .sat
 		{"setp.lt.s16x2 %d0, %a0, %a0;", "b32", "pred"},                               // min/max only
 		{"min.sat.s16x2 %d0, %a0, %a0;", "b32", "b32"},                                // no .sat
 		{"rcp.approx.f64 %d0, %a0;", "f64", "f64"},                                    // only .ftz is defined

@@ -29,3 +29,11 @@ func MinMaxPacked(x, y uint32, lanes int, signed, isMax, relu bool) uint32 {
 	}
 	return d
 }
+
+// AddPacked is add.u16x2/add.s16x2: the two 16-bit halves of x and y are added separately,
+// each wrapping around (the same bits for signed and unsigned halves).
+func AddPacked(x, y uint32) uint32 {
+	lo := uint16(x) + uint16(y)
+	hi := uint16(x>>16) + uint16(y>>16)
+	return uint32(hi)<<16 | uint32(lo)
+}
