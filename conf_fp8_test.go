@@ -514,3 +514,49 @@ func TestFp8Rejected(t *testing.T) {
 		require.Regexp(t, `conf\.ptx:\d+:\d+: (unsupported instruction|cvt takes|unknown modifier)`, err.Error(), c.body)
 	}
 }
+
+// TestFp8CvtPackNarrow checks cvt.pack.sat.{u4,s4,u2,s2}.s32.b32 d, a, b, c: a and b clamped
+// to the n-bit range, b in bits 0..n-1, a in bits n..2n-1, and c's low bits above them.
+func TestFp8CvtPackNarrow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 4))
+	edges := []uint64{0, 1, 2, 3, 7, 8, 15, 16, 0xffffffff, 0xfffffffe, 0xfffffffd, 0xfffffff8, 0xfffffff7, 0x7fffffff, 0x80000000}
+	var a, b, c []uint64
+	for _, x := range edges {
+		for _, y := range edges {
+			a, b, c = append(a, x), append(b, y), append(c, uint64(rng.Uint32()))
+		}
+	}
+	for range 10000 {
+		// Small values most of the time, so that the clamps are not always taken.
+		v := func() uint64 {
+			if rng.IntN(2) == 0 {
+				return uint64(uint32(rng.Int32N(40) - 20))
+			}
+			return uint64(rng.Uint32())
+		}
+		a, b, c = append(a, v()), append(b, v()), append(c, uint64(rng.Uint32()))
+	}
+	types := []struct {
+		name   string
+		n      int
+		signed bool
+	}{{"u4", 4, false}, {"s4", 4, true}, {"u2", 2, false}, {"s2", 2, true}}
+	body := ""
+	var outT []string
+	for k, ty := range types {
+		body += fmt.Sprintf("cvt.pack.sat.%s.s32.b32 %%d%d, %%a0, %%a1, %%a2;\n", ty.name, k)
+		outT = append(outT, "b32")
+	}
+	outs := confRun(t, confOp{Body: body, In: []string{"s32", "s32", "b32"}, Out: outT}, a, b, c)
+	for k, ty := range types {
+		lo, hi := int64(0), int64(1)<<ty.n-1
+		if ty.signed {
+			lo, hi = -(int64(1) << (ty.n - 1)), int64(1)<<(ty.n-1)-1
+		}
+		field := func(x uint64) uint64 { return uint64(min(max(int64(int32(x)), lo), hi)) & (1<<ty.n - 1) }
+		for i := range a {
+			want := (c[i]<<(2*ty.n) | field(a[i])<<ty.n | field(b[i])) & 0xffffffff
+			require.Equal(t, want, outs[k][i], "cvt.pack.sat.%s.s32.b32 %#x, %#x, %#x", ty.name, a[i], b[i], c[i])
+		}
+	}
+}

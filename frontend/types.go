@@ -39,6 +39,10 @@ const (
 	S16x2
 	U8x4
 	S8x4
+	U4
+	S4
+	U2
+	S2
 	TexRef
 	SamplerRef
 	SurfRef
@@ -48,12 +52,12 @@ const (
 var typeNames = [numTypes]string{
 	"", ".pred", ".b8", ".b16", ".b32", ".b64", ".b128", ".u8", ".u16", ".u32", ".u64",
 	".s8", ".s16", ".s32", ".s64", ".f16", ".f16x2", ".bf16", ".bf16x2", ".tf32", ".f32", ".f64",
-	".e4m3", ".e5m2", ".e4m3x2", ".e5m2x2", ".e2m1x2", ".e2m3x2", ".e3m2x2", ".ue8m0x2", ".u16x2", ".s16x2", ".u8x4", ".s8x4", ".texref", ".samplerref", ".surfref",
+	".e4m3", ".e5m2", ".e4m3x2", ".e5m2x2", ".e2m1x2", ".e2m3x2", ".e3m2x2", ".ue8m0x2", ".u16x2", ".s16x2", ".u8x4", ".s8x4", ".u4", ".s4", ".u2", ".s2", ".texref", ".samplerref", ".surfref",
 }
 
 var typeBits = [numTypes]uint16{
 	0, 1, 8, 16, 32, 64, 128, 8, 16, 32, 64, 8, 16, 32, 64, 16, 32, 16, 32, 32, 32, 64,
-	8, 8, 16, 16, 8, 16, 16, 16, 32, 32, 32, 32, 64, 64, 64,
+	8, 8, 16, 16, 8, 16, 16, 16, 32, 32, 32, 32, 4, 4, 2, 2, 64, 64, 64,
 }
 
 // String returns the PTX spelling, with its leading dot.

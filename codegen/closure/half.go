@@ -590,7 +590,8 @@ func (e *emitter) floatToInt(dt frontend.Type) func(float64) uint64 {
 	}
 }
 
-// cvtPack is cvt.pack.sat.{u16,s16}.s32 d, a, b and cvt.pack.sat.{u8,s8}.s32.b32 d, a, b, c.
+// cvtPack is cvt.pack.sat.{u16,s16}.s32 d, a, b and cvt.pack.sat.{u8,s8,u4,s4,u2,s2}.s32.b32
+// d, a, b, c.
 func (e *emitter) cvtPack(ts []frontend.Type) runtime.Instr {
 	in := e.in
 	if len(ts) < 2 || ts[1] != frontend.S32 || !e.has(frontend.ModSat) || !e.halfModsOnly(halfPackMod, frontend.ModSat) {
@@ -598,13 +599,19 @@ func (e *emitter) cvtPack(ts []frontend.Type) runtime.Instr {
 	}
 	ct := ts[0]
 	n := ct.Bits()
-	switch {
-	case (ct == frontend.U16 || ct == frontend.S16) && len(ts) == 2 && len(in.Args) == 2:
-	case (ct == frontend.U8 || ct == frontend.S8) && len(ts) == 3 && ts[2] == frontend.B32 && len(in.Args) == 3:
+	switch ct {
+	case frontend.U16, frontend.S16:
+		if len(ts) != 2 || len(in.Args) != 2 {
+			return e.unsupported()
+		}
+	case frontend.U8, frontend.S8, frontend.U4, frontend.S4, frontend.U2, frontend.S2:
+		if len(ts) != 3 || ts[2] != frontend.B32 || len(in.Args) != 3 {
+			return e.unsupported()
+		}
 	default:
 		return e.unsupported()
 	}
-	signed := ct.IsSigned()
+	signed := ct == frontend.S16 || ct == frontend.S8 || ct == frontend.S4 || ct == frontend.S2
 	d := e.dst(in.Dsts[0])
 	a, b := e.src(in.Args[0], frontend.S32), e.src(in.Args[1], frontend.S32)
 	c := b
