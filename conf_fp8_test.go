@@ -504,6 +504,10 @@ func TestFp8Rejected(t *testing.T) {
 		{"setp.lt.s16x2 %d0, %a0, %a0;", "b32", "pred"},                               // min/max only
 		{"min.sat.s16x2 %d0, %a0, %a0;", "b32", "b32"},                                // no .sat
 		{"rcp.approx.f64 %d0, %a0;", "f64", "f64"},                                    // only .ftz is defined
+		{"ex2.approx.bf16 %d0, %a0;", "b16", "b16"},                                   // .ftz is mandatory
+		{"ex2.approx.ftz.f16 %d0, %a0;", "b16", "b16"},                                // no .ftz on f16
+		{"ex2.f16 %d0, %a0;", "b16", "b16"},                                           // .approx is mandatory
+		{"tanh.approx.ftz.bf16 %d0, %a0;", "b16", "b16"},                              // no .ftz
 		{"cvt.rs.satfinite.f16x2.f32 %d0, %a0, %a0, %a0;", "f32", "b32"},              // stochastic rounding
 		{"cvt.rn.satfinite.s2f6x2.f32 %d0, %a0, %a0;", "f32", "b16"},                  // not a known type
 		{"cvt.rs.satfinite.e4m3x4.f32 %d0, {%a0, %a0, %a0, %a0}, %a0;", "f32", "b32"}, // x4 forms
@@ -557,6 +561,59 @@ func TestFp8CvtPackNarrow(t *testing.T) {
 		for i := range a {
 			want := (c[i]<<(2*ty.n) | field(a[i])<<ty.n | field(b[i])) & 0xffffffff
 			require.Equal(t, want, outs[k][i], "cvt.pack.sat.%s.s32.b32 %#x, %#x, %#x", ty.name, a[i], b[i], c[i])
+		}
+	}
+}
+
+// TestFp8HalfApprox checks ex2.approx.{f16,f16x2}, ex2.approx.ftz.{bf16,bf16x2} and
+// tanh.approx on the four 16-bit float types on every 16-bit input (both halves of the
+// packed forms): the result must be the correctly rounded value (computed in float64 and
+// rounded by the table search of conf_half_test), NaN giving 0x7fff, and for .ftz
+// subnormal operands and results flushed to zero of the same sign.
+func TestFp8HalfApprox(t *testing.T) {
+	all := make([]uint64, 1<<16)
+	for i := range all {
+		all[i] = uint64(i) | uint64(0xffff-i)<<16
+	}
+	ftzBF := func(h uint64) uint64 {
+		if h&0x7f80 == 0 {
+			return h & 0x8000
+		}
+		return h
+	}
+	forms := []struct {
+		body string
+		f    *confHalfFmt
+		fn   func(float64) float64
+		ftz  bool
+	}{
+		{"ex2.approx.f16", confHalfF16, math.Exp2, false},
+		{"ex2.approx.ftz.bf16", confHalfBF16, math.Exp2, true},
+		{"tanh.approx.f16", confHalfF16, math.Tanh, false},
+		{"tanh.approx.bf16", confHalfBF16, math.Tanh, false},
+	}
+	for _, fm := range forms {
+		outs := confRun(t, confOp{
+			Body: fmt.Sprintf("%[1]s %%d0, %%a0;\n%[1]sx2 %%d1, %%a1;", fm.body),
+			In:   []string{"b16", "b32"}, Out: []string{"b16", "b32"},
+		}, all, all)
+		ref := func(h uint64) uint64 {
+			if fm.ftz {
+				h = ftzBF(h)
+			}
+			r := fm.fn(fm.f.decode(h))
+			if math.IsNaN(r) {
+				return 0x7fff
+			}
+			out := fm.f.round(r, 0, confHalfRN, 0x7fff)
+			if fm.ftz {
+				out = ftzBF(out)
+			}
+			return out
+		}
+		for i, x := range all {
+			require.Equal(t, ref(x&0xffff), outs[0][i], "%s %#x", fm.body, x&0xffff)
+			require.Equal(t, ref(x>>16)<<16|ref(x&0xffff), outs[1][i], "%sx2 %#x", fm.body, x)
 		}
 	}
 }

@@ -80,6 +80,9 @@ func (e *emitter) halfOp(t frontend.Type) runtime.Instr {
 	if ts := e.types(); len(ts) == 2 && ts[0] == frontend.F32 && !isHalfPacked(t) && len(in.Dsts) == 1 {
 		return e.halfMixed(t)
 	}
+	if in.Op == frontend.OpEx2 || in.Op == frontend.OpTanh {
+		return e.halfApprox(t)
+	}
 	if len(e.types()) != 1 || len(in.Dsts) != 1 {
 		return e.unsupported()
 	}
