@@ -1157,7 +1157,7 @@ func TestConfHalfRejects(t *testing.T) {
 		{"max.ftz.bf16 %d0, %a0, %a1;", []string{"bf16", "bf16"}, []string{"bf16"}},
 		{"div.rn.f16 %d0, %a0, %a1;", []string{"f16", "f16"}, []string{"f16"}},
 		{"sqrt.rn.f16 %d0, %a0;", []string{"f16"}, []string{"f16"}},
-		{"ex2.approx.f16 %d0, %a0;", []string{"f16"}, []string{"f16"}},
+		{"ex2.approx.ftz.f16 %d0, %a0;", []string{"f16"}, []string{"f16"}},
 		{"fma.f32.f16 %d0, %a0, %a1, %a2;", []string{"f16", "f16", "f32"}, []string{"f32"}},
 		{"add.ftz.f32.f16 %d0, %a0, %a1;", []string{"f16", "f32"}, []string{"f32"}},
 		{"add.rna.f32.bf16 %d0, %a0, %a1;", []string{"bf16", "f32"}, []string{"f32"}},

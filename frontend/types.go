@@ -31,6 +31,18 @@ const (
 	E5M2
 	E4M3x2
 	E5M2x2
+	E2M1x2
+	E2M3x2
+	E3M2x2
+	UE8M0x2
+	U16x2
+	S16x2
+	U8x4
+	S8x4
+	U4
+	S4
+	U2
+	S2
 	TexRef
 	SamplerRef
 	SurfRef
@@ -40,12 +52,12 @@ const (
 var typeNames = [numTypes]string{
 	"", ".pred", ".b8", ".b16", ".b32", ".b64", ".b128", ".u8", ".u16", ".u32", ".u64",
 	".s8", ".s16", ".s32", ".s64", ".f16", ".f16x2", ".bf16", ".bf16x2", ".tf32", ".f32", ".f64",
-	".e4m3", ".e5m2", ".e4m3x2", ".e5m2x2", ".texref", ".samplerref", ".surfref",
+	".e4m3", ".e5m2", ".e4m3x2", ".e5m2x2", ".e2m1x2", ".e2m3x2", ".e3m2x2", ".ue8m0x2", ".u16x2", ".s16x2", ".u8x4", ".s8x4", ".u4", ".s4", ".u2", ".s2", ".texref", ".samplerref", ".surfref",
 }
 
 var typeBits = [numTypes]uint16{
 	0, 1, 8, 16, 32, 64, 128, 8, 16, 32, 64, 8, 16, 32, 64, 16, 32, 16, 32, 32, 32, 64,
-	8, 8, 16, 16, 64, 64, 64,
+	8, 8, 16, 16, 8, 16, 16, 16, 32, 32, 32, 32, 4, 4, 2, 2, 64, 64, 64,
 }
 
 // String returns the PTX spelling, with its leading dot.
@@ -80,7 +92,11 @@ func (t Type) IsSigned() bool { return t >= S8 && t <= S64 }
 func (t Type) IsInteger() bool { return t.IsUnsigned() || t.IsSigned() }
 
 // IsFloat reports whether t is a floating-point type, packed or not.
-func (t Type) IsFloat() bool { return t >= F16 && t <= E5M2x2 }
+func (t Type) IsFloat() bool { return t >= F16 && t <= UE8M0x2 }
+
+// IsPackedInt reports whether t is .u16x2, .s16x2, .u8x4 or .s8x4: 16- or 8-bit integers
+// packed in 32 bits.
+func (t Type) IsPackedInt() bool { return t >= U16x2 && t <= S8x4 }
 
 // Space is a PTX state space.
 type Space uint8

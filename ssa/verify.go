@@ -64,7 +64,7 @@ func (v *verifier) instr(in *Instr) {
 		return
 	}
 	if in.Op == frontend.OpCvt && n > 2 && !modsHave(in.Mods, cvtPackMod) && (n > 3 || !packsPair(in)) {
-		v.errorf(in.Pos, "cvt takes 3 operands only to pack a pair (.f16x2, .bf16x2, .e4m3x2, .e5m2x2), 3 or 4 only as cvt.pack")
+		v.errorf(in.Pos, "cvt takes 3 operands only to pack a pair (.f16x2, .bf16x2, .e4m3x2, .e5m2x2, .e2m1x2, .e2m3x2, .e3m2x2, .ue8m0x2), 3 or 4 only as cvt.pack")
 		return
 	}
 	v.mods(in)
@@ -119,7 +119,8 @@ func packsPair(in *Instr) bool {
 	for _, m := range in.Mods {
 		if t, ok := m.Type(); ok {
 			switch t {
-			case frontend.F16x2, frontend.BF16x2, frontend.E4M3x2, frontend.E5M2x2:
+			case frontend.F16x2, frontend.BF16x2, frontend.E4M3x2, frontend.E5M2x2, frontend.E2M1x2,
+				frontend.E2M3x2, frontend.E3M2x2, frontend.UE8M0x2:
 				return true
 			}
 			return false
@@ -351,7 +352,7 @@ func compatible(reg, want frontend.Type, relaxed bool) bool {
 	switch {
 	case want.IsBits():
 		return sizeOK
-	case want.IsInteger():
+	case want.IsInteger(), want.IsPackedInt():
 		return (reg.IsInteger() || reg.IsBits()) && sizeOK
 	case want == frontend.F16x2 || want == frontend.BF16x2 || want == frontend.F16 || want == frontend.BF16:
 		return reg.IsBits() && sizeOK

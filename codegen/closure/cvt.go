@@ -11,6 +11,9 @@ import (
 
 // cvt lowers cvt between integer, f32 and f64 types with every rounding mode, .sat and .ftz.
 func (e *emitter) cvt() runtime.Instr {
+	if e.isNarrowCvt() {
+		return e.cvtNarrow()
+	}
 	if e.isHalfCvt() {
 		return e.cvtHalf()
 	}

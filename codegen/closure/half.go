@@ -80,6 +80,9 @@ func (e *emitter) halfOp(t frontend.Type) runtime.Instr {
 	if ts := e.types(); len(ts) == 2 && ts[0] == frontend.F32 && !isHalfPacked(t) && len(in.Dsts) == 1 {
 		return e.halfMixed(t)
 	}
+	if in.Op == frontend.OpEx2 || in.Op == frontend.OpTanh {
+		return e.halfApprox(t)
+	}
 	if len(e.types()) != 1 || len(in.Dsts) != 1 {
 		return e.unsupported()
 	}
@@ -304,16 +307,16 @@ var halfPackMod, _ = frontend.LookupMod(".pack")
 
 // halfRounding maps a float rounding modifier to its direction (none means .rn); ok is false
 // for anything else.
-func halfRounding(m frontend.Mod) (isa.HalfRound, bool) {
+func halfRounding(m frontend.Mod) (isa.Rounding, bool) {
 	switch m {
 	case 0, frontend.ModRn:
-		return isa.HalfRN, true
+		return isa.RN, true
 	case frontend.ModRz:
-		return isa.HalfRZ, true
+		return isa.RZ, true
 	case frontend.ModRm:
-		return isa.HalfRM, true
+		return isa.RM, true
 	case frontend.ModRp:
-		return isa.HalfRP, true
+		return isa.RP, true
 	}
 	return 0, false
 }
@@ -348,7 +351,7 @@ func (e *emitter) cvtHalf() runtime.Instr {
 // from f64 bits, and the .sat, .relu and .satfinite clamps.
 type halfKind struct {
 	value     func(uint16) float64
-	fromF64   func(uint64, isa.HalfRound) uint16
+	fromF64   func(uint64, isa.Rounding) uint16
 	sat       func(uint16) uint16
 	relu      func(uint16) uint16
 	satFinite func(uint16) uint16
@@ -372,16 +375,16 @@ func halfF32In(ftz bool) func(uint64) uint64 {
 
 // cvtTF32 is cvt.rna{.satfinite}.tf32.f32 and cvt.{rn,rz}{.satfinite}{.relu}.tf32.f32.
 func (e *emitter) cvtTF32(st frontend.Type) runtime.Instr {
-	r := isa.HalfRNA
+	r := isa.RNA
 	switch e.rounding() {
 	case frontend.ModRna:
 		if e.has(frontend.ModRelu) {
 			return e.unsupported()
 		}
 	case frontend.ModRn:
-		r = isa.HalfRN
+		r = isa.RN
 	case frontend.ModRz:
-		r = isa.HalfRZ
+		r = isa.RZ
 	default:
 		return e.unsupported()
 	}
@@ -520,7 +523,7 @@ func (e *emitter) cvtScalarHalf(dt, st frontend.Type) runtime.Instr {
 			return e.errorf("cvt with an integer rounding mode needs equal source and destination types")
 		}
 		return lanes1(d, a, func(x uint64) uint64 {
-			return fin(k.fromF64(b64(round(read(x))), isa.HalfRN))
+			return fin(k.fromF64(b64(round(read(x))), isa.RN))
 		})
 	}
 	r, ok := halfRounding(rnd)
@@ -590,7 +593,8 @@ func (e *emitter) floatToInt(dt frontend.Type) func(float64) uint64 {
 	}
 }
 
-// cvtPack is cvt.pack.sat.{u16,s16}.s32 d, a, b and cvt.pack.sat.{u8,s8}.s32.b32 d, a, b, c.
+// cvtPack is cvt.pack.sat.{u16,s16}.s32 d, a, b and cvt.pack.sat.{u8,s8,u4,s4,u2,s2}.s32.b32
+// d, a, b, c.
 func (e *emitter) cvtPack(ts []frontend.Type) runtime.Instr {
 	in := e.in
 	if len(ts) < 2 || ts[1] != frontend.S32 || !e.has(frontend.ModSat) || !e.halfModsOnly(halfPackMod, frontend.ModSat) {
@@ -598,13 +602,19 @@ func (e *emitter) cvtPack(ts []frontend.Type) runtime.Instr {
 	}
 	ct := ts[0]
 	n := ct.Bits()
-	switch {
-	case (ct == frontend.U16 || ct == frontend.S16) && len(ts) == 2 && len(in.Args) == 2:
-	case (ct == frontend.U8 || ct == frontend.S8) && len(ts) == 3 && ts[2] == frontend.B32 && len(in.Args) == 3:
+	switch ct {
+	case frontend.U16, frontend.S16:
+		if len(ts) != 2 || len(in.Args) != 2 {
+			return e.unsupported()
+		}
+	case frontend.U8, frontend.S8, frontend.U4, frontend.S4, frontend.U2, frontend.S2:
+		if len(ts) != 3 || ts[2] != frontend.B32 || len(in.Args) != 3 {
+			return e.unsupported()
+		}
 	default:
 		return e.unsupported()
 	}
-	signed := ct.IsSigned()
+	signed := ct == frontend.S16 || ct == frontend.S8 || ct == frontend.S4 || ct == frontend.S2
 	d := e.dst(in.Dsts[0])
 	a, b := e.src(in.Args[0], frontend.S32), e.src(in.Args[1], frontend.S32)
 	c := b

@@ -336,6 +336,9 @@ func (e *emitter) lower() runtime.Instr {
 	if e.rejectsB128() {
 		return e.unsupported()
 	}
+	if e.hasPackedInt() {
+		return e.packedInt()
+	}
 	switch e.in.Op {
 	case frontend.OpMov:
 		return e.mov()

@@ -2,15 +2,19 @@ package isa
 
 import "math"
 
-// Rounding is an IEEE 754 rounding direction: PTX's .rn, .rz, .rm and .rp.
+// Rounding is a rounding direction: PTX's .rn, .rz, .rm, .rp and .rna. The f32 and f64
+// arithmetic functions take RN, RZ, RM and RP (the only modes the ISA defines for them); RNA
+// is only defined for conversions (cvt.rna.tf32.f32), which the format rounding of half.go
+// and fp8.go implements.
 type Rounding uint8
 
 // The rounding directions. RN (to nearest, ties to even) is the zero value.
 const (
-	RN Rounding = iota // .rn: to nearest, ties to even
-	RZ                 // .rz: toward zero
-	RM                 // .rm: toward negative infinity
-	RP                 // .rp: toward positive infinity
+	RN  Rounding = iota // .rn: to nearest, ties to even
+	RZ                  // .rz: toward zero
+	RM                  // .rm: toward negative infinity
+	RP                  // .rp: toward positive infinity
+	RNA                 // .rna: to nearest, ties away from zero
 )
 
 // The canonical NaNs PTX arithmetic produces whenever its result is NaN, whatever the NaN

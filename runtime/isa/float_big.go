@@ -18,6 +18,8 @@ func bigMode(r Rounding) big.RoundingMode {
 		return big.ToNegativeInf
 	case RP:
 		return big.ToPositiveInf
+	case RNA:
+		return big.ToNearestAway
 	}
 	return big.ToNearestEven
 }

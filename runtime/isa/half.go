@@ -5,19 +5,6 @@ import (
 	"math/bits"
 )
 
-// HalfRound is a rounding direction for results in the 16-bit formats (and tf32): the PTX
-// modifiers .rn, .rz, .rm, .rp and .rna.
-type HalfRound uint8
-
-// The rounding directions.
-const (
-	HalfRN  HalfRound = iota // to nearest, ties to even (.rn)
-	HalfRZ                   // toward zero (.rz)
-	HalfRM                   // toward -inf (.rm)
-	HalfRP                   // toward +inf (.rp)
-	HalfRNA                  // to nearest, ties away from zero (.rna)
-)
-
 // Canonical NaNs: the GPU produces these for every NaN result of half-precision arithmetic and
 // of conversions to or from the half-precision formats.
 const (
@@ -80,7 +67,7 @@ func (f halfFormat) value(h uint64) float64 {
 // roundExact rounds the exact value (-1)^neg * m * 2^e (m > 0) to format f in direction r and
 // returns its encoding, with IEEE 754 overflow rules (infinity or the largest finite value,
 // depending on the direction) and gradual underflow.
-func (f halfFormat) roundExact(neg bool, m uint64, e int, r HalfRound) uint64 {
+func (f halfFormat) roundExact(neg bool, m uint64, e int, r Rounding) uint64 {
 	p := f.prec
 	lead := e + bits.Len64(m) - 1 // exponent of the leading bit
 	emin := 1 - f.bias()
@@ -115,13 +102,13 @@ func (f halfFormat) roundExact(neg bool, m uint64, e int, r HalfRound) uint64 {
 	}
 	up := false
 	switch r {
-	case HalfRN:
+	case RN:
 		up = lost == 3 || lost == 2 && kept&1 == 1
-	case HalfRNA:
+	case RNA:
 		up = lost >= 2
-	case HalfRM:
+	case RM:
 		up = lost != 0 && neg
-	case HalfRP:
+	case RP:
 		up = lost != 0 && !neg
 	}
 	if up {
@@ -136,7 +123,7 @@ func (f halfFormat) roundExact(neg bool, m uint64, e int, r HalfRound) uint64 {
 		// Overflow: nearest modes and the direction away from zero give infinity, the others
 		// the largest finite value.
 		enc = f.maxFin()
-		if r == HalfRN || r == HalfRNA || r == HalfRM && neg || r == HalfRP && !neg {
+		if r == RN || r == RNA || r == RM && neg || r == RP && !neg {
 			enc = f.inf()
 		}
 	} else {
@@ -149,7 +136,7 @@ func (f halfFormat) roundExact(neg bool, m uint64, e int, r HalfRound) uint64 {
 }
 
 // fromFloat64 rounds x to format f in direction r; a NaN becomes nan.
-func (f halfFormat) fromFloat64(x float64, r HalfRound, nan uint64) uint64 {
+func (f halfFormat) fromFloat64(x float64, r Rounding, nan uint64) uint64 {
 	b := math.Float64bits(x)
 	neg := b>>63 != 0
 	exp := int(b >> 52 & 0x7ff)
@@ -172,7 +159,7 @@ func (f halfFormat) fromFloat64(x float64, r HalfRound, nan uint64) uint64 {
 }
 
 // fromInt rounds the integer (-1)^neg * m to format f in direction r.
-func (f halfFormat) fromInt(neg bool, m uint64, r HalfRound) uint64 {
+func (f halfFormat) fromInt(neg bool, m uint64, r Rounding) uint64 {
 	if m == 0 {
 		return 0
 	}
@@ -221,39 +208,39 @@ func BF16ToF64(h uint16) uint64 { return fmtBF16.toF64(uint64(h)) }
 // F32ToF16 rounds an f32 (raw bits) to f16 in direction r (cvt.rn.f16.f32 and the other
 // modes); a NaN gives the canonical NaN 0x7fff. The other narrowing conversions below follow
 // the same rules.
-func F32ToF16(x uint32, r HalfRound) uint16 {
+func F32ToF16(x uint32, r Rounding) uint16 {
 	return uint16(fmtF16.fromFloat64(float64(math.Float32frombits(x)), r, NaNF16))
 }
 
 // F64ToF16 rounds an f64 (raw bits) to f16 directly, with a single rounding.
-func F64ToF16(x uint64, r HalfRound) uint16 {
+func F64ToF16(x uint64, r Rounding) uint16 {
 	return uint16(fmtF16.fromFloat64(math.Float64frombits(x), r, NaNF16))
 }
 
 // F32ToBF16 rounds an f32 (raw bits) to bf16.
-func F32ToBF16(x uint32, r HalfRound) uint16 {
+func F32ToBF16(x uint32, r Rounding) uint16 {
 	return uint16(fmtBF16.fromFloat64(float64(math.Float32frombits(x)), r, NaNBF16))
 }
 
 // F64ToBF16 rounds an f64 (raw bits) to bf16 directly, with a single rounding.
-func F64ToBF16(x uint64, r HalfRound) uint16 {
+func F64ToBF16(x uint64, r Rounding) uint16 {
 	return uint16(fmtBF16.fromFloat64(math.Float64frombits(x), r, NaNBF16))
 }
 
 // F16ToBF16 rounds an f16 to bf16 (cvt.rn.bf16.f16 and the other modes).
-func F16ToBF16(h uint16, r HalfRound) uint16 {
+func F16ToBF16(h uint16, r Rounding) uint16 {
 	return uint16(fmtBF16.fromFloat64(F16Value(h), r, NaNBF16))
 }
 
 // BF16ToF16 rounds a bf16 to f16 (bf16 has the wider range, f16 the wider significand).
-func BF16ToF16(h uint16, r HalfRound) uint16 {
+func BF16ToF16(h uint16, r Rounding) uint16 {
 	return uint16(fmtF16.fromFloat64(BF16Value(h), r, NaNF16))
 }
 
 // F32ToTF32 rounds an f32 (raw bits) to tf32 (8 exponent bits, 10 fraction bits), returned in
 // the f32 layout with the low 13 bits zero, as cvt.rna.tf32.f32 writes it. A NaN gives the
 // canonical f32 NaN.
-func F32ToTF32(x uint32, r HalfRound) uint32 {
+func F32ToTF32(x uint32, r Rounding) uint32 {
 	f := math.Float32frombits(x)
 	if f != f {
 		return NaNF32
@@ -263,18 +250,18 @@ func F32ToTF32(x uint32, r HalfRound) uint32 {
 
 // S64ToF16 rounds a signed integer to f16 with one rounding (cvt.rn.f16.s64 and the other
 // modes and narrower types).
-func S64ToF16(v int64, r HalfRound) uint16 { return uint16(fmtF16.fromInt(v < 0, absS64(v), r)) }
+func S64ToF16(v int64, r Rounding) uint16 { return uint16(fmtF16.fromInt(v < 0, absS64(v), r)) }
 
 // U64ToF16 rounds an unsigned integer to f16 with one rounding.
-func U64ToF16(v uint64, r HalfRound) uint16 { return uint16(fmtF16.fromInt(false, v, r)) }
+func U64ToF16(v uint64, r Rounding) uint16 { return uint16(fmtF16.fromInt(false, v, r)) }
 
 // S64ToBF16 rounds a signed integer to bf16 with one rounding.
-func S64ToBF16(v int64, r HalfRound) uint16 {
+func S64ToBF16(v int64, r Rounding) uint16 {
 	return uint16(fmtBF16.fromInt(v < 0, absS64(v), r))
 }
 
 // U64ToBF16 rounds an unsigned integer to bf16 with one rounding.
-func U64ToBF16(v uint64, r HalfRound) uint16 { return uint16(fmtBF16.fromInt(false, v, r)) }
+func U64ToBF16(v uint64, r Rounding) uint16 { return uint16(fmtBF16.fromInt(false, v, r)) }
 
 // absS64 is |v| as an unsigned integer (MinInt64 included).
 func absS64(v int64) uint64 {

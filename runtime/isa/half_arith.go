@@ -29,7 +29,7 @@ func sumOdd(p, c float64) float64 {
 }
 
 // result rounds an exactly-or-odd-rounded float64 result to format f with .rn.
-func (f halfFormat) result(x float64) uint16 { return uint16(f.fromFloat64(x, HalfRN, NaNF16)) }
+func (f halfFormat) result(x float64) uint16 { return uint16(f.fromFloat64(x, RN, NaNF16)) }
 
 // The products of two 16-bit values are exact in float64 (at most 22 significand bits, and
 // their exponents stay far inside float64's range), so mul rounds once and fma adds with
@@ -68,9 +68,9 @@ func FmaBF16(a, b, c uint16) uint16 {
 // 16-bit operand) and fma.rnd.f32.{f16,bf16} (x the exact product of the 16-bit operands).
 // An exact zero sum of operands that are not both +0 is -0 when rounding toward -inf, as IEEE
 // 754 specifies, and +0 otherwise.
-func SumF32(x, y float64, r HalfRound) uint32 {
+func SumF32(x, y float64, r Rounding) uint32 {
 	s := sumOdd(x, y)
-	if s == 0 && r == HalfRM && !(x == 0 && y == 0 && !math.Signbit(x) && !math.Signbit(y)) {
+	if s == 0 && r == RM && !(x == 0 && y == 0 && !math.Signbit(x) && !math.Signbit(y)) {
 		return 0x80000000
 	}
 	return uint32(fmtF32.fromFloat64(s, r, NaNF32))

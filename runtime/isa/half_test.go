@@ -10,7 +10,7 @@ import (
 func TestHalfRoundTrip(t *testing.T) {
 	for h := range 1 << 16 {
 		x := uint16(h)
-		for r := HalfRN; r <= HalfRNA; r++ {
+		for r := RN; r <= RNA; r++ {
 			f16, bf16 := F32ToF16(F16ToF32(x), r), F32ToBF16(BF16ToF32(x), r)
 			f16d, bf16d := F64ToF16(F16ToF64(x), r), F64ToBF16(BF16ToF64(x), r)
 			if IsNaNF16(x) {
@@ -38,23 +38,23 @@ func TestHalfKnownValues(t *testing.T) {
 		name      string
 		got, want uint64
 	}{
-		{"1/3 rn", uint64(F32ToF16(f32(1.0/3), HalfRN)), 0x3555},
-		{"1/3 rp", uint64(F32ToF16(f32(1.0/3), HalfRP)), 0x3556},
-		{"-1/3 rm", uint64(F32ToF16(f32(-1.0/3), HalfRM)), 0xb556},
-		{"65520 rn overflows", uint64(F32ToF16(f32(65520), HalfRN)), 0x7c00},
-		{"65520 rz", uint64(F32ToF16(f32(65520), HalfRZ)), 0x7bff},
-		{"-1e9 rp", uint64(F32ToF16(f32(-1e9), HalfRP)), 0xfbff},
-		{"2^-25 rn ties to zero", uint64(F32ToF16(f32(0x1p-25), HalfRN)), 0},
-		{"2^-25 rna", uint64(F32ToF16(f32(0x1p-25), HalfRNA)), 1},
-		{"3*2^-25 rn ties to even", uint64(F32ToF16(f32(3*0x1p-25), HalfRN)), 2},
-		{"bf16 of 1+2^-8 ties to even", uint64(F32ToBF16(f32(1+0x1p-8), HalfRN)), 0x3f80},
-		{"bf16 of 1+3*2^-8", uint64(F32ToBF16(f32(1+3*0x1p-8), HalfRN)), 0x3f82},
-		{"u64 max to f16", uint64(U64ToF16(math.MaxUint64, HalfRZ)), 0x7bff},
-		{"s64 min to bf16", uint64(S64ToBF16(math.MinInt64, HalfRN)), 0xdf00},
-		{"2049 to f16 rn", uint64(S64ToF16(2049, HalfRN)), 0x6800},
-		{"2051 to f16 rn", uint64(S64ToF16(2051, HalfRN)), 0x6802},
-		{"tf32 rna tie", uint64(F32ToTF32(0x3f801000, HalfRNA)), 0x3f802000},
-		{"tf32 rn tie", uint64(F32ToTF32(0x3f801000, HalfRN)), 0x3f800000},
+		{"1/3 rn", uint64(F32ToF16(f32(1.0/3), RN)), 0x3555},
+		{"1/3 rp", uint64(F32ToF16(f32(1.0/3), RP)), 0x3556},
+		{"-1/3 rm", uint64(F32ToF16(f32(-1.0/3), RM)), 0xb556},
+		{"65520 rn overflows", uint64(F32ToF16(f32(65520), RN)), 0x7c00},
+		{"65520 rz", uint64(F32ToF16(f32(65520), RZ)), 0x7bff},
+		{"-1e9 rp", uint64(F32ToF16(f32(-1e9), RP)), 0xfbff},
+		{"2^-25 rn ties to zero", uint64(F32ToF16(f32(0x1p-25), RN)), 0},
+		{"2^-25 rna", uint64(F32ToF16(f32(0x1p-25), RNA)), 1},
+		{"3*2^-25 rn ties to even", uint64(F32ToF16(f32(3*0x1p-25), RN)), 2},
+		{"bf16 of 1+2^-8 ties to even", uint64(F32ToBF16(f32(1+0x1p-8), RN)), 0x3f80},
+		{"bf16 of 1+3*2^-8", uint64(F32ToBF16(f32(1+3*0x1p-8), RN)), 0x3f82},
+		{"u64 max to f16", uint64(U64ToF16(math.MaxUint64, RZ)), 0x7bff},
+		{"s64 min to bf16", uint64(S64ToBF16(math.MinInt64, RN)), 0xdf00},
+		{"2049 to f16 rn", uint64(S64ToF16(2049, RN)), 0x6800},
+		{"2051 to f16 rn", uint64(S64ToF16(2051, RN)), 0x6802},
+		{"tf32 rna tie", uint64(F32ToTF32(0x3f801000, RNA)), 0x3f802000},
+		{"tf32 rn tie", uint64(F32ToTF32(0x3f801000, RN)), 0x3f800000},
 		{"1+1", uint64(AddF16(0x3c00, 0x3c00)), 0x4000},
 		{"inf-inf", uint64(SubF16(0x7c00, 0x7c00)), NaNF16},
 		{"max*2", uint64(MulF16(0x7bff, 0x4000)), 0x7c00},

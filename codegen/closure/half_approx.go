@@ -1,0 +1,32 @@
+package closure
+
+import (
+	"github.com/ptx2go/ptx2go/frontend"
+	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/ptx2go/ptx2go/runtime/isa"
+)
+
+// halfApprox lowers the forms the ISA defines: ex2.approx.{f16,f16x2},
+// ex2.approx.ftz.{bf16,bf16x2} and tanh.approx.{f16,f16x2,bf16,bf16x2}.
+func (e *emitter) halfApprox(t frontend.Type) runtime.Instr {
+	in := e.in
+	bf := isBF16(t)
+	if !e.has(frontend.ModApprox) || len(e.types()) != 1 || len(in.Dsts) != 1 || len(in.Args) != 1 {
+		return e.unsupported()
+	}
+	var op func(uint16) uint16
+	switch {
+	case in.Op == frontend.OpEx2 && bf && e.has(frontend.ModFtz) && e.halfModsOnly(frontend.ModApprox, frontend.ModFtz):
+		op = isa.Ex2ApproxFtzBF16
+	case in.Op == frontend.OpEx2 && !bf && e.halfModsOnly(frontend.ModApprox):
+		op = isa.Ex2ApproxF16
+	case in.Op == frontend.OpTanh && bf && e.halfModsOnly(frontend.ModApprox):
+		op = isa.TanhApproxBF16
+	case in.Op == frontend.OpTanh && !bf && e.halfModsOnly(frontend.ModApprox):
+		op = isa.TanhApproxF16
+	default:
+		return e.unsupported()
+	}
+	d, a := e.dst(in.Dsts[0]), e.halfSrc(in.Args[0], t)
+	return halfLanes(d, a, a, a, isHalfPacked(t), func(x, _, _ uint16) uint16 { return op(x) })
+}
