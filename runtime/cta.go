@@ -56,7 +56,9 @@ func newCTA(l *launch) *CTA {
 func (c *CTA) run(id uint64) {
 	c.ID = c.L.Grid.at(id)
 	clear(c.Shared)
-	c.bars = [NumBarriers]barrier{}
+	for i := range c.bars {
+		c.bars[i] = barrier{waiting: c.bars[i].waiting[:0]} // keep the lists' memory
+	}
 	for _, w := range c.Warps {
 		clear(w.Local)
 		w.start(c.L.Kernel)
