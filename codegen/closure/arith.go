@@ -77,6 +77,10 @@ func (e *emitter) arith() runtime.Instr {
 			return lanes2(d, a, b, func(x, y uint64) uint64 { return (x - y) & mk })
 		case n == 32:
 			return add32(d, a, b)
+		case n == 64 && e.uniformArg(1):
+			return add64Uniform(d, a, b)
+		case n == 64 && e.uniformArg(0):
+			return add64Uniform(d, b, a)
 		case n == 64:
 			return add64(d, a, b)
 		}
@@ -98,6 +102,10 @@ func (e *emitter) arith() runtime.Instr {
 		}
 		if in.Op == frontend.OpMul {
 			switch {
+			case wide && n == 32 && e.uniformArg(1):
+				return mulWide32Uniform(d, a, b, signed)
+			case wide && n == 32 && e.uniformArg(0):
+				return mulWide32Uniform(d, b, a, signed)
 			case wide && n == 32 && signed:
 				return inline2("mul.wide.s32", d, a, b)
 			case wide && n == 32:
@@ -112,6 +120,9 @@ func (e *emitter) arith() runtime.Instr {
 			cn = 2 * n
 		}
 		c := e.src(in.Args[2], typeOfBits(cn))
+		if !wide && !hi && n == 32 && e.uniformArg(0) && e.uniformArg(1) {
+			return mad32Uniform(d, a, b, c)
+		}
 		if !wide && !hi && n == 32 {
 			return mad32(d, a, b, c)
 		}

@@ -140,7 +140,7 @@ func (e *emitter) setp() runtime.Instr {
 	if bop != 0 {
 		c, cneg = e.pred(in.Args[2])
 	}
-	cond := intCompare(a, b, t, e.compare())
+	cond := intCompare(a, b, e.uniformArg(0), e.uniformArg(1), t, e.compare())
 	if cond == nil || e.has(frontend.ModFtz) {
 		cond = setLanes(p, a, b, test)
 	}
@@ -162,8 +162,9 @@ func (e *emitter) setp() runtime.Instr {
 
 // intCompare is setp for integer types with the comparison inline and branch-free: each
 // operand becomes a key whose unsigned order is the type's order (shifted to the top bits, sign
-// bit flipped for signed types), and the borrow of a subtraction is the result bit.
-func intCompare(a, b int, t frontend.Type, cmp frontend.Mod) func(w *runtime.Warp, m uint32) uint32 {
+// bit flipped for signed types), and the borrow of a subtraction is the result bit. ua and ub
+// say an operand is warp-uniform: an ordered comparison then reads it once (compareUniform).
+func intCompare(a, b int, ua, ub bool, t frontend.Type, cmp frontend.Mod) func(w *runtime.Warp, m uint32) uint32 {
 	n := t.Bits()
 	if t.IsFloat() || n == 0 || n > 64 {
 		return nil
@@ -201,9 +202,12 @@ func intCompare(a, b int, t frontend.Type, cmp frontend.Mod) func(w *runtime.War
 			return r & m
 		}
 	case frontend.ModLt, frontend.ModLo, frontend.ModGt, frontend.ModHi:
-		x, y := a, b
+		x, y, xu, yu := a, b, ua, ub
 		if cmp == frontend.ModGt || cmp == frontend.ModHi {
-			x, y = b, a
+			x, y, xu, yu = b, a, ub, ua
+		}
+		if xu || yu {
+			return compareUniform(x, y, xu, true, sh, flip)
 		}
 		return func(w *runtime.Warp, m uint32) uint32 {
 			A, B := regs(w, x), regs(w, y)
@@ -215,9 +219,12 @@ func intCompare(a, b int, t frontend.Type, cmp frontend.Mod) func(w *runtime.War
 			return r & m
 		}
 	case frontend.ModLe, frontend.ModLs, frontend.ModGe, frontend.ModHs:
-		x, y := a, b
+		x, y, xu, yu := a, b, ua, ub
 		if cmp == frontend.ModGe || cmp == frontend.ModHs {
-			x, y = b, a
+			x, y, xu, yu = b, a, ub, ua
+		}
+		if xu || yu {
+			return compareUniform(x, y, xu, false, sh, flip)
 		}
 		return func(w *runtime.Warp, m uint32) uint32 {
 			A, B := regs(w, x), regs(w, y)

@@ -1,0 +1,127 @@
+package closure
+
+import (
+	"math/bits"
+	"strings"
+
+	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/ptx2go/ptx2go/ssa"
+)
+
+// Lane loops with a warp-uniform operand: a value the SSA uniformity analysis proved equal in
+// every active lane (or an immediate, or %ntid, %nctaid or %ctaid), read once per warp from the
+// first active lane instead of once per lane. These cover the index arithmetic of nearly every
+// kernel: ctaid*ntid + tid, index*elementSize, base + offset and index < n.
+
+// uniformArg reports whether operand i of the instruction is the same in every active lane.
+func (e *emitter) uniformArg(i int) bool {
+	a := e.in.Args[i]
+	switch a.Kind {
+	case ssa.ArgImm, ssa.ArgFloat:
+		return true
+	case ssa.ArgValue:
+		return a.Value.Uniform && !a.Not
+	case ssa.ArgSpecial:
+		base, _, _ := strings.Cut(a.Name, ".")
+		return base == "%ntid" || base == "%nctaid" || base == "%ctaid"
+	}
+	return false
+}
+
+// first is the first active lane of a non-empty mask.
+func first(m uint32) int { return bits.TrailingZeros32(m) & (ws - 1) }
+
+// mad32Uniform is mad.lo of 32 bits with a and b uniform: the product is made once.
+func mad32Uniform(d, a, b, c int) runtime.Instr {
+	return func(w *runtime.Warp, m uint32) {
+		l0 := first(m)
+		p := w.R[a*ws+l0] * w.R[b*ws+l0]
+		D, C := regs(w, d), regs(w, c)
+		if m == ^uint32(0) {
+			for l := range ws {
+				D[l] = uint64(uint32(p + C[l]))
+			}
+			return
+		}
+		for ; m != 0; m &= m - 1 {
+			l := first(m)
+			D[l] = uint64(uint32(p + C[l]))
+		}
+	}
+}
+
+// mulWide32Uniform is mul.wide.{s32,u32} with b uniform.
+func mulWide32Uniform(d, a, b int, signed bool) runtime.Instr {
+	return func(w *runtime.Warp, m uint32) {
+		D, A := regs(w, d), regs(w, a)
+		y := w.R[b*ws+first(m)]
+		if signed {
+			k := int64(int32(y))
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = uint64(int64(int32(A[l])) * k)
+			}
+			return
+		}
+		k := uint64(uint32(y))
+		for ; m != 0; m &= m - 1 {
+			l := first(m)
+			D[l] = uint64(uint32(A[l])) * k
+		}
+	}
+}
+
+// add64Uniform is a 64-bit add with b uniform.
+func add64Uniform(d, a, b int) runtime.Instr {
+	return func(w *runtime.Warp, m uint32) {
+		D, A := regs(w, d), regs(w, a)
+		y := w.R[b*ws+first(m)]
+		if m == ^uint32(0) {
+			for l := range ws {
+				D[l] = A[l] + y
+			}
+			return
+		}
+		for ; m != 0; m &= m - 1 {
+			l := first(m)
+			D[l] = A[l] + y
+		}
+	}
+}
+
+// compareUniform is the ordered integer comparison of intCompare with one operand uniform:
+// lane l's bit is x < y (strict) or !(y < x), where the operands are shifted left by sh and
+// xor-ed with flip so that unsigned subtraction orders them, and the uniform one (x when
+// left, else y) is read once.
+func compareUniform(x, y int, left, strict bool, sh uint, flip uint64) func(w *runtime.Warp, m uint32) uint32 {
+	return func(w *runtime.Warp, m uint32) uint32 {
+		var r uint32
+		switch {
+		case left && strict:
+			s, Y := w.R[x*ws+first(m)]<<sh^flip, regs(w, y)
+			for l := range ws {
+				_, lt := bits.Sub64(s, Y[l]<<sh^flip, 0)
+				r |= uint32(lt) << l
+			}
+		case left:
+			s, Y := w.R[x*ws+first(m)]<<sh^flip, regs(w, y)
+			for l := range ws {
+				_, gt := bits.Sub64(Y[l]<<sh^flip, s, 0)
+				r |= uint32(1^gt) << l
+			}
+		case strict:
+			X, s := regs(w, x), w.R[y*ws+first(m)]<<sh^flip
+			for l := range ws {
+				_, lt := bits.Sub64(X[l]<<sh^flip, s, 0)
+				r |= uint32(lt) << l
+			}
+		default:
+			X, s := regs(w, x), w.R[y*ws+first(m)]<<sh^flip
+			for l := range ws {
+				_, gt := bits.Sub64(s, X[l]<<sh^flip, 0)
+				r |= uint32(1^gt) << l
+			}
+		}
+		return r & m
+	}
+}
