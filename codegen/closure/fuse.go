@@ -2,7 +2,6 @@ package closure
 
 import (
 	"encoding/binary"
-	"math/bits"
 
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
@@ -42,7 +41,7 @@ func (f *fnCompiler) fuseAddresses() {
 	for _, b := range f.fn.Blocks {
 		flags := map[indexUse]int{}
 		for i, in := range b.Instrs {
-			sum := fusibleAddress(in)
+			sum, size := fusibleAddress(in)
 			if sum == nil || uses[sum.ID] != 1 || sum.Kind != ssa.DefInstr || sum.Instr.Block != b {
 				continue
 			}
@@ -61,7 +60,7 @@ func (f *fnCompiler) fuseAddresses() {
 				continue
 			}
 			fz := fusedAddr{sum: f.regs[sum.Reg.ID], base: f.regs[x.Value.Reg.ID], index: f.regs[y.Value.Reg.ID], flag: -1}
-			key := indexUse{y.Value, (&emitter{in: in}).typ().Bytes()}
+			key := indexUse{y.Value, size}
 			if slot, ok := flags[key]; ok {
 				fz.flag = slot
 			} else if in.Guard == nil {
@@ -83,30 +82,30 @@ func plainAdd64(add *ssa.Instr) bool {
 	return ok && t.Bits() == 64 && !t.IsFloat()
 }
 
-// fusibleAddress returns the address value of a ld or st the fused paths handle, or nil.
-func fusibleAddress(in *ssa.Instr) *ssa.Value {
+// fusibleAddress returns the address value and element size of a ld or st the fused paths
+// handle, or nil.
+func fusibleAddress(in *ssa.Instr) (*ssa.Value, int) {
 	if in.Op != frontend.OpLd && in.Op != frontend.OpSt {
-		return nil
+		return nil, 0
 	}
 	switch in.Space() {
 	case frontend.SpaceGlobal, frontend.SpaceShared:
 	default:
-		return nil
+		return nil, 0
 	}
 	data := in.Args[len(in.Args)-1]
 	if in.Op == frontend.OpLd {
 		data = in.Dsts[0]
 	}
-	e := &emitter{in: in}
-	t := e.typ()
+	t := (&emitter{in: in}).typ()
 	if data.Kind == ssa.ArgVector || t.Bits() != 32 && t.Bits() != 64 || in.Op == frontend.OpLd && t.IsSigned() {
-		return nil
+		return nil, 0
 	}
 	a := in.Args[0]
 	if a.Kind != ssa.ArgAddr || a.Value == nil || a.Value.Reg.Type.Bits() != 64 {
-		return nil
+		return nil, 0
 	}
-	return a.Value
+	return a.Value, t.Bytes()
 }
 
 // invariant reports whether v is computed by the prologue: the same in every lane.
@@ -151,29 +150,15 @@ func contiguousIndex(w *runtime.Warp, fz *fusedAddr, I *[ws]uint64, m uint32, es
 	return m == ^uint32(0) && w.R[fz.flag*ws] != 0
 }
 
-// fusedLoad runs a scalar ld of es bytes into slot d through a fused address, with normal the
-// ordinary path once the address register is written.
-func fusedLoad(fz fusedAddr, off uint64, es int, d int, run runFn, normal runtime.Instr) runtime.Instr {
+// fusedAccess runs a scalar ld or st of es bytes through a fused address: move copies a full
+// warp's consecutive elements to or from b, and normal is the ordinary path, taken once the
+// address register is written.
+func fusedAccess(fz fusedAddr, off uint64, es int, run runFn, move func(w *runtime.Warp, b []byte), normal runtime.Instr) runtime.Instr {
 	return func(w *runtime.Warp, m uint32) {
 		I := regs(w, fz.index)
 		if contiguousIndex(w, &fz, I, m, es) {
 			if b := run(w, w.R[fz.base*ws]+I[0]+off, ws*es, es); b != nil {
-				loadRun(regs(w, d), b, es)
-				return
-			}
-		}
-		materialize(w, fz, m)
-		normal(w, m)
-	}
-}
-
-// fusedStore is fusedLoad for a scalar st from slot s.
-func fusedStore(fz fusedAddr, off uint64, es int, s int, run runFn, normal runtime.Instr) runtime.Instr {
-	return func(w *runtime.Warp, m uint32) {
-		I := regs(w, fz.index)
-		if contiguousIndex(w, &fz, I, m, es) {
-			if b := run(w, w.R[fz.base*ws]+I[0]+off, ws*es, es); b != nil {
-				storeRun(b, regs(w, s), es)
+				move(w, b)
 				return
 			}
 		}
@@ -192,7 +177,7 @@ func materialize(w *runtime.Warp, fz fusedAddr, m uint32) {
 		return
 	}
 	for ; m != 0; m &= m - 1 {
-		l := bits.TrailingZeros32(m) & (ws - 1)
+		l := first(m)
 		S[l] = B[l] + I[l]
 	}
 }

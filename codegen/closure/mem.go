@@ -318,51 +318,28 @@ func (e *emitter) load() runtime.Instr {
 		// The commonest loads, ld.global.{b32,b64,...} [%rd+off], with one address
 		// translation for the warp, and one copy when the lanes read consecutive elements.
 		d := dst[0]
-		var load runtime.Instr
-		if es == 4 {
-			load = func(w *runtime.Warp, m uint32) {
-				A := regs(w, base)
-				if contiguous(A, m, 4) {
-					if b := run(w, A[0]+off, ws*4, 4); b != nil {
-						loadRun(regs(w, d), b, 4)
-						return
-					}
-				}
-				mem, mb := span(w, A, m, off, n)
-				if mem == nil {
-					perLane(w, m)
+		load := func(w *runtime.Warp, m uint32) {
+			A := regs(w, base)
+			if contiguous(A, m, uint64(es)) {
+				if b := run(w, A[0]+off, ws*es, es); b != nil {
+					loadRun(regs(w, d), b, es)
 					return
-				}
-				D := regs(w, d)
-				for ; m != 0; m &= m - 1 {
-					l := bits.TrailingZeros32(m) & (ws - 1)
-					D[l] = uint64(atomic.LoadUint32(runtime.AtomicU32(mem[A[l]+off-mb:])))
 				}
 			}
-		} else {
-			load = func(w *runtime.Warp, m uint32) {
-				A := regs(w, base)
-				if contiguous(A, m, 8) {
-					if b := run(w, A[0]+off, ws*8, 8); b != nil {
-						loadRun(regs(w, d), b, 8)
-						return
-					}
-				}
-				mem, mb := span(w, A, m, off, n)
-				if mem == nil {
-					perLane(w, m)
-					return
-				}
-				D := regs(w, d)
-				for ; m != 0; m &= m - 1 {
-					l := bits.TrailingZeros32(m) & (ws - 1)
-					D[l] = atomic.LoadUint64(runtime.AtomicU64(mem[A[l]+off-mb:]))
-				}
+			mem, mb := span(w, A, m, off, n)
+			if mem == nil {
+				perLane(w, m)
+				return
+			}
+			D := regs(w, d)
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = loadBits(mem[A[l]+off-mb:][:es])
 			}
 		}
 		if fz, ok := e.f.fused[e.in]; ok {
 			e.fusedDone = true
-			return fusedLoad(fz, off, es, d, run, load)
+			return fusedAccess(fz, off, es, run, func(w *runtime.Warp, b []byte) { loadRun(regs(w, d), b, es) }, load)
 		}
 		return load
 	}
@@ -551,7 +528,7 @@ func (e *emitter) store() runtime.Instr {
 		}
 		if fz, ok := e.f.fused[e.in]; ok {
 			e.fusedDone = true
-			return fusedStore(fz, off, es, s, run, store)
+			return fusedAccess(fz, off, es, run, func(w *runtime.Warp, b []byte) { storeRun(b, regs(w, s), es) }, store)
 		}
 		return store
 	}
