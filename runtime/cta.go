@@ -19,6 +19,10 @@ type CTA struct {
 	threads int
 	bars    [NumBarriers]barrier
 	stats   *counter // nil unless the launch collects statistics
+	// pool holds the free frames per Func.Index, shared by the CTA's warps: a warp that
+	// finishes hands its frame to the next one, so a kernel without barriers runs every warp
+	// in the same register file, which stays in the CPU's cache.
+	pool [][]*frame
 }
 
 // barrier is the state of one named barrier.

@@ -26,24 +26,36 @@ func (w *Warp) start(fn *Func) {
 	w.waiting = false
 	if w.frame != nil {
 		w.releaseFrame(w.frame)
+		w.frame = nil
 	}
-	f := w.acquireFrame(fn)
+	w.Fn = fn
+	w.stack = append(w.stack, simtEntry{pc: 0, reconv: -1, mask: w.Lanes})
+}
+
+// enterKernel gives a warp that has not run yet its kernel frame, running the kernel's
+// Prologue the first time the frame is used in this launch.
+func (w *Warp) enterKernel() {
+	f := w.acquireFrame(w.Fn)
 	w.enter(f)
 	if !f.ready {
-		for _, in := range fn.Prologue {
+		for _, in := range w.Fn.Prologue {
 			in(w, ^uint32(0))
 		}
 		f.ready = true
 	}
-	w.stack = append(w.stack, simtEntry{pc: 0, reconv: -1, mask: w.Lanes})
 }
 
 // run executes the warp until all its lanes finish or it waits at a barrier. This is the
 // trampoline: blocks return control here, so the Go stack never grows with the PTX program.
 func (w *Warp) run() runStatus {
+	if w.frame == nil {
+		w.enterKernel()
+	}
 	for {
 		n := len(w.stack)
 		if n == 0 {
+			w.releaseFrame(w.frame)
+			w.frame = nil
 			return warpDone
 		}
 		e := &w.stack[n-1]

@@ -30,7 +30,6 @@ type Warp struct {
 	stack []simtEntry
 	calls []callRecord
 	frame *frame
-	pool  [][]*frame // free frames per Func.Index
 
 	// barrier wait state
 	waiting    bool
@@ -70,13 +69,14 @@ type frame struct {
 
 // acquireFrame returns a zeroed frame for fn with its constants in place, reusing a free one.
 func (w *Warp) acquireFrame(fn *Func) *frame {
-	for len(w.pool) <= fn.Index {
-		w.pool = append(w.pool, nil)
+	pool := &w.CTA.pool
+	for len(*pool) <= fn.Index {
+		*pool = append(*pool, nil)
 	}
 	var f *frame
-	if free := w.pool[fn.Index]; len(free) > 0 {
+	if free := (*pool)[fn.Index]; len(free) > 0 {
 		f = free[len(free)-1]
-		w.pool[fn.Index] = free[:len(free)-1]
+		(*pool)[fn.Index] = free[:len(free)-1]
 		for _, s := range fn.ZeroRegs {
 			clear(f.r[int(s)*WarpSize:][:WarpSize])
 		}
@@ -100,7 +100,8 @@ func (w *Warp) acquireFrame(fn *Func) *frame {
 }
 
 func (w *Warp) releaseFrame(f *frame) {
-	w.pool[f.fn.Index] = append(w.pool[f.fn.Index], f)
+	pool := w.CTA.pool
+	pool[f.fn.Index] = append(pool[f.fn.Index], f)
 }
 
 // enter makes f the current frame.
