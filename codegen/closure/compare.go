@@ -1,8 +1,6 @@
 package closure
 
 import (
-	"math/bits"
-
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
 	"github.com/ptx2go/ptx2go/ssa"
@@ -160,20 +158,14 @@ func (e *emitter) setp() runtime.Instr {
 	}
 }
 
-// intCompare is setp for integer types with the comparison inline and branch-free: each
-// operand becomes a key whose unsigned order is the type's order (shifted to the top bits, sign
-// bit flipped for signed types), and the borrow of a subtraction is the result bit. ua and ub
-// say an operand is warp-uniform: an ordered comparison then reads it once (compareUniform).
+// intCompare is setp for integer types with the comparison inline and branch-free. ua and ub
+// say an operand is warp-uniform: an ordered comparison then reads it once (lessThan).
 func intCompare(a, b int, ua, ub bool, t frontend.Type, cmp frontend.Mod) func(w *runtime.Warp, m uint32) uint32 {
 	n := t.Bits()
 	if t.IsFloat() || n == 0 || n > 64 {
 		return nil
 	}
 	sh := uint(64 - n)
-	var flip uint64
-	if t.IsSigned() {
-		flip = 1 << 63
-	}
 	if t.IsBits() && cmp != frontend.ModEq && cmp != frontend.ModNe {
 		return nil
 	}
@@ -201,40 +193,14 @@ func intCompare(a, b int, ua, ub bool, t frontend.Type, cmp frontend.Mod) func(w
 			}
 			return r & m
 		}
-	case frontend.ModLt, frontend.ModLo, frontend.ModGt, frontend.ModHi:
-		x, y, xu, yu := a, b, ua, ub
-		if cmp == frontend.ModGt || cmp == frontend.ModHi {
-			x, y, xu, yu = b, a, ub, ua
-		}
-		if xu || yu {
-			return compareUniform(x, y, xu, true, sh, flip)
-		}
-		return func(w *runtime.Warp, m uint32) uint32 {
-			A, B := regs(w, x), regs(w, y)
-			var r uint32
-			for l := range ws {
-				_, lt := bits.Sub64(A[l]<<sh^flip, B[l]<<sh^flip, 0)
-				r |= uint32(lt) << l
-			}
-			return r & m
-		}
-	case frontend.ModLe, frontend.ModLs, frontend.ModGe, frontend.ModHs:
-		x, y, xu, yu := a, b, ua, ub
-		if cmp == frontend.ModGe || cmp == frontend.ModHs {
-			x, y, xu, yu = b, a, ub, ua
-		}
-		if xu || yu {
-			return compareUniform(x, y, xu, false, sh, flip)
-		}
-		return func(w *runtime.Warp, m uint32) uint32 {
-			A, B := regs(w, x), regs(w, y)
-			var r uint32
-			for l := range ws {
-				_, gt := bits.Sub64(B[l]<<sh^flip, A[l]<<sh^flip, 0)
-				r |= uint32(1^gt) << l
-			}
-			return r & m
-		}
+	case frontend.ModLt, frontend.ModLo:
+		return orderedCompare(t, a, b, ua, ub, 0)
+	case frontend.ModGt, frontend.ModHi:
+		return orderedCompare(t, b, a, ub, ua, 0)
+	case frontend.ModLe, frontend.ModLs: // a <= b is !(b < a)
+		return orderedCompare(t, b, a, ub, ua, ^uint32(0))
+	case frontend.ModGe, frontend.ModHs:
+		return orderedCompare(t, a, b, ua, ub, ^uint32(0))
 	}
 	return nil
 }

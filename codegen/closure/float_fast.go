@@ -60,6 +60,8 @@ func (e *emitter) fastFloat(t frontend.Type, ftz bool) runtime.Instr {
 
 // addF32, mulF32 and fmaF32 are the round-to-nearest f32 forms that dominate float kernels,
 // with the isa function inline in the lane loop.
+//
+//go:noinline
 func addF32(d, a, b int) runtime.Instr {
 	return func(w *runtime.Warp, m uint32) {
 		D, A, B := regs(w, d), regs(w, a), regs(w, b)
@@ -76,6 +78,7 @@ func addF32(d, a, b int) runtime.Instr {
 	}
 }
 
+//go:noinline
 func mulF32(d, a, b int) runtime.Instr {
 	return func(w *runtime.Warp, m uint32) {
 		D, A, B := regs(w, d), regs(w, a), regs(w, b)
@@ -86,6 +89,7 @@ func mulF32(d, a, b int) runtime.Instr {
 	}
 }
 
+//go:noinline
 func fmaF32(d, a, b, c int) runtime.Instr {
 	return func(w *runtime.Warp, m uint32) {
 		D, A, B, C := regs(w, d), regs(w, a), regs(w, b), regs(w, c)

@@ -153,6 +153,8 @@ func contiguousIndex(w *runtime.Warp, fz *fusedAddr, I *[ws]uint64, m uint32, es
 // fusedAccess runs a scalar ld or st of es bytes through a fused address: move copies a full
 // warp's consecutive elements to or from b, and normal is the ordinary path, taken once the
 // address register is written.
+//
+//go:noinline
 func fusedAccess(fz fusedAddr, off uint64, es int, run runFn, move func(w *runtime.Warp, b []byte), normal runtime.Instr) runtime.Instr {
 	return func(w *runtime.Warp, m uint32) {
 		I := regs(w, fz.index)

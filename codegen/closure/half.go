@@ -366,6 +366,8 @@ func halfKindOf(t frontend.Type) halfKind {
 }
 
 // halfF32In reads an f32 source, flushing subnormals with .ftz.
+//
+//go:noinline
 func halfF32In(ftz bool) func(uint64) uint64 {
 	if ftz {
 		return func(x uint64) uint64 { return ftz32(uint64(uint32(x))) }

@@ -319,6 +319,8 @@ func (e *emitter) symAddr(a ssa.Arg) int {
 }
 
 // uniform materializes a value that is the same in every lane but known only at run time.
+//
+//go:noinline
 func (e *emitter) uniform(get func(w *runtime.Warp) uint64) int {
 	d := e.f.scratch()
 	e.pre = append(e.pre, func(w *runtime.Warp, m uint32) {

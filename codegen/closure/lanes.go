@@ -8,12 +8,17 @@ import (
 
 // Lane-loop kernels: each runs an operation for every active lane of a warp, reading and
 // writing 64-bit register slots. The operation is resolved when the closure is built.
+//
+// Constructors that return a lane loop are marked //go:noinline: the Go compiler does not
+// inline calls inside a closure that was itself copied into a caller by inlining, so an inlined
+// constructor would leave regs, first and the isa helpers as real calls in every lane loop.
 
 const ws = runtime.WarpSize
 
 // regs returns the 32 lanes of register slot s.
 func regs(w *runtime.Warp, s int) *[ws]uint64 { return (*[ws]uint64)(w.R[s*ws : s*ws+ws]) }
 
+//go:noinline
 func lanes1(d, a int, op func(uint64) uint64) runtime.Instr {
 	return func(w *runtime.Warp, m uint32) {
 		D, A := regs(w, d), regs(w, a)
@@ -24,6 +29,7 @@ func lanes1(d, a int, op func(uint64) uint64) runtime.Instr {
 	}
 }
 
+//go:noinline
 func lanes2(d, a, b int, op func(x, y uint64) uint64) runtime.Instr {
 	return func(w *runtime.Warp, m uint32) {
 		D, A, B := regs(w, d), regs(w, a), regs(w, b)
@@ -34,6 +40,7 @@ func lanes2(d, a, b int, op func(x, y uint64) uint64) runtime.Instr {
 	}
 }
 
+//go:noinline
 func lanes3(d, a, b, c int, op func(x, y, z uint64) uint64) runtime.Instr {
 	return func(w *runtime.Warp, m uint32) {
 		D, A, B, C := regs(w, d), regs(w, a), regs(w, b), regs(w, c)
@@ -58,6 +65,8 @@ func broadcast(D *[ws]uint64, m uint32, v uint64) {
 }
 
 // copyLanes is mov between registers.
+//
+//go:noinline
 func copyLanes(d, a int) runtime.Instr {
 	return func(w *runtime.Warp, m uint32) {
 		D, A := regs(w, d), regs(w, a)
@@ -73,6 +82,8 @@ func copyLanes(d, a int) runtime.Instr {
 }
 
 // add32 and add64 are the most frequent instructions; they get loops with the operation inline.
+//
+//go:noinline
 func add32(d, a, b int) runtime.Instr {
 	return func(w *runtime.Warp, m uint32) {
 		D, A, B := regs(w, d), regs(w, a), regs(w, b)
@@ -89,6 +100,7 @@ func add32(d, a, b int) runtime.Instr {
 	}
 }
 
+//go:noinline
 func add64(d, a, b int) runtime.Instr {
 	return func(w *runtime.Warp, m uint32) {
 		D, A, B := regs(w, d), regs(w, a), regs(w, b)
@@ -106,6 +118,8 @@ func add64(d, a, b int) runtime.Instr {
 }
 
 // setLanes writes a predicate from a per-lane condition.
+//
+//go:noinline
 func setLanes(p, a, b int, cond func(x, y uint64) bool) func(w *runtime.Warp, m uint32) uint32 {
 	return func(w *runtime.Warp, m uint32) uint32 {
 		A, B := regs(w, a), regs(w, b)
@@ -188,6 +202,8 @@ func inline2(op string, d, a, b int) runtime.Instr {
 }
 
 // mad32 is mad.lo.{s,u}32 with the operation inline.
+//
+//go:noinline
 func mad32(d, a, b, c int) runtime.Instr {
 	return func(w *runtime.Warp, m uint32) {
 		D, A, B, C := regs(w, d), regs(w, a), regs(w, b), regs(w, c)

@@ -32,6 +32,8 @@ func (e *emitter) uniformArg(i int) bool {
 func first(m uint32) int { return bits.TrailingZeros32(m) & (ws - 1) }
 
 // mad32Uniform is mad.lo of 32 bits with a and b uniform: the product is made once.
+//
+//go:noinline
 func mad32Uniform(d, a, b, c int) runtime.Instr {
 	return func(w *runtime.Warp, m uint32) {
 		l0 := first(m)
@@ -51,12 +53,20 @@ func mad32Uniform(d, a, b, c int) runtime.Instr {
 }
 
 // mulWide32Uniform is mul.wide.{s32,u32} with b uniform.
+//
+//go:noinline
 func mulWide32Uniform(d, a, b int, signed bool) runtime.Instr {
 	return func(w *runtime.Warp, m uint32) {
 		D, A := regs(w, d), regs(w, a)
 		y := w.R[b*ws+first(m)]
 		if signed {
 			k := int64(int32(y))
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(int64(int32(A[l])) * k)
+				}
+				return
+			}
 			for ; m != 0; m &= m - 1 {
 				l := first(m)
 				D[l] = uint64(int64(int32(A[l])) * k)
@@ -64,6 +74,12 @@ func mulWide32Uniform(d, a, b int, signed bool) runtime.Instr {
 			return
 		}
 		k := uint64(uint32(y))
+		if m == ^uint32(0) {
+			for l := range ws {
+				D[l] = uint64(uint32(A[l])) * k
+			}
+			return
+		}
 		for ; m != 0; m &= m - 1 {
 			l := first(m)
 			D[l] = uint64(uint32(A[l])) * k
@@ -72,6 +88,8 @@ func mulWide32Uniform(d, a, b int, signed bool) runtime.Instr {
 }
 
 // add64Uniform is a 64-bit add with b uniform.
+//
+//go:noinline
 func add64Uniform(d, a, b int) runtime.Instr {
 	return func(w *runtime.Warp, m uint32) {
 		D, A := regs(w, d), regs(w, a)
@@ -86,42 +104,5 @@ func add64Uniform(d, a, b int) runtime.Instr {
 			l := first(m)
 			D[l] = A[l] + y
 		}
-	}
-}
-
-// compareUniform is the ordered integer comparison of intCompare with one operand uniform:
-// lane l's bit is x < y (strict) or !(y < x), where the operands are shifted left by sh and
-// xor-ed with flip so that unsigned subtraction orders them, and the uniform one (x when
-// left, else y) is read once.
-func compareUniform(x, y int, left, strict bool, sh uint, flip uint64) func(w *runtime.Warp, m uint32) uint32 {
-	return func(w *runtime.Warp, m uint32) uint32 {
-		var r uint32
-		switch {
-		case left && strict:
-			s, Y := w.R[x*ws+first(m)]<<sh^flip, regs(w, y)
-			for l := range ws {
-				_, lt := bits.Sub64(s, Y[l]<<sh^flip, 0)
-				r |= uint32(lt) << l
-			}
-		case left:
-			s, Y := w.R[x*ws+first(m)]<<sh^flip, regs(w, y)
-			for l := range ws {
-				_, gt := bits.Sub64(Y[l]<<sh^flip, s, 0)
-				r |= uint32(1^gt) << l
-			}
-		case strict:
-			X, s := regs(w, x), w.R[y*ws+first(m)]<<sh^flip
-			for l := range ws {
-				_, lt := bits.Sub64(X[l]<<sh^flip, s, 0)
-				r |= uint32(lt) << l
-			}
-		default:
-			X, s := regs(w, x), w.R[y*ws+first(m)]<<sh^flip
-			for l := range ws {
-				_, gt := bits.Sub64(s, X[l]<<sh^flip, 0)
-				r |= uint32(1^gt) << l
-			}
-		}
-		return r & m
 	}
 }

@@ -37,6 +37,8 @@ func warpSynchronous(in *ssa.Instr) bool {
 
 // guardLanes returns the function giving the lanes of m whose guard holds, for the
 // instructions that apply their own guard.
+//
+//go:noinline
 func (e *emitter) guardLanes() func(w *runtime.Warp, m uint32) uint32 {
 	g := e.in.Guard
 	if g == nil {
