@@ -159,13 +159,12 @@ func (e *emitter) setp() runtime.Instr {
 }
 
 // intCompare is setp for integer types with the comparison inline and branch-free. ua and ub
-// say an operand is warp-uniform: an ordered comparison then reads it once (lessThan).
+// say an operand is warp-uniform: it is then read once per warp.
 func intCompare(a, b int, ua, ub bool, t frontend.Type, cmp frontend.Mod) func(w *runtime.Warp, m uint32) uint32 {
 	n := t.Bits()
 	if t.IsFloat() || n == 0 || n > 64 {
 		return nil
 	}
-	sh := uint(64 - n)
 	if t.IsBits() && cmp != frontend.ModEq && cmp != frontend.ModNe {
 		return nil
 	}
@@ -174,25 +173,9 @@ func intCompare(a, b int, ua, ub bool, t frontend.Type, cmp frontend.Mod) func(w
 	}
 	switch cmp {
 	case frontend.ModEq:
-		return func(w *runtime.Warp, m uint32) uint32 {
-			A, B := regs(w, a), regs(w, b)
-			var r uint32
-			for l := range ws {
-				v := (A[l] ^ B[l]) << sh
-				r |= uint32(1^(v|-v)>>63) << l
-			}
-			return r & m
-		}
+		return equalCompare(n, a, b, ua, ub, 0)
 	case frontend.ModNe:
-		return func(w *runtime.Warp, m uint32) uint32 {
-			A, B := regs(w, a), regs(w, b)
-			var r uint32
-			for l := range ws {
-				v := (A[l] ^ B[l]) << sh
-				r |= uint32((v|-v)>>63) << l
-			}
-			return r & m
-		}
+		return equalCompare(n, a, b, ua, ub, ^uint32(0))
 	case frontend.ModLt, frontend.ModLo:
 		return orderedCompare(t, a, b, ua, ub, 0)
 	case frontend.ModGt, frontend.ModHi:

@@ -38,6 +38,47 @@ func orderedCompare(t frontend.Type, x, y int, xu, yu bool, invert uint32) func(
 	return lessThan[uint64](x, y, xu, yu, invert)
 }
 
+// equalCompare is setp.eq (invert 0) or setp.ne (invert all ones) on the low n bits.
+func equalCompare(n, x, y int, xu, yu bool, invert uint32) func(w *runtime.Warp, m uint32) uint32 {
+	if yu && !xu {
+		x, y, xu, yu = y, x, yu, xu
+	}
+	switch n {
+	case 8:
+		return equalTo[uint8](x, y, xu, yu, invert)
+	case 16:
+		return equalTo[uint16](x, y, xu, yu, invert)
+	case 32:
+		return equalTo[uint32](x, y, xu, yu, invert)
+	}
+	return equalTo[uint64](x, y, xu, yu, invert)
+}
+
+// equalTo returns the lanes where registers x and y are equal read as K, xor invert. When xu
+// says x is warp-uniform it is read once from the first active lane.
+//
+//go:noinline
+func equalTo[K integer](x, y int, xu, yu bool, invert uint32) func(w *runtime.Warp, m uint32) uint32 {
+	if xu {
+		return func(w *runtime.Warp, m uint32) uint32 {
+			s, Y := K(w.R[x*ws+first(m)]), regs(w, y)
+			var r uint32
+			for l := range ws {
+				r |= bit(s == K(Y[l])) << l
+			}
+			return (r ^ invert) & m
+		}
+	}
+	return func(w *runtime.Warp, m uint32) uint32 {
+		X, Y := regs(w, x), regs(w, y)
+		var r uint32
+		for l := range ws {
+			r |= bit(K(X[l]) == K(Y[l])) << l
+		}
+		return (r ^ invert) & m
+	}
+}
+
 // lessThan returns the lanes where register x < register y read as K, xor invert. A uniform
 // operand is read once from the first active lane.
 //
