@@ -74,7 +74,7 @@ func (e *emitter) arith() runtime.Instr {
 		}
 		switch {
 		case sub:
-			return lanes2(d, a, b, func(x, y uint64) uint64 { return (x - y) & mk })
+			return typedInt(opSub, n, d, a, b)
 		case n == 32:
 			return add32(d, a, b)
 		case n == 64 && e.uniformArg(1):
@@ -84,7 +84,7 @@ func (e *emitter) arith() runtime.Instr {
 		case n == 64:
 			return add64(d, a, b)
 		}
-		return lanes2(d, a, b, func(x, y uint64) uint64 { return (x + y) & mk })
+		return typedInt(opAdd, n, d, a, b)
 	case frontend.OpMul, frontend.OpMad:
 		a, b := src(0), src(1)
 		var mul func(x, y uint64) uint64
@@ -110,8 +110,8 @@ func (e *emitter) arith() runtime.Instr {
 				return inline2("mul.wide.s32", d, a, b)
 			case wide && n == 32:
 				return inline2("mul.wide.u32", d, a, b)
-			case !wide && !hi && n == 64:
-				return inline2("mul.lo.64", d, a, b)
+			case !wide && !hi:
+				return typedInt(opMulLo, n, d, a, b)
 			}
 			return lanes2(d, a, b, mul)
 		}
@@ -162,30 +162,29 @@ func (e *emitter) arith() runtime.Instr {
 			return (x) & mk
 		})
 	case frontend.OpNeg:
-		return lanes1(d, src(0), func(x uint64) uint64 { return (-x) & mk })
+		a := src(0)
+		return typedInt(opNeg, n, d, a, a)
 	case frontend.OpAnd:
-		return inline2("and", d, src(0), src(1))
+		return typedInt(opAnd, n, d, src(0), src(1))
 	case frontend.OpOr:
-		return lanes2(d, src(0), src(1), func(x, y uint64) uint64 { return x | y })
+		return typedInt(opOr, n, d, src(0), src(1))
 	case frontend.OpXor:
-		return lanes2(d, src(0), src(1), func(x, y uint64) uint64 { return x ^ y })
+		return typedInt(opXor, n, d, src(0), src(1))
 	case frontend.OpNot:
-		return lanes1(d, src(0), func(x uint64) uint64 { return (^x) & mk })
+		a := src(0)
+		return typedInt(opNot, n, d, a, a)
 	case frontend.OpCnot:
 		return lanes1(d, src(0), func(x uint64) uint64 { return boolBit((x)&mk == 0) })
 	case frontend.OpShl, frontend.OpShr:
 		a := src(0)
 		b := e.src(in.Args[1], frontend.U32)
-		if in.Op == frontend.OpShl {
-			if n == 64 {
-				return inline2("shl.64", d, a, b)
-			}
-			return lanes2(d, a, b, func(x, y uint64) uint64 { return isa.Shl(x, uint32(y), n) })
+		switch {
+		case in.Op == frontend.OpShl:
+			return typedInt(opShl, n, d, a, b)
+		case signed:
+			return typedInt(opSar, n, d, a, b)
 		}
-		if n == 64 && !signed {
-			return inline2("shr.u64", d, a, b)
-		}
-		return lanes2(d, a, b, func(x, y uint64) uint64 { return isa.Shr(x, uint32(y), n, signed) })
+		return typedInt(opShr, n, d, a, b)
 	case frontend.OpPopc:
 		return lanes1(d, src(0), func(x uint64) uint64 { return uint64(bits.OnesCount64((x) & mk)) })
 	case frontend.OpClz:

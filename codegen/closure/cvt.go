@@ -60,6 +60,9 @@ func (e *emitter) cvt() runtime.Instr {
 		if rnd != 0 {
 			return e.errorf("cvt between integer types takes no rounding modifier")
 		}
+		if code := typedConvert(dt, st, regBits, d, a); code != nil && !sat {
+			return code
+		}
 		return lanes1(d, a, func(x uint64) uint64 {
 			if st.IsSigned() {
 				v := sext(x, sn)

@@ -141,14 +141,6 @@ func writePred(w *runtime.Warp, p int, m, r uint32) { w.P[p] = w.P[p]&^m | r&m }
 // operation inline; nil when op has no inline form.
 func inline2(op string, d, a, b int) runtime.Instr {
 	switch op {
-	case "and":
-		return func(w *runtime.Warp, m uint32) {
-			D, A, B := regs(w, d), regs(w, a), regs(w, b)
-			for ; m != 0; m &= m - 1 {
-				l := bits.TrailingZeros32(m) & (ws - 1)
-				D[l] = A[l] & B[l]
-			}
-		}
 	case "mul.wide.s32":
 		return func(w *runtime.Warp, m uint32) {
 			D, A, B := regs(w, d), regs(w, a), regs(w, b)
@@ -163,38 +155,6 @@ func inline2(op string, d, a, b int) runtime.Instr {
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m) & (ws - 1)
 				D[l] = uint64(uint32(A[l])) * uint64(uint32(B[l]))
-			}
-		}
-	case "shl.64":
-		return func(w *runtime.Warp, m uint32) {
-			D, A, B := regs(w, d), regs(w, a), regs(w, b)
-			for ; m != 0; m &= m - 1 {
-				l := bits.TrailingZeros32(m) & (ws - 1)
-				if s := uint32(B[l]); s < 64 {
-					D[l] = A[l] << s
-				} else {
-					D[l] = 0
-				}
-			}
-		}
-	case "shr.u64":
-		return func(w *runtime.Warp, m uint32) {
-			D, A, B := regs(w, d), regs(w, a), regs(w, b)
-			for ; m != 0; m &= m - 1 {
-				l := bits.TrailingZeros32(m) & (ws - 1)
-				if s := uint32(B[l]); s < 64 {
-					D[l] = A[l] >> s
-				} else {
-					D[l] = 0
-				}
-			}
-		}
-	case "mul.lo.64":
-		return func(w *runtime.Warp, m uint32) {
-			D, A, B := regs(w, d), regs(w, a), regs(w, b)
-			for ; m != 0; m &= m - 1 {
-				l := bits.TrailingZeros32(m) & (ws - 1)
-				D[l] = A[l] * B[l]
 			}
 		}
 	}
