@@ -822,20 +822,27 @@ func TestConfIntSetp(t *testing.T) {
 			}})
 		}
 	}
+	flush := func(v uint64) uint64 {
+		if v&0x7f800000 == 0 {
+			return v & 0x80000000
+		}
+		return v
+	}
 	// set.ftz.f32 flushes subnormal inputs to zero before comparing.
 	cases = append(cases, confIntCase{confOp{Body: "set.lt.ftz.u32.f32 %d0, %a0, %a1;", In: []string{"f32", "f32"}, Out: []string{"u32"}},
 		func(x []uint64) []uint64 {
-			flush := func(v uint64) uint64 {
-				if v&0x7f800000 == 0 {
-					return v & 0x80000000
-				}
-				return v
-			}
 			if confIntCompare("lt", "f32", flush(x[0]), flush(x[1])) {
 				return []uint64{0xffffffff}
 			}
 			return []uint64{0}
 		}})
+	// setp.ftz.f32 too, for every comparison.
+	for _, cmp := range cmps["f"] {
+		cases = append(cases, confIntCase{confOp{Body: "setp." + cmp + ".ftz.f32 %d0, %a0, %a1;", In: []string{"f32", "f32"}, Out: []string{"pred"}},
+			func(x []uint64) []uint64 {
+				return []uint64{confIntB(confIntCompare(cmp, "f32", flush(x[0]), flush(x[1])))}
+			}})
+	}
 	confIntRun(t, cases)
 }
 

@@ -139,7 +139,10 @@ func (e *emitter) setp() runtime.Instr {
 		c, cneg = e.pred(in.Args[2])
 	}
 	cond := intCompare(a, b, e.uniformArg(0), e.uniformArg(1), t, e.compare())
-	if cond == nil || e.has(frontend.ModFtz) {
+	if t == frontend.F32 || t == frontend.F64 {
+		cond = floatCompare(e.compare(), t, e.has(frontend.ModFtz), a, b)
+	}
+	if cond == nil {
 		cond = setLanes(p, a, b, test)
 	}
 	return func(w *runtime.Warp, m uint32) {
