@@ -552,6 +552,13 @@ func (e *emitter) selp() runtime.Instr {
 		if neg {
 			c = ^c
 		}
+		if m == ^uint32(0) {
+			for l := range ws {
+				take := -uint64(c >> l & 1) // all ones where lane l takes a
+				D[l] = B[l] ^ (A[l]^B[l])&take
+			}
+			return
+		}
 		for ; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m) & (ws - 1)
 			if c&(1<<l) != 0 {
