@@ -51,78 +51,169 @@ func typedInt(op intOp, n, d, a, b int) runtime.Instr {
 	return nil
 }
 
-// intLanes computes every lane at once when the whole warp is active, and otherwise all
-// lanes into a scratch array of which only the active ones are kept: none of these
-// operations can fault, so the inactive lanes' values are harmless.
+// intLanes returns the lane loop of op over U: one loop over the whole warp when every lane is
+// active, else one over the active lanes.
 //
 //go:noinline
 func intLanes[U unsigned](op intOp, d, a, b int) runtime.Instr {
-	return func(w *runtime.Warp, m uint32) {
-		D, A, B := regs(w, d), regs(w, a), regs(w, b)
-		if m == ^uint32(0) {
-			computeInt[U](op, D, A, B)
-			return
-		}
-		var t [ws]uint64
-		computeInt[U](op, &t, A, B)
-		for ; m != 0; m &= m - 1 {
-			l := first(m)
-			D[l] = t[l]
-		}
-	}
-}
-
-// computeInt sets R to op applied lane by lane to A and B.
-func computeInt[U unsigned](op intOp, R, A, B *[ws]uint64) {
-	sh := 64 - 8*unsafe.Sizeof(U(0)) // puts an n-bit value in the top bits
+	sh := 64 - 8*unsafe.Sizeof(U(0)) // puts an n-bit value in the top bits, for opSar
 	switch op {
 	case opAdd:
-		for l := range ws {
-			R[l] = uint64(U(A[l]) + U(B[l]))
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(U(A[l]) + U(B[l]))
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = uint64(U(A[l]) + U(B[l]))
+			}
 		}
 	case opSub:
-		for l := range ws {
-			R[l] = uint64(U(A[l]) - U(B[l]))
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(U(A[l]) - U(B[l]))
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = uint64(U(A[l]) - U(B[l]))
+			}
 		}
 	case opMulLo:
-		for l := range ws {
-			R[l] = uint64(U(A[l]) * U(B[l]))
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(U(A[l]) * U(B[l]))
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = uint64(U(A[l]) * U(B[l]))
+			}
 		}
 	case opAnd:
-		for l := range ws {
-			R[l] = uint64(U(A[l]) & U(B[l]))
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(U(A[l]) & U(B[l]))
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = uint64(U(A[l]) & U(B[l]))
+			}
 		}
 	case opOr:
-		for l := range ws {
-			R[l] = uint64(U(A[l]) | U(B[l]))
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(U(A[l]) | U(B[l]))
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = uint64(U(A[l]) | U(B[l]))
+			}
 		}
 	case opXor:
-		for l := range ws {
-			R[l] = uint64(U(A[l]) ^ U(B[l]))
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(U(A[l]) ^ U(B[l]))
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = uint64(U(A[l]) ^ U(B[l]))
+			}
 		}
 	case opNot:
-		for l := range ws {
-			R[l] = uint64(^U(A[l]))
+		return func(w *runtime.Warp, m uint32) {
+			D, A := regs(w, d), regs(w, a)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(^U(A[l]))
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = uint64(^U(A[l]))
+			}
 		}
 	case opNeg:
-		for l := range ws {
-			R[l] = uint64(-U(A[l]))
+		return func(w *runtime.Warp, m uint32) {
+			D, A := regs(w, d), regs(w, a)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(-U(A[l]))
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = uint64(-U(A[l]))
+			}
 		}
 	case opShl:
-		for l := range ws {
-			R[l] = uint64(U(A[l]) << uint32(B[l]))
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(U(A[l]) << uint32(B[l]))
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = uint64(U(A[l]) << uint32(B[l]))
+			}
 		}
 	case opShr:
-		for l := range ws {
-			R[l] = uint64(U(A[l]) >> uint32(B[l]))
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(U(A[l]) >> uint32(B[l]))
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = uint64(U(A[l]) >> uint32(B[l]))
+			}
 		}
 	case opSar:
-		for l := range ws {
-			R[l] = uint64(U(int64(A[l]<<sh) >> sh >> uint32(B[l])))
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(U(int64(A[l]<<sh) >> sh >> uint32(B[l])))
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = uint64(U(int64(A[l]<<sh) >> sh >> uint32(B[l])))
+			}
 		}
-	default:
-		panic("closure: computeInt: unknown operation")
 	}
+	panic("closure: intLanes: unknown operation")
 }
 
 // typedConvert is cvt between integer types without .sat when the result needs no sign
