@@ -139,21 +139,15 @@ func (e *emitter) arith() runtime.Instr {
 		if e.has(frontend.ModRelu) {
 			return e.unsupported()
 		}
-		if signed {
-			return lanes2(d, a, b, func(x, y uint64) uint64 {
-				if (sext(x, n) < sext(y, n)) != isMax {
-					return x
-				}
-				return y
-			})
+		switch {
+		case signed && isMax:
+			return typedInt(opMaxS, n, d, a, b)
+		case signed:
+			return typedInt(opMinS, n, d, a, b)
+		case isMax:
+			return typedInt(opMax, n, d, a, b)
 		}
-		return lanes2(d, a, b, func(x, y uint64) uint64 {
-			x, y = (x)&mk, (y)&mk
-			if (x < y) != isMax {
-				return x
-			}
-			return y
-		})
+		return typedInt(opMin, n, d, a, b)
 	case frontend.OpAbs:
 		return lanes1(d, src(0), func(x uint64) uint64 {
 			if v := sext(x, n); v < 0 {

@@ -31,8 +31,12 @@ const (
 	opNot
 	opNeg
 	opShl
-	opShr // logical
-	opSar // arithmetic: the operand is an n-bit signed integer
+	opShr  // logical
+	opSar  // arithmetic: the operand is an n-bit signed integer
+	opMin  // unsigned
+	opMax  // unsigned
+	opMinS // signed
+	opMaxS // signed
 )
 
 // typedInt returns the lane loop of op on n-bit operands (b is ignored by the unary not and
@@ -56,7 +60,7 @@ func typedInt(op intOp, n, d, a, b int) runtime.Instr {
 //
 //go:noinline
 func intLanes[U unsigned](op intOp, d, a, b int) runtime.Instr {
-	sh := 64 - 8*unsafe.Sizeof(U(0)) // puts an n-bit value in the top bits, for opSar
+	sh := 64 - 8*unsafe.Sizeof(U(0)) // puts an n-bit value in the top bits, for signed operations
 	switch op {
 	case opAdd:
 		return func(w *runtime.Warp, m uint32) {
@@ -210,6 +214,62 @@ func intLanes[U unsigned](op intOp, d, a, b int) runtime.Instr {
 			for ; m != 0; m &= m - 1 {
 				l := first(m)
 				D[l] = uint64(U(int64(A[l]<<sh) >> sh >> uint32(B[l])))
+			}
+		}
+	case opMin:
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(min(U(A[l]), U(B[l])))
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = uint64(min(U(A[l]), U(B[l])))
+			}
+		}
+	case opMax:
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(max(U(A[l]), U(B[l])))
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = uint64(max(U(A[l]), U(B[l])))
+			}
+		}
+	case opMinS:
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(min(int64(A[l]<<sh), int64(B[l]<<sh))) >> sh
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = uint64(min(int64(A[l]<<sh), int64(B[l]<<sh))) >> sh
+			}
+		}
+	case opMaxS:
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(max(int64(A[l]<<sh), int64(B[l]<<sh))) >> sh
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = uint64(max(int64(A[l]<<sh), int64(B[l]<<sh))) >> sh
 			}
 		}
 	}
