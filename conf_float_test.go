@@ -390,6 +390,7 @@ func TestConfFltArith(t *testing.T) {
 		{"add", "rn", true, true}, {"sub", "rm", true, false}, {"mul", "rz", true, false}, {"mul", "rp", false, true},
 		{"fma", "rm", true, true}, {"mad", "rn", false, false}, {"mad", "rp", true, false}, {"div", "rp", true, false},
 		{"sqrt", "rz", true, false}, {"rcp", "rm", true, false}, {"add", "rz", false, true},
+		{"add", "rn", true, false}, {"sub", "rn", true, false}, {"mul", "rn", true, false}, {"fma", "rn", true, false},
 	} {
 		confFltCheck(t, confFlt32, c.op, c.mode, c.ftz, c.sat, 10000)
 	}

@@ -19,6 +19,9 @@ import (
 type confOp struct {
 	Body    string
 	In, Out []string
+	// WholeWarps runs the body on whole warps only, for warp-level instructions whose result
+	// depends on which lanes take part.
+	WholeWarps bool
 }
 
 // confRegType is the register type confKernel declares for a conformance type, and confMemType
@@ -46,7 +49,9 @@ func confMemType(t string) string {
 // confKernel returns the PTX of a kernel conf(in0, ..., out0, ..., n) that runs op for rows
 // 0..n-1: row i reads input k from in_k + 8*i (the low bytes of a little-endian uint64; a pred
 // input is true when its uint32 is non-zero) and writes output k to out_k + 8*i (a pred output
-// as uint32 0 or 1).
+// as uint32 0 or 1). Unless op.WholeWarps is set, odd-numbered warps run op in two rounds,
+// their even lanes and then their odd lanes, so that every operation is checked on partial
+// warps as well as on whole ones.
 func confKernel(op confOp) string {
 	var b strings.Builder
 	b.WriteString(".version 8.0\n.target sm_80\n.address_size 64\n\n.visible .entry conf(\n")
@@ -57,7 +62,7 @@ func confKernel(op confOp) string {
 		fmt.Fprintf(&b, "\t.param .u64 out%d,\n", k)
 	}
 	b.WriteString("\t.param .u32 n\n)\n{\n")
-	b.WriteString("\t.reg .pred %done;\n\t.reg .u32 %i, %n, %ctaid, %ntid, %tid, %word;\n\t.reg .u64 %off, %ptr;\n")
+	b.WriteString("\t.reg .pred %done, %skip, %again;\n\t.reg .u32 %i, %n, %ctaid, %ntid, %tid, %word, %round, %lane;\n\t.reg .u64 %off, %ptr;\n")
 	for k, t := range op.In {
 		fmt.Fprintf(&b, "\t.reg .%s %%a%d;\n", confRegType(t), k)
 	}
@@ -67,6 +72,12 @@ func confKernel(op confOp) string {
 	b.WriteString("\tmov.u32 %ctaid, %ctaid.x;\n\tmov.u32 %ntid, %ntid.x;\n\tmov.u32 %tid, %tid.x;\n")
 	b.WriteString("\tmad.lo.u32 %i, %ctaid, %ntid, %tid;\n\tld.param.u32 %n, [n];\n")
 	b.WriteString("\tsetp.ge.u32 %done, %i, %n;\n\t@%done bra DONE;\n\tmul.wide.u32 %off, %i, 8;\n")
+	if op.WholeWarps {
+		b.WriteString("\tmov.u32 %lane, 0;\n\tmov.u32 %round, 0;\n")
+	} else {
+		b.WriteString("\tshr.u32 %word, %tid, 5;\n\tand.b32 %word, %word, 1;\n\tand.b32 %lane, %tid, %word;\n\tmov.u32 %round, 0;\n")
+	}
+	b.WriteString("ROUND:\n\tsetp.ne.u32 %skip, %lane, %round;\n\t@%skip bra NEXT;\n")
 	for k, t := range op.In {
 		fmt.Fprintf(&b, "\tld.param.u64 %%ptr, [in%d];\n\tadd.u64 %%ptr, %%ptr, %%off;\n", k)
 		if t == "pred" {
@@ -86,6 +97,7 @@ func confKernel(op confOp) string {
 			fmt.Fprintf(&b, "\tst.global.%s [%%ptr], %%d%d;\n", confMemType(t), k)
 		}
 	}
+	b.WriteString("NEXT:\n\tadd.u32 %round, %round, 1;\n\tsetp.lt.u32 %again, %round, 2;\n\t@%again bra ROUND;\n")
 	b.WriteString("DONE:\n\tret;\n}\n")
 	return b.String()
 }

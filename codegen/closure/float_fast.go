@@ -1,101 +1,243 @@
 package closure
 
 import (
-	"math/bits"
-
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
 	"github.com/ptx2go/ptx2go/runtime/isa"
 )
 
-// fastFloat returns lane loops that call the round-to-nearest isa functions directly, with no
-// closure between the loop and the operation, for the frequent forms: add, sub, mul, fma and
-// mad in f32 (plain or .ftz) and f64. The caller has checked the form; nil means another
-// opcode slipped through.
+// fastFloat returns the lane loops of the frequent round-to-nearest forms: add, sub, mul, fma
+// and mad in f32 (plain or .ftz) and f64, each with its isa function inline in the loop. The
+// caller has checked the form; nil means another opcode slipped through.
 func (e *emitter) fastFloat(t frontend.Type, ftz bool) runtime.Instr {
 	op := e.in.Op
 	d := e.dst(e.in.Dsts[0])
 	src := func(i int) int { return e.src(e.in.Args[i], t) }
-	if t == frontend.F64 {
-		switch op {
-		case frontend.OpAdd:
-			return lanes2(d, src(0), src(1), isa.AddF64RN)
-		case frontend.OpSub:
-			return lanes2(d, src(0), src(1), isa.SubF64RN)
-		case frontend.OpMul:
-			return lanes2(d, src(0), src(1), isa.MulF64RN)
-		case frontend.OpFma, frontend.OpMad:
-			return lanes3(d, src(0), src(1), src(2), isa.FmaF64RN)
-		}
-		return nil
-	}
-	if ftz {
-		z := isa.Ftz32
-		switch op {
-		case frontend.OpAdd:
-			return lanes2(d, src(0), src(1), func(x, y uint64) uint64 { return uint64(z(isa.AddF32RN(z(uint32(x)), z(uint32(y))))) })
-		case frontend.OpSub:
-			return lanes2(d, src(0), src(1), func(x, y uint64) uint64 { return uint64(z(isa.SubF32RN(z(uint32(x)), z(uint32(y))))) })
-		case frontend.OpMul:
-			return lanes2(d, src(0), src(1), func(x, y uint64) uint64 { return uint64(z(isa.MulF32RN(z(uint32(x)), z(uint32(y))))) })
-		case frontend.OpFma, frontend.OpMad:
-			return lanes3(d, src(0), src(1), src(2), func(x, y, w uint64) uint64 {
-				return uint64(z(isa.FmaF32RN(z(uint32(x)), z(uint32(y)), z(uint32(w)))))
-			})
-		}
-		return nil
-	}
+	var f floatOp
 	switch op {
 	case frontend.OpAdd:
-		return addF32(d, src(0), src(1))
+		f = fAddF32
 	case frontend.OpSub:
-		return lanes2(d, src(0), src(1), func(x, y uint64) uint64 { return uint64(isa.SubF32RN(uint32(x), uint32(y))) })
+		f = fSubF32
 	case frontend.OpMul:
-		return mulF32(d, src(0), src(1))
+		f = fMulF32
 	case frontend.OpFma, frontend.OpMad:
-		return fmaF32(d, src(0), src(1), src(2))
+		f = fFmaF32
+	default:
+		return nil
 	}
-	return nil
+	switch {
+	case t == frontend.F64:
+		f += fAddF64 - fAddF32
+	case ftz:
+		f += fAddF32Ftz - fAddF32
+	}
+	c := -1
+	if f.fused() {
+		c = src(2)
+	}
+	return floatLanes(f, d, src(0), src(1), c)
 }
 
-// addF32, mulF32 and fmaF32 are the round-to-nearest f32 forms that dominate float kernels,
-// with the isa function inline in the lane loop.
+// floatOp is a round-to-nearest float operation with a typed lane loop. Each group of four
+// is add, sub, mul, fma in the same order.
+type floatOp uint8
+
+const (
+	fAddF32 floatOp = iota
+	fSubF32
+	fMulF32
+	fFmaF32
+	fAddF32Ftz
+	fSubF32Ftz
+	fMulF32Ftz
+	fFmaF32Ftz
+	fAddF64
+	fSubF64
+	fMulF64
+	fFmaF64
+)
+
+// fused says the operation has a third operand.
+func (f floatOp) fused() bool { return f%4 == 3 }
+
+// z32 reads the f32 in a register with a subnormal flushed to zero (.ftz).
+func z32(v uint64) uint32 { return isa.Ftz32(uint32(v)) }
+
+// floatLanes returns the lane loop of f: one loop over the whole warp when every lane is
+// active, else one over the active lanes. c is the third operand of fma, else ignored.
 //
 //go:noinline
-func addF32(d, a, b int) runtime.Instr {
-	return func(w *runtime.Warp, m uint32) {
-		D, A, B := regs(w, d), regs(w, a), regs(w, b)
-		if m == ^uint32(0) {
-			for l := range ws {
+func floatLanes(f floatOp, d, a, b, c int) runtime.Instr {
+	switch f {
+	case fAddF32:
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(isa.AddF32RN(uint32(A[l]), uint32(B[l])))
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
 				D[l] = uint64(isa.AddF32RN(uint32(A[l]), uint32(B[l])))
 			}
-			return
 		}
-		for ; m != 0; m &= m - 1 {
-			l := bits.TrailingZeros32(m) & (ws - 1)
-			D[l] = uint64(isa.AddF32RN(uint32(A[l]), uint32(B[l])))
+	case fSubF32:
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(isa.SubF32RN(uint32(A[l]), uint32(B[l])))
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = uint64(isa.SubF32RN(uint32(A[l]), uint32(B[l])))
+			}
+		}
+	case fMulF32:
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(isa.MulF32RN(uint32(A[l]), uint32(B[l])))
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = uint64(isa.MulF32RN(uint32(A[l]), uint32(B[l])))
+			}
+		}
+	case fFmaF32:
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B, C := regs(w, d), regs(w, a), regs(w, b), regs(w, c)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(isa.FmaF32RN(uint32(A[l]), uint32(B[l]), uint32(C[l])))
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = uint64(isa.FmaF32RN(uint32(A[l]), uint32(B[l]), uint32(C[l])))
+			}
+		}
+	case fAddF32Ftz:
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(isa.Ftz32(isa.AddF32RN(z32(A[l]), z32(B[l]))))
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = uint64(isa.Ftz32(isa.AddF32RN(z32(A[l]), z32(B[l]))))
+			}
+		}
+	case fSubF32Ftz:
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(isa.Ftz32(isa.SubF32RN(z32(A[l]), z32(B[l]))))
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = uint64(isa.Ftz32(isa.SubF32RN(z32(A[l]), z32(B[l]))))
+			}
+		}
+	case fMulF32Ftz:
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(isa.Ftz32(isa.MulF32RN(z32(A[l]), z32(B[l]))))
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = uint64(isa.Ftz32(isa.MulF32RN(z32(A[l]), z32(B[l]))))
+			}
+		}
+	case fFmaF32Ftz:
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B, C := regs(w, d), regs(w, a), regs(w, b), regs(w, c)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(isa.Ftz32(isa.FmaF32RN(z32(A[l]), z32(B[l]), z32(C[l]))))
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = uint64(isa.Ftz32(isa.FmaF32RN(z32(A[l]), z32(B[l]), z32(C[l]))))
+			}
+		}
+	case fAddF64:
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = isa.AddF64RN(A[l], B[l])
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = isa.AddF64RN(A[l], B[l])
+			}
+		}
+	case fSubF64:
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = isa.SubF64RN(A[l], B[l])
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = isa.SubF64RN(A[l], B[l])
+			}
+		}
+	case fMulF64:
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = isa.MulF64RN(A[l], B[l])
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = isa.MulF64RN(A[l], B[l])
+			}
+		}
+	case fFmaF64:
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B, C := regs(w, d), regs(w, a), regs(w, b), regs(w, c)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = isa.FmaF64RN(A[l], B[l], C[l])
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = isa.FmaF64RN(A[l], B[l], C[l])
+			}
 		}
 	}
-}
-
-//go:noinline
-func mulF32(d, a, b int) runtime.Instr {
-	return func(w *runtime.Warp, m uint32) {
-		D, A, B := regs(w, d), regs(w, a), regs(w, b)
-		for ; m != 0; m &= m - 1 {
-			l := bits.TrailingZeros32(m) & (ws - 1)
-			D[l] = uint64(isa.MulF32RN(uint32(A[l]), uint32(B[l])))
-		}
-	}
-}
-
-//go:noinline
-func fmaF32(d, a, b, c int) runtime.Instr {
-	return func(w *runtime.Warp, m uint32) {
-		D, A, B, C := regs(w, d), regs(w, a), regs(w, b), regs(w, c)
-		for ; m != 0; m &= m - 1 {
-			l := bits.TrailingZeros32(m) & (ws - 1)
-			D[l] = uint64(isa.FmaF32RN(uint32(A[l]), uint32(B[l]), uint32(C[l])))
-		}
-	}
+	panic("closure: floatLanes: unknown operation")
 }
