@@ -55,6 +55,9 @@ func (e *emitter) cvt() runtime.Instr {
 		}
 		return f64(v)
 	}
+	if code := typedFloatConvert(dt, st, rnd, sat, ftz, regBits, d, a); code != nil {
+		return code
+	}
 	switch {
 	case !fl(dt) && !fl(st):
 		if rnd != 0 {
