@@ -32,6 +32,16 @@ func (v *verifier) errorf(pos frontend.Pos, format string, args ...any) {
 	}
 }
 
+// addressFirst reports whether some forms of an opcode that has destinations take an address
+// as their first operand instead (mbarrier.init, wmma.store, tensormap.replace, ...).
+func addressFirst(op frontend.Opcode) bool {
+	switch op {
+	case frontend.OpMbarrier, frontend.OpTensormap, frontend.OpTcgen05, frontend.OpWmma, frontend.OpWgmma:
+		return true
+	}
+	return false
+}
+
 // operandCounts gives the allowed total operand count (destinations included) per opcode.
 var operandCounts = map[frontend.Opcode][2]int{
 	frontend.OpAdd: {3, 3}, frontend.OpSub: {3, 3}, frontend.OpMul: {3, 3}, frontend.OpDiv: {3, 3},
@@ -65,6 +75,10 @@ func (v *verifier) instr(in *Instr) {
 	}
 	if in.Op == frontend.OpCvt && n > 2 && !modsHave(in.Mods, cvtPackMod) && (n > 3 || !packsPair(in)) {
 		v.errorf(in.Pos, "cvt takes 3 operands only to pack a pair (.f16x2, .bf16x2, .e4m3x2, .e5m2x2, .e2m1x2, .e2m3x2, .e3m2x2, .ue8m0x2), 3 or 4 only as cvt.pack")
+		return
+	}
+	if len(in.Dsts) == 0 && len(in.Args) > 0 && in.Args[0].Kind == ArgAddr && hasDestination(in.Op) && !addressFirst(in.Op) {
+		v.errorf(in.Pos, "%s writes its first operand, which must be a register, not an address", in.Op)
 		return
 	}
 	v.mods(in)

@@ -24,7 +24,7 @@ type emitter struct {
 // instr lowers an instruction to the code that runs it, or reports it unsupported.
 func (f *fnCompiler) instr(in *ssa.Instr) []runtime.Instr {
 	e := &emitter{f: f, in: in}
-	code := e.lower()
+	code := e.lowerChecked()
 	if e.bad || code == nil {
 		if !e.bad {
 			e.unsupported()
@@ -61,6 +61,18 @@ func (e *emitter) spelling() string {
 		b.WriteString(m.String())
 	}
 	return b.String()
+}
+
+// lowerChecked is lower, with an operand list that the lowering cannot use (the verifier
+// checks operand counts and types, not every shape a malformed instruction can take) reported
+// at the instruction's position instead of crashing the compiler.
+func (e *emitter) lowerChecked() (code runtime.Instr) {
+	defer func() {
+		if r := recover(); r != nil {
+			code = e.errorf("%s: malformed operands (%v)", e.spelling(), r)
+		}
+	}()
+	return e.lower()
 }
 
 func (e *emitter) unsupported() runtime.Instr {
