@@ -16,7 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ptx2go/ptx2go"
 	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/stretchr/testify/require"
 )
 
 func semReadFile(t *testing.T, path string) string {
@@ -555,4 +557,54 @@ func TestFaultBadLaunchConfig(t *testing.T) {
 			t.Fatalf("out[%d] = %d, want 7", i, v)
 		}
 	}
+}
+
+// TestResourceLimits checks that declarations far beyond what a GPU offers are clear errors,
+// not an exhausted host, and that unused declared registers cost no frame memory.
+func TestResourceLimits(t *testing.T) {
+	module := func(body string) []byte {
+		return []byte(".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 out)\n{\n" + body + "\n}\n")
+	}
+	t.Run("registers", func(t *testing.T) {
+		_, err := ptx2go.Compile(module("\t.reg .b32 %r<100000000>;\n\tret;"), ptx2go.Options{File: "regs.ptx"})
+		require.Error(t, err)
+		require.Contains(t, err.Error(), "regs.ptx:6:")
+		require.Contains(t, err.Error(), "limit of 1048576")
+	})
+	t.Run("local memory", func(t *testing.T) {
+		mod, err := ptx2go.Compile(module("\t.local .align 8 .b8 buf[1048576];\n\tret;"), ptx2go.Options{File: "local.ptx"})
+		require.NoError(t, err)
+		k, err := mod.Kernel("k")
+		require.NoError(t, err)
+		dev := runtime.NewDevice()
+		err = k.Launch(context.Background(), dev, runtime.D1(1), runtime.D1(32), runtime.Ptr(0))
+		require.Error(t, err)
+		require.Contains(t, err.Error(), "local memory")
+		require.Contains(t, err.Error(), "524288")
+	})
+	t.Run("unused registers", func(t *testing.T) {
+		mod, err := ptx2go.Compile(module(`	.reg .b64 %rd<500000>;
+	.reg .u32 %r<500000>;
+	ld.param.u64 %rd499999, [out];
+	cvta.to.global.u64 %rd499999, %rd499999;
+	mov.u32 %r12345, %tid.x;
+	mul.wide.u32 %rd7, %r12345, 4;
+	add.s64 %rd499999, %rd499999, %rd7;
+	st.global.u32 [%rd499999], %r12345;
+	ret;`), ptx2go.Options{File: "unused.ptx"})
+		require.NoError(t, err)
+		fn := mod.Runtime().Funcs[0]
+		require.Less(t, fn.NumRegs, 16, "register slots for a kernel that uses 3 of 1000000 declared registers")
+		k, err := mod.Kernel("k")
+		require.NoError(t, err)
+		dev := runtime.NewDevice()
+		out, err := dev.Malloc(4 * 64)
+		require.NoError(t, err)
+		require.NoError(t, k.Launch(context.Background(), dev, runtime.D1(1), runtime.D1(64), out))
+		got := make([]uint32, 64)
+		require.NoError(t, runtime.Download(dev, got, out))
+		for i, v := range got {
+			require.Equal(t, uint32(i), v, "out[%d]", i)
+		}
+	})
 }

@@ -40,7 +40,10 @@ func FuzzCompileLaunch(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, name := range mod.Kernels() {
+		for i, name := range mod.Kernels() {
+			if i == 4 {
+				break // keeps one input's run short, so the fuzzer's hang detection does not fire
+			}
 			k, err := mod.Kernel(name)
 			if err != nil {
 				t.Fatalf("Kernels lists %q but Kernel fails: %v", name, err)
@@ -63,12 +66,12 @@ func FuzzCompileLaunch(f *testing.F) {
 					args = append(args, 17)
 				}
 			}
-			const deadline = time.Second
+			const deadline = 200 * time.Millisecond
 			ctx, cancel := context.WithTimeout(context.Background(), deadline)
 			start := time.Now()
 			err = k.Launch(ctx, dev, runtime.D1(2), runtime.D1(48), args...)
 			cancel()
-			if took := time.Since(start); took > 5*deadline {
+			if took := time.Since(start); took > 10*deadline {
 				t.Fatalf("launch of %s took %v with a deadline of %v (error: %v)", name, took, deadline, err)
 			}
 			var fault *runtime.Fault

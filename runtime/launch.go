@@ -23,6 +23,7 @@ const (
 	MaxSharedBytes     = 227 << 10
 	DefaultCallDepth   = 1024
 	DefaultLocalBytes  = 16 << 10
+	MaxLocalBytes      = 512 << 10 // per thread, as on the GPU
 )
 
 // LaunchConfig describes one kernel launch.
@@ -118,6 +119,9 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 		if l.localStride <= 0 {
 			l.localStride = DefaultLocalBytes
 		}
+	}
+	if l.localStride > MaxLocalBytes {
+		return fmt.Errorf("launch %s: a thread needs %d bytes of local memory (its .local variables and call frames), more than the limit of %d", k.Name, l.localStride, MaxLocalBytes)
 	}
 	workers := cfg.Workers
 	if workers <= 0 {

@@ -388,6 +388,11 @@ func (b *builder) pushScope() *scope {
 // scope returns the innermost scope.
 func (b *builder) scope() *scope { return &b.scopes[len(b.scopes)-1] }
 
+// MaxRegisters is the most registers one function may declare. Compilers declare a few
+// thousand at most; the limit keeps a declaration such as `.reg .b32 %r<1000000000>` from
+// exhausting memory.
+const MaxRegisters = 1 << 20
+
 func (b *builder) declare(d *frontend.VarDecl) {
 	if d.Space != frontend.SpaceReg {
 		for _, v := range b.variables(d, b.fn) {
@@ -399,6 +404,10 @@ func (b *builder) declare(d *frontend.VarDecl) {
 	for _, n := range d.Names {
 		if len(n.Dims) > 0 || n.Init != nil {
 			b.errorf(n.Pos, "register %s cannot have array dimensions or an initializer", n.Name)
+			continue
+		}
+		if count := max(n.Count, 1) * max(d.Vector, 1); len(b.fn.Regs)+count > MaxRegisters {
+			b.errorf(n.Pos, "declaring %d more registers would take function %s past the limit of %d", count, b.fn.Name, MaxRegisters)
 			continue
 		}
 		// Scalar registers `name<N>` that cannot repeat a name of the scope form a range.

@@ -4,6 +4,7 @@ import (
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
 	"github.com/ptx2go/ptx2go/ssa"
+	"slices"
 )
 
 // fnCompiler lowers one function.
@@ -108,12 +109,38 @@ func (f *fnCompiler) zeroRegs() []int32 {
 // 64 bits in the next.
 func (f *fnCompiler) assignRegisters() {
 	f.regs = make([]int, len(f.fn.Regs))
+	used := make([]bool, len(f.fn.Regs))
+	for _, v := range f.fn.Values {
+		if v.Reg != nil {
+			used[v.Reg.ID] = true
+		}
+	}
+	for _, p := range slices.Concat(f.fn.Params, f.fn.Results) {
+		if p.Reg != nil {
+			used[p.Reg.ID] = true
+		}
+	}
+	// Registers that are declared but never read or written share one place, so that a
+	// large `.reg .b32 %r<N>` costs no frame memory for the registers the code leaves alone.
+	unusedSlot, unusedPred := -1, -1
 	for i, r := range f.fn.Regs {
-		switch r.Type {
-		case frontend.Pred:
+		switch {
+		case !used[i] && r.Type == frontend.Pred:
+			if unusedPred < 0 {
+				unusedPred = f.rf.NumPreds
+				f.rf.NumPreds++
+			}
+			f.regs[i] = unusedPred
+		case !used[i]:
+			if unusedSlot < 0 {
+				unusedSlot = f.rf.NumRegs
+				f.rf.NumRegs += 2 // room for a .b128
+			}
+			f.regs[i] = unusedSlot
+		case r.Type == frontend.Pred:
 			f.regs[i] = f.rf.NumPreds
 			f.rf.NumPreds++
-		case frontend.B128:
+		case r.Type == frontend.B128:
 			f.regs[i] = f.rf.NumRegs
 			f.rf.NumRegs += 2
 		default:
