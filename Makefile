@@ -41,8 +41,11 @@ ptx:
 fmt-check:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
+# Fuzzes the parser (print/parse round trip) and the whole pipeline (compile, then launch
+# under a deadline): no input may panic or hang.
 fuzz:
 	$(GO) test -run '^$$' -fuzz=FuzzParse -fuzztime=5m ./frontend
+	$(GO) test -run '^$$' -fuzz=FuzzCompileLaunch -fuzztime=5m .
 
 # Parse and build throughput on >= 5 MB modules made from the corpus (MB/s and allocations),
 # and kernel execution against hand-written Go (bench_test.go: ns/op, ns/lane-instr).
