@@ -76,9 +76,11 @@ type builder struct {
 	errs    ErrorList
 	fn      *Function
 	scopes  []scope // innermost last
-	labels  map[string]*Block
-	cur     *Block
-	module  *frontend.Module // searched for the owner of a label of another function
+	// declared counts the registers the function declares (MaxRegisters).
+	declared int
+	labels   map[string]*Block
+	cur      *Block
+	module   *frontend.Module // searched for the owner of a label of another function
 	// defs collects the definitions of the destination being lowered.
 	defs []*Value
 	mem  memory
@@ -265,6 +267,7 @@ func (b *builder) lowerFunction(f *frontend.Function) *Function {
 		return nil // a duplicate definition, already reported
 	}
 	b.fn = fn
+	b.declared = 0
 	fn.BranchTables = map[string][]*Block{}
 	fn.CallLists = map[string][]*Function{}
 	fn.Prototypes = map[string]*Signature{}
@@ -406,20 +409,15 @@ func (b *builder) declare(d *frontend.VarDecl) {
 			b.errorf(n.Pos, "register %s cannot have array dimensions or an initializer", n.Name)
 			continue
 		}
-		if count := max(n.Count, 1) * max(d.Vector, 1); len(b.fn.Regs)+count > MaxRegisters {
+		count := max(n.Count, 1) * max(d.Vector, 1)
+		if b.declared+count > MaxRegisters {
 			b.errorf(n.Pos, "declaring %d more registers would take function %s past the limit of %d", count, b.fn.Name, MaxRegisters)
 			continue
 		}
+		b.declared += count
 		// Scalar registers `name<N>` that cannot repeat a name of the scope form a range.
 		if d.Vector == 0 && n.Count > 0 && !b.scope().mayRepeat(n.Name) {
-			regs := b.newRegs(n.Count)
-			i := 0
-			expandNames(n, func(name string) {
-				regs[i] = Reg{Name: name, Type: d.Type, Pos: n.Pos}
-				b.addReg(&regs[i])
-				i++
-			})
-			b.scope().ranges = append(b.scope().ranges, regRange{prefix: n.Name, regs: regs})
+			b.scope().ranges = append(b.scope().ranges, regRange{prefix: n.Name, count: n.Count, typ: d.Type, pos: n.Pos, add: b.addReg})
 			continue
 		}
 		expandNames(n, func(name string) {

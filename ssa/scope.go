@@ -1,6 +1,10 @@
 package ssa
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ptx2go/ptx2go/frontend"
+)
 
 // scope holds the names one `{ }` group, or a function's parameter list, declares. The scalar
 // registers of a parameterized declaration such as `.reg .b32 %r<100>` are kept as a range and
@@ -26,10 +30,16 @@ type scopeEntry struct {
 // indexAt is the number of entries from which a scope indexes them.
 const indexAt = 16
 
-// regRange is the registers prefix0, prefix1, ... of one parameterized declaration.
+// regRange is the registers prefix0, prefix1, ... of one parameterized declaration. A register
+// of the range is made, and added to its function by add, when a name first refers to it, so
+// declaring far more registers than the code uses costs nothing.
 type regRange struct {
 	prefix string
-	regs   []Reg
+	count  int
+	typ    frontend.Type
+	pos    frontend.Pos
+	made   map[int]*Reg
+	add    func(*Reg)
 }
 
 // stem returns name without its trailing decimal digits.
@@ -140,9 +150,18 @@ func (r *regRange) reg(name string) *Reg {
 			return nil
 		}
 		n = n*10 + int(c-'0')
-		if n >= len(r.regs) {
+		if n >= r.count {
 			return nil
 		}
 	}
-	return &r.regs[n]
+	if reg := r.made[n]; reg != nil {
+		return reg
+	}
+	if r.made == nil {
+		r.made = map[int]*Reg{}
+	}
+	reg := &Reg{Name: name, Type: r.typ, Pos: r.pos}
+	r.add(reg)
+	r.made[n] = reg
+	return reg
 }
