@@ -1172,3 +1172,32 @@ L:
 	call.Prev = []*Value{kept}
 	require.NoError(t, Check(prog))
 }
+
+// TestUnreachableSelfLoop builds a loop whose header's only predecessor is itself: the code
+// before it branches around it, so no path from the entry reaches it. Reading a register there
+// must end instead of following the single predecessor around forever.
+func TestUnreachableSelfLoop(t *testing.T) {
+	p := buildIR(t, `.visible .entry k(.param .u64 p)
+{
+	.reg .pred %p<3>;
+	.reg .u32 %r<10>;
+	bra END;
+HEAD:
+	add.u32 %r7, %r7, %r8;
+	add.u32 %r8, %r8, 1;
+	setp.lt.u32 %p2, %r8, %r6;
+	@%p2 bra HEAD;
+END:
+	add.u32 %r1, %r1, %r7;
+	ret;
+}`)
+	fn := p.Func("k")
+	var head *Block
+	for _, b := range fn.Blocks {
+		if len(b.Preds) == 1 && b.Preds[0] == b {
+			head = b
+		}
+	}
+	require.NotNil(t, head, "a block whose only predecessor is itself")
+	require.NotNil(t, head.Instrs[0].Args[0].Value, "%r7 read in the unreachable loop")
+}

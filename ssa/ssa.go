@@ -131,6 +131,11 @@ func (s *ssaBuilder) write(r *Reg, bl *Block, v *Value) { s.current[blockReg(r, 
 
 func (s *ssaBuilder) read(r *Reg, bl *Block) *Value {
 	if v, ok := s.current[blockReg(r, bl)]; ok {
+		if v == nil {
+			// The read came back to a block it is still looking through: a cycle of
+			// single-predecessor blocks, which no path from the entry reaches.
+			return s.undefOf(r)
+		}
 		return v
 	}
 	var v *Value
@@ -142,6 +147,7 @@ func (s *ssaBuilder) read(r *Reg, bl *Block) *Value {
 	case len(bl.Preds) == 0:
 		v = s.undefOf(r)
 	case len(bl.Preds) == 1:
+		s.current[blockReg(r, bl)] = nil // in progress
 		v = s.read(r, bl.Preds[0])
 	default:
 		phi := s.newPhi(r, bl)
@@ -363,7 +369,7 @@ func (s *ssaBuilder) number() {
 	}
 	for _, p := range fn.Params {
 		if p.Reg != nil {
-			if v, ok := s.current[blockReg(p.Reg, fn.Blocks[0])]; ok && v.Kind == DefParam {
+			if v := s.current[blockReg(p.Reg, fn.Blocks[0])]; v != nil && v.Kind == DefParam {
 				addOnce(v)
 			}
 		}
