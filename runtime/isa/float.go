@@ -237,10 +237,17 @@ func FmaF32(a, b, c uint32, r Rounding) uint32 {
 // subnormal range; those take the round-to-odd path.
 func FmaF32RN(a, b, c uint32) uint32 {
 	f := math.FMA(float64(f32(a)), float64(f32(b)), float64(f32(c)))
-	if b64(f)&(1<<29-1) != 1<<28 && math.Abs(f) >= 0x1p-126 {
-		return canon32(float32(f))
+	if FmaF32Direct(f) {
+		return b32(float32(f))
 	}
 	return fmaF32(a, b, c, RN)
+}
+
+// FmaF32Direct reports whether f, the float64 FMA of three float32 values, rounds to float32
+// as their exact fma.rn.f32 does: it is not NaN, not a float32 midpoint and not in the float32
+// subnormal range. Lane loops use it to keep FmaF32RN's common case inline.
+func FmaF32Direct(f float64) bool {
+	return b64(f)&(1<<29-1) != 1<<28 && math.Abs(f) >= 0x1p-126
 }
 
 // fmaF32 is FmaF32 through round-to-odd.
