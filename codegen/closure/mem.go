@@ -134,6 +134,23 @@ func (e *emitter) memOperand(a ssa.Arg) *address {
 	return ad
 }
 
+// gather32 and gather64 load the element at A[l]+at of mem into D[l] for the lanes in m: the
+// lanes of one warp reading scattered 4- or 8-byte elements of one backing store, each read
+// atomically as loadBits does.
+func gather32(D, A *[ws]uint64, mem []byte, at uint64, m uint32) {
+	for ; m != 0; m &= m - 1 {
+		l := first(m)
+		D[l] = uint64(atomic.LoadUint32(runtime.AtomicU32(mem[A[l]+at:])))
+	}
+}
+
+func gather64(D, A *[ws]uint64, mem []byte, at uint64, m uint32) {
+	for ; m != 0; m &= m - 1 {
+		l := first(m)
+		D[l] = atomic.LoadUint64(runtime.AtomicU64(mem[A[l]+at:]))
+	}
+}
+
 // loadBits reads 1, 2, 4 or 8 little-endian bytes. Aligned 4- and 8-byte words are read
 // atomically (a plain move on amd64), so a word that another CTA updates with atomics is never
 // torn.
@@ -331,10 +348,10 @@ func (e *emitter) load() runtime.Instr {
 				perLane(w, m)
 				return
 			}
-			D := regs(w, d)
-			for ; m != 0; m &= m - 1 {
-				l := first(m)
-				D[l] = loadBits(mem[A[l]+off-mb:][:es])
+			if es == 4 {
+				gather32(regs(w, d), A, mem, off-mb, m)
+			} else {
+				gather64(regs(w, d), A, mem, off-mb, m)
 			}
 		}
 		if fz, ok := e.f.fused[e.in]; ok {
