@@ -2,6 +2,7 @@ package ssa
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -561,7 +562,9 @@ func (b *builder) regNamed(name string, pos frontend.Pos, what string) *Reg {
 	case *Reg:
 		return e
 	case nil:
-		b.errorf(pos, "undeclared register %s", name)
+		if !b.subwordSelector(name, pos) {
+			b.errorf(pos, "undeclared register %s", name)
+		}
 	default:
 		b.errorf(pos, "%s %s is not a register", what, name)
 	}
@@ -820,10 +823,25 @@ func (b *builder) ident(name string, pos frontend.Pos, off int64) Arg {
 	}
 	if _, isLabel := b.labels[name]; isLabel {
 		b.errorf(pos, "label %s can only be a branch target", name)
-	} else {
+	} else if !b.subwordSelector(name, pos) {
 		b.errorf(pos, "undeclared identifier %s", name)
 	}
 	return Arg{Kind: ArgSink, Pos: pos}
+}
+
+// subwordSelector reports, as an unsupported form, a register operand with a byte or
+// half-word selector (%r.b0 ... %r.b3, %r.h0, %r.h1, which only the video instructions take),
+// and says whether name was one.
+func (b *builder) subwordSelector(name string, pos frontend.Pos) bool {
+	base, sel, ok := strings.Cut(name, ".")
+	if !ok || !slices.Contains([]string{"b0", "b1", "b2", "b3", "h0", "h1"}, sel) {
+		return false
+	}
+	if _, isReg := b.lookup(base).(*Reg); !isReg {
+		return false
+	}
+	b.errorf(pos, "the subword selector .%s on %s is not supported", sel, base)
+	return true
 }
 
 func (b *builder) branch(in *frontend.Instruction, g *Value, neg, uni bool) {

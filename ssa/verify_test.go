@@ -43,6 +43,8 @@ func TestVerifierErrors(t *testing.T) {
 			14, 2, "add takes 3 operands, not 2"},
 		{"address as a destination", []string{decls, "\tmov.b64 [%rd1], 0;"},
 			14, 2, "mov writes its first operand, which must be a register, not an address"},
+		{"subword selector", []string{decls, "\tvadd.u32.u32.u32 %r1, %r2.b1, %r3;"},
+			14, 24, "the subword selector .b1 on %r2 is not supported"},
 		{"modifier the opcode does not take", []string{decls, "\tand.rn.b32 %r1, %r2, %r3;"},
 			14, 2, "and does not take the modifier .rn"},
 		{"uni on an ordinary instruction", []string{decls, "\tadd.uni.s32 %r1, %r2, %r3;"},

@@ -84,6 +84,8 @@ func (e *emitter) intExt() (code runtime.Instr, ok bool) {
 		return e.dot(), true
 	case frontend.OpPrmt:
 		return e.prmt(), true
+	case frontend.OpVadd, frontend.OpVsub, frontend.OpVabsdiff, frontend.OpVmin, frontend.OpVmax:
+		return e.video(), true
 	case frontend.OpLop3:
 		return e.lop3(), true
 	case frontend.OpSet:
@@ -417,4 +419,44 @@ func (e *emitter) slct() runtime.Instr {
 		}
 		return y
 	})
+}
+
+// video lowers the scalar video instructions vadd, vsub, vabsdiff, vmin and vmax on whole
+// words, with .sat and a secondary .add, .min or .max. The byte and half-word selectors on
+// operands (a.b0, d.h1, ...) are not supported: the register names do not resolve.
+func (e *emitter) video() runtime.Instr {
+	in := e.in
+	ts := e.types()
+	if len(ts) != 3 || len(in.Dsts) != 1 {
+		return e.unsupported()
+	}
+	for _, t := range ts {
+		if t != frontend.U32 && t != frontend.S32 {
+			return e.unsupported()
+		}
+	}
+	op := map[frontend.Opcode]isa.VideoOp{frontend.OpVadd: isa.VideoAdd, frontend.OpVsub: isa.VideoSub,
+		frontend.OpVabsdiff: isa.VideoAbsdiff, frontend.OpVmin: isa.VideoMin, frontend.OpVmax: isa.VideoMax}[in.Op]
+	sec := isa.VideoSecNone
+	for m, s := range map[frontend.Mod]isa.VideoSecOp{frontend.ModAdd: isa.VideoSecAdd, frontend.ModMin: isa.VideoSecMin, frontend.ModMax: isa.VideoSecMax} {
+		if e.has(m) {
+			if sec != isa.VideoSecNone {
+				return e.unsupported()
+			}
+			sec = s
+		}
+	}
+	sat := e.has(frontend.ModSat)
+	signed := [3]bool{ts[0] == frontend.S32, ts[1] == frontend.S32, ts[2] == frontend.S32}
+	switch {
+	case sec == isa.VideoSecNone && len(in.Args) == 2:
+		return e.lanes2Of(frontend.B32, func(x, y uint32) uint32 {
+			return isa.Video(op, sec, signed[0], signed[1], signed[2], sat, x, y, 0)
+		})
+	case sec != isa.VideoSecNone && len(in.Args) == 3:
+		return e.lanes3Of(frontend.B32, func(x, y, z uint32) uint32 {
+			return isa.Video(op, sec, signed[0], signed[1], signed[2], sat, x, y, z)
+		})
+	}
+	return e.unsupported()
 }
