@@ -140,6 +140,14 @@ func (e *emitter) floatOp32() runtime.Instr {
 			break
 		}
 		// The result of neg/abs is not flushed: it is subnormal only when the operand was.
+		// Without .ftz they only flip or clear the sign bit.
+		if !ftz {
+			d, a := e.dst(e.in.Dsts[0]), e.src(e.in.Args[0], frontend.F32)
+			if e.in.Op == frontend.OpNeg {
+				return typedInt(opXor, 32, d, a, e.f.constSlot(1<<31))
+			}
+			return typedInt(opAnd, 32, d, a, e.f.constSlot(1<<31-1))
+		}
 		if e.in.Op == frontend.OpNeg {
 			return e.lanesF32(false, false, func(a uint32) uint32 { return isa.NegF32(ftzIf(ftz, a)) })
 		}
@@ -156,6 +164,13 @@ func (e *emitter) floatOp32() runtime.Instr {
 		}
 		if e.has(frontend.ModXorsign) {
 			return e.lanesF32(ftz, false, func(a, b uint32) uint32 { return isa.XorsignAbs32(op, a, b, nanProp) })
+		}
+		if !ftz && !nanProp {
+			f := fMinF32
+			if e.in.Op == frontend.OpMax {
+				f = fMaxF32
+			}
+			return floatLanes(f, e.dst(e.in.Dsts[0]), e.src(e.in.Args[0], frontend.F32), e.src(e.in.Args[1], frontend.F32), -1)
 		}
 		return e.lanesF32(ftz, false, func(a, b uint32) uint32 { return op(a, b, nanProp) })
 	}

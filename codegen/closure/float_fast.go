@@ -41,8 +41,8 @@ func (e *emitter) fastFloat(t frontend.Type, ftz bool) runtime.Instr {
 	return floatLanes(f, d, src(0), src(1), c)
 }
 
-// floatOp is a round-to-nearest float operation with a typed lane loop. Each group of four
-// is add, sub, mul, fma in the same order.
+// floatOp is a float operation with a typed lane loop. The first three groups of four are the
+// round-to-nearest add, sub, mul, fma, in the same order in each group.
 type floatOp uint8
 
 const (
@@ -58,10 +58,12 @@ const (
 	fSubF64
 	fMulF64
 	fFmaF64
+	fMinF32 // min.f32 and max.f32 without .ftz or .NaN
+	fMaxF32
 )
 
 // fused says the operation has a third operand.
-func (f floatOp) fused() bool { return f%4 == 3 }
+func (f floatOp) fused() bool { return f <= fFmaF64 && f%4 == 3 }
 
 // z32 reads the f32 in a register with a subnormal flushed to zero (.ftz).
 func z32(v uint64) uint32 { return isa.Ftz32(uint32(v)) }
@@ -243,6 +245,34 @@ func floatLanes(f floatOp, d, a, b, c int) runtime.Instr {
 			for ; m != 0; m &= m - 1 {
 				l := first(m)
 				D[l] = isa.FmaF64RN(A[l], B[l], C[l])
+			}
+		}
+	case fMinF32:
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(isa.MinF32(uint32(A[l]), uint32(B[l]), false))
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = uint64(isa.MinF32(uint32(A[l]), uint32(B[l]), false))
+			}
+		}
+	case fMaxF32:
+		return func(w *runtime.Warp, m uint32) {
+			D, A, B := regs(w, d), regs(w, a), regs(w, b)
+			if m == ^uint32(0) {
+				for l := range ws {
+					D[l] = uint64(isa.MaxF32(uint32(A[l]), uint32(B[l]), false))
+				}
+				return
+			}
+			for ; m != 0; m &= m - 1 {
+				l := first(m)
+				D[l] = uint64(isa.MaxF32(uint32(A[l]), uint32(B[l]), false))
 			}
 		}
 	}
