@@ -75,14 +75,10 @@ func (e *emitter) arith() runtime.Instr {
 		switch {
 		case sub:
 			return typedInt(opSub, n, d, a, b)
-		case n == 32:
-			return add32(d, a, b)
 		case n == 64 && e.uniformArg(1):
 			return add64Uniform(d, a, b)
 		case n == 64 && e.uniformArg(0):
 			return add64Uniform(d, b, a)
-		case n == 64:
-			return add64(d, a, b)
 		}
 		return typedInt(opAdd, n, d, a, b)
 	case frontend.OpMul, frontend.OpMad:

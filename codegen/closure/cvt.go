@@ -63,8 +63,10 @@ func (e *emitter) cvt() runtime.Instr {
 		if rnd != 0 {
 			return e.errorf("cvt between integer types takes no rounding modifier")
 		}
-		if code := typedConvert(dt, st, regBits, d, a); code != nil && !sat {
-			return code
+		if !sat {
+			if code := typedConvert(dt, st, regBits, d, a); code != nil {
+				return code
+			}
 		}
 		return lanes1(d, a, func(x uint64) uint64 {
 			if st.IsSigned() {

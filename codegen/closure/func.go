@@ -1,10 +1,11 @@
 package closure
 
 import (
+	"slices"
+
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
 	"github.com/ptx2go/ptx2go/ssa"
-	"slices"
 )
 
 // fnCompiler lowers one function.
@@ -120,8 +121,9 @@ func (f *fnCompiler) assignRegisters() {
 			used[p.Reg.ID] = true
 		}
 	}
-	// Registers that are declared but never read or written share one place, so that a
-	// large `.reg .b32 %r<N>` costs no frame memory for the registers the code leaves alone.
+	// Registers that are declared but never read or written share one place. (Registers of a
+	// `%r<N>` range exist only once used; this covers those declared one by one, and ranges
+	// the builder spells out because their names may repeat others in the scope.)
 	unusedSlot, unusedPred := -1, -1
 	for i, r := range f.fn.Regs {
 		switch {

@@ -81,42 +81,6 @@ func copyLanes(d, a int) runtime.Instr {
 	}
 }
 
-// add32 and add64 are the most frequent instructions; they get loops with the operation inline.
-//
-//go:noinline
-func add32(d, a, b int) runtime.Instr {
-	return func(w *runtime.Warp, m uint32) {
-		D, A, B := regs(w, d), regs(w, a), regs(w, b)
-		if m == ^uint32(0) {
-			for l := range ws {
-				D[l] = uint64(uint32(A[l] + B[l]))
-			}
-			return
-		}
-		for ; m != 0; m &= m - 1 {
-			l := bits.TrailingZeros32(m) & (ws - 1)
-			D[l] = uint64(uint32(A[l] + B[l]))
-		}
-	}
-}
-
-//go:noinline
-func add64(d, a, b int) runtime.Instr {
-	return func(w *runtime.Warp, m uint32) {
-		D, A, B := regs(w, d), regs(w, a), regs(w, b)
-		if m == ^uint32(0) {
-			for l := range ws {
-				D[l] = A[l] + B[l]
-			}
-			return
-		}
-		for ; m != 0; m &= m - 1 {
-			l := bits.TrailingZeros32(m) & (ws - 1)
-			D[l] = A[l] + B[l]
-		}
-	}
-}
-
 // setLanes writes a predicate from a per-lane condition.
 //
 //go:noinline

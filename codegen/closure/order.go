@@ -41,24 +41,24 @@ func orderedCompare(t frontend.Type, x, y int, xu, yu bool, invert uint32) func(
 // equalCompare is setp.eq (invert 0) or setp.ne (invert all ones) on the low n bits.
 func equalCompare(n, x, y int, xu, yu bool, invert uint32) func(w *runtime.Warp, m uint32) uint32 {
 	if yu && !xu {
-		x, y, xu, yu = y, x, yu, xu
+		x, y, xu = y, x, true
 	}
 	switch n {
 	case 8:
-		return equalTo[uint8](x, y, xu, yu, invert)
+		return equalTo[uint8](x, y, xu, invert)
 	case 16:
-		return equalTo[uint16](x, y, xu, yu, invert)
+		return equalTo[uint16](x, y, xu, invert)
 	case 32:
-		return equalTo[uint32](x, y, xu, yu, invert)
+		return equalTo[uint32](x, y, xu, invert)
 	}
-	return equalTo[uint64](x, y, xu, yu, invert)
+	return equalTo[uint64](x, y, xu, invert)
 }
 
 // equalTo returns the lanes where registers x and y are equal read as K, xor invert. When xu
 // says x is warp-uniform it is read once from the first active lane.
 //
 //go:noinline
-func equalTo[K integer](x, y int, xu, yu bool, invert uint32) func(w *runtime.Warp, m uint32) uint32 {
+func equalTo[K integer](x, y int, xu bool, invert uint32) func(w *runtime.Warp, m uint32) uint32 {
 	if xu {
 		return func(w *runtime.Warp, m uint32) uint32 {
 			s, Y := K(w.R[x*ws+first(m)]), regs(w, y)
