@@ -494,6 +494,8 @@ func TestConfWarpGuarded(t *testing.T) {
 // TestConfWarpFaults checks that a membermask naming lanes that are not executing, or not
 // naming the executing lane, or differing between lanes that name each other, stops the
 // launch with a warp-synchronization fault that says which lanes, where and in which thread.
+// The lanes that branch away store at DONE, so they wait there instead of exiting (exited
+// lanes may be named).
 func TestConfWarpFaults(t *testing.T) {
 	cases := []struct {
 		name, body, msg, marker string
@@ -503,7 +505,8 @@ func TestConfWarpFaults(t *testing.T) {
 	setp.lt.u32 %p0, %r0, 16;
 	@!%p0 bra DONE;
 	shfl.sync.idx.b32 %r1, %r0, 0, 31, 0xffffffff;
-DONE:`, "shfl.sync membermask 0xffffffff includes inactive lanes 0xffff0000", "shfl.sync", 0},
+DONE:
+	st.global.u32 [%rd1], %r0;`, "shfl.sync membermask 0xffffffff includes inactive lanes 0xffff0000", "shfl.sync", 0},
 		{"vote not self", `
 	vote.sync.ballot.b32 %r1, %p0, 0x0000ffff;`, "vote.sync membermask 0x0000ffff does not include the executing lane 16", "vote.sync", 16},
 		{"redux mismatched masks", `
@@ -514,17 +517,20 @@ DONE:`, "shfl.sync membermask 0xffffffff includes inactive lanes 0xffff0000", "s
 	setp.lt.u32 %p0, %r0, 3;
 	@%p0 bra DONE;
 	bar.warp.sync 0xffffffff;
-DONE:`, "bar.warp.sync membermask 0xffffffff includes inactive lanes 0x00000007", "bar.warp", 3},
+DONE:
+	st.global.u32 [%rd1], %r0;`, "bar.warp.sync membermask 0xffffffff includes inactive lanes 0x00000007", "bar.warp", 3},
 		{"match diverged", `
 	setp.eq.u32 %p0, %r0, 5;
 	@%p0 bra DONE;
 	match.any.sync.b32 %r1, %r0, 0xffffffff;
-DONE:`, "match.sync membermask 0xffffffff includes inactive lanes 0x00000020", "match.any", 0},
+DONE:
+	st.global.u32 [%rd1], %r0;`, "match.sync membermask 0xffffffff includes inactive lanes 0x00000020", "match.any", 0},
 		{"elect diverged", `
 	setp.ne.u32 %p0, %r0, 1;
 	@%p0 bra DONE;
 	elect.sync %r1|%p1, 0x00000003;
-DONE:`, "elect.sync membermask 0x00000003 includes inactive lanes 0x00000001", "elect.sync", 1},
+DONE:
+	st.global.u32 [%rd1], %r0;`, "elect.sync membermask 0x00000003 includes inactive lanes 0x00000001", "elect.sync", 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

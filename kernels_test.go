@@ -474,6 +474,61 @@ var kernelCases = []kernelCase{
 		}}
 	}},
 
+	// barrier_exit.cu
+	{file: "barrier_exit", kernel: "early_return_barrier", shapes: exactShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		bd := int(s.block.X)
+		k := 1 + f.rng.IntN(bd)
+		if bd == 256 {
+			k = 77
+		}
+		in := f.i32(s.n, -1<<20, 1<<20)
+		out := outputBuf[int32](f, s.n)
+		return kernelLaunch{args: []any{out, inputBuf(f, in), k}, check: func(t *testing.T) {
+			want := poisonedSlice[int32](s.n)
+			for g := range s.n {
+				base, t := g-g%bd, g%bd
+				if t < k {
+					want[g] = in[base+(t+1)%k] + in[base+k-1-t]
+				}
+			}
+			requireElems(t, "out", want, readBuf[int32](f, out, s.n))
+		}}
+	}},
+	{file: "barrier_exit", kernel: "interleaved_return_barrier", shapes: exactShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		bd := int(s.block.X)
+		in := f.i32(s.n, -1<<20, 1<<20)
+		out := outputBuf[int32](f, s.n)
+		return kernelLaunch{args: []any{out, inputBuf(f, in)}, check: func(t *testing.T) {
+			want := poisonedSlice[int32](s.n)
+			for g := range s.n {
+				base, t := g-g%bd, g%bd
+				if t%3 == 0 {
+					continue
+				}
+				u := t + 3
+				if u >= bd {
+					u = 1
+				}
+				want[g] = in[base+u]*3 + in[g]
+			}
+			requireElems(t, "out", want, readBuf[int32](f, out, s.n))
+		}}
+	}},
+	{file: "barrier_exit", kernel: "warp_handoff", shapes: warpShapes[1:], setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		bd := int(s.block.X)
+		out := outputBuf[int32](f, s.n)
+		return kernelLaunch{args: []any{out}, check: func(t *testing.T) {
+			want := tabulate(s.n, func(g int) int32 {
+				b, t := g/bd, g%bd
+				if t < 32 {
+					return int32(1000*(b+1)+bd) + int32(t)
+				}
+				return int32(t)
+			})
+			requireElems(t, "out", want, readBuf[int32](f, out, s.n))
+		}}
+	}},
+
 	// early_exit.cu
 	{file: "early_exit", kernel: "find_first", shapes: boundedShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
 		const cols, target = 20, 7

@@ -9,7 +9,7 @@ import (
 const NumBarriers = 16
 
 // CTA is one thread block: its warps, shared memory and barriers. Its warps run cooperatively
-// on one goroutine: each runs until it waits at a barrier or finishes.
+// on one goroutine: each runs until it waits at a barrier, finishes or has used its time slice.
 type CTA struct {
 	L *launch
 	// ID is the CTA's %ctaid.
@@ -40,7 +40,7 @@ func newCTA(l *launch) *CTA {
 	c.Shared = alignedBytes(l.Mod.SharedSize + l.DynamicShared)
 	nw := (c.threads + WarpSize - 1) / WarpSize
 	for i := range nw {
-		w := &Warp{CTA: c, ID: i, budget: cancelCheckInterval, LocalStride: l.localStride}
+		w := &Warp{CTA: c, ID: i, budget: timeSlice, LocalStride: l.localStride}
 		w.Local = alignedBytes(l.localStride * WarpSize)
 		for lane := range WarpSize {
 			t := i*WarpSize + lane
@@ -68,26 +68,27 @@ func (c *CTA) run(id uint64) {
 		w.start(c.L.Kernel)
 	}
 	for {
-		blocked := 0
+		yielded := false
 		for _, w := range c.Warps {
 			if w.waiting || len(w.stack) == 0 {
 				continue
 			}
-			if w.run() == warpBlocked {
+			switch w.run() {
+			case warpBlocked:
 				w.waiting = true
+			case warpYielded:
+				yielded = true
 			}
+		}
+		if c.release() || yielded {
+			continue
 		}
 		for _, w := range c.Warps {
 			if w.waiting {
-				blocked++
+				c.deadlock()
 			}
 		}
-		if blocked == 0 {
-			return
-		}
-		if !c.release() {
-			c.deadlock()
-		}
+		return
 	}
 }
 

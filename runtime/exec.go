@@ -12,10 +12,15 @@ type runStatus uint8
 const (
 	warpDone    runStatus = iota // every lane has finished
 	warpBlocked                  // waiting at a barrier
+	warpYielded                  // used its time slice; it runs again after the CTA's other warps
 )
 
-// cancelCheckInterval is how many blocks a warp runs between looks at the cancel flag.
-const cancelCheckInterval = 4096
+// timeSlice is how many blocks a warp runs before it looks at the cancel flag and lets the
+// other warps of its CTA run. On a GPU all warps of a block run concurrently, so one warp may
+// wait for another through memory (cooperative groups' tiles larger than a warp do); the slice
+// guarantees that the other warp progresses. It is counted in blocks, so one worker stays
+// deterministic.
+const timeSlice = 4096
 
 // start prepares the warp to run fn from its first block with every existing lane active.
 func (w *Warp) start(fn *Func) {
@@ -24,6 +29,7 @@ func (w *Warp) start(fn *Func) {
 	w.Exited = 0
 	w.LocalBase = w.CTA.L.Mod.LocalSize
 	w.waiting = false
+	w.budget = timeSlice
 	if w.frame != nil {
 		w.releaseFrame(w.frame)
 		w.frame = nil
@@ -45,8 +51,8 @@ func (w *Warp) enterKernel() {
 	}
 }
 
-// run executes the warp until all its lanes finish or it waits at a barrier. This is the
-// trampoline: blocks return control here, so the Go stack never grows with the PTX program.
+// run executes the warp until all its lanes finish, it waits at a barrier or it has used its
+// time slice. This is the trampoline: blocks return control here, so the Go stack never grows with the PTX program.
 func (w *Warp) run() runStatus {
 	if w.frame == nil {
 		w.enterKernel()
@@ -59,6 +65,10 @@ func (w *Warp) run() runStatus {
 			return warpDone
 		}
 		e := &w.stack[n-1]
+		if e.mask != 0 && len(w.calls) == 0 && w.Fn.leaves(e.pc) {
+			w.leave(e.pc, e.mask)
+			continue
+		}
 		if e.mask == 0 || (e.reconv >= 0 && e.pc == e.reconv) {
 			if st := w.CTA.stats; st != nil && e.mask != 0 {
 				st.reconvergences++
@@ -76,8 +86,9 @@ func (w *Warp) run() runStatus {
 			continue
 		}
 		if w.budget--; w.budget <= 0 {
-			w.budget = cancelCheckInterval
+			w.budget = timeSlice
 			w.CTA.L.checkCancel(w, e, fn.Blocks[e.pc].Term.Loc)
+			return warpYielded
 		}
 		b := &fn.Blocks[e.pc]
 		m := e.mask
@@ -137,7 +148,9 @@ type target struct {
 // diverge splits the top entry's lanes among targets that meet again at reconv. The top entry
 // waits at reconv with all its lanes, unless it already waits for the same point, in which
 // case the new entries replace it. Targets equal to reconv need no entry: their lanes are
-// already where the others will arrive. The last target runs first.
+// already where the others will arrive. The last target runs first. In the kernel's own
+// frame, lanes sent where only the end of the thread is left exit at once, as ptxas's
+// predicated EXIT does, so they hold up no barrier while the others run.
 func (w *Warp) diverge(reconv int32, targets []target) {
 	e := &w.stack[len(w.stack)-1]
 	if e.reconv == reconv {
@@ -145,11 +158,31 @@ func (w *Warp) diverge(reconv int32, targets []target) {
 	} else {
 		e.pc = reconv
 	}
+	kernel := len(w.calls) == 0
+	n := len(w.stack)
 	for _, t := range targets {
-		if t.pc != reconv && t.mask != 0 {
+		if t.mask != 0 && (t.pc != reconv || kernel && w.Fn.leaves(t.pc)) {
 			w.stack = append(w.stack, simtEntry{pc: t.pc, reconv: reconv, mask: t.mask})
 		}
 	}
+	if !kernel {
+		return
+	}
+	for i := n; i < len(w.stack); i++ {
+		if t := w.stack[i]; w.Fn.leaves(t.pc) {
+			w.leave(t.pc, t.mask)
+		}
+	}
+}
+
+// leave ends the threads in m of a kernel, which are at block pc with only the end of the
+// thread left: they exit now instead of waiting for other lanes at a reconvergence point.
+// Statistics count the blocks they would have run on the way out.
+func (w *Warp) leave(pc int32, m uint32) {
+	if st := w.CTA.stats; st != nil {
+		st.countLeave(w, pc, m)
+	}
+	w.exitLanes(m)
 }
 
 // popEntry pops the top SIMT entry. Popping a callee's base entry (all its lanes exited)

@@ -74,6 +74,46 @@ type Func struct {
 	Blocks     []Block
 	Exit       int32 // the virtual exit block, reached by ret; it holds no code
 	Loc        string
+
+	leavesOnce sync.Once
+	leavesSet  []bool
+}
+
+// leaves reports whether a thread at block pc has nothing left to run but the end of the
+// function: pc is the exit, or a block without instructions whose every successor leaves
+// (a chain of jumps to the final ret, or an exit).
+func (f *Func) leaves(pc int32) bool {
+	f.leavesOnce.Do(f.findLeaves)
+	return f.leavesSet[pc]
+}
+
+// findLeaves computes the blocks for which leaves holds, as a fixpoint over the CFG.
+func (f *Func) findLeaves() {
+	set := make([]bool, max(len(f.Blocks), int(f.Exit)+1))
+	set[f.Exit] = true
+	for changed := true; changed; {
+		changed = false
+		for i := range f.Blocks {
+			b := &f.Blocks[i]
+			if set[i] || len(b.Code) != 0 {
+				continue
+			}
+			t := &b.Term
+			ok := false
+			switch t.Kind {
+			case TermExit:
+				ok = true
+			case TermJump:
+				ok = set[t.Succ]
+			case TermBranch:
+				ok = set[t.Succ] && set[t.Alt]
+			}
+			if ok {
+				set[i], changed = true, true
+			}
+		}
+	}
+	f.leavesSet = set
 }
 
 // Const is a register that holds the same value in every lane of every activation: an

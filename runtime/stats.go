@@ -236,6 +236,30 @@ func (w *Warp) runCounted(c *counter, b *Block, pc int32, m uint32) {
 	}
 }
 
+// countLeave counts the blocks that lanes m run from block pc to the function's exit along
+// blocks without instructions (Func.leaves).
+func (c *counter) countLeave(w *Warp, pc int32, m uint32) {
+	for m != 0 && pc != w.Fn.Exit {
+		bc := &c.blocks[w.Fn.Index][pc]
+		bc.exec++
+		bc.lanes += uint64(bits.OnesCount32(m))
+		t := &w.Fn.Blocks[pc].Term
+		switch t.Kind {
+		case TermJump:
+			pc = t.Succ
+		case TermBranch:
+			p := w.P[t.Pred]
+			if t.Negate {
+				p = ^p
+			}
+			c.countLeave(w, t.Alt, m&^p)
+			pc, m = t.Succ, m&p
+		default:
+			return
+		}
+	}
+}
+
 // countMem counts the lanes of m that perform op, and the bytes they move.
 func (c *counter) countMem(w *Warp, op *MemOp, m uint32) {
 	if op.Guard >= 0 {
