@@ -444,6 +444,85 @@ func TestSemanticsGuardedCallAndRet(t *testing.T) {
 	semCompare(t, got, want, stride, "mask in g", "mask after @!q ret", "mask after call", "result", "mask after @!e ret")
 }
 
+// TestWarpSzConstant runs testdata/ptx/hand/warp_sz.ptx, which uses the PTX ISA's predefined
+// constant WARP_SZ as an immediate operand next to user names that only look like it, on two
+// CTAs of 48 threads (a partial warp included), against the ISA's value 32.
+func TestWarpSzConstant(t *testing.T) {
+	mod, err := ptx2go.CompileFile("testdata/ptx/hand/warp_sz.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := mod.Kernel("warp_sz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const grid, ntid, stride, warpSz = 2, 48, 20, 32
+	dev := runtime.NewDevice()
+	out := semFilled(t, dev, grid*ntid*stride, semSentinel)
+	if err := k.Launch(context.Background(), dev, runtime.D1(grid), runtime.D1(ntid), out); err != nil {
+		t.Fatal(err)
+	}
+	got := semDownload(t, dev, out, grid*ntid*stride)
+	want := make([]uint32, grid*ntid*stride)
+	for u := range uint32(grid * ntid) {
+		o := want[u*stride:]
+		o[0] = warpSz
+		o[1] = u + warpSz
+		o[2] = warpSz - u%warpSz
+		o[3] = min(u, warpSz)
+		o[4] = u / warpSz
+		o[5] = u % warpSz
+		o[6] = 0 // a 32-bit shift by 32 or more gives 0
+		o[7] = uint32(uint64(u+1) << warpSz >> 32)
+		o[8], o[9] = 2, 7
+		if u%64 < warpSz {
+			o[8], o[9] = 1, warpSz
+		}
+		o[10] = u * warpSz
+		o[11] = u*warpSz + 5
+		o[12] = u & warpSz
+		o[13] = 7 + warpSz
+		o[14] = 5 * warpSz
+		o[15] = u + 100 - warpSz
+		o[16] = warpSz - u%8
+		o[17] = u + warpSz
+		o[18] = uint32(uint64(u) + warpSz)
+		o[19] = warpSz + warpSz
+	}
+	semCompare(t, got, want, stride)
+}
+
+// TestWarpSzErrors checks that WARP_SZ where only a register, variable or plain immediate may
+// stand is a clear error at its file:line:col.
+func TestWarpSzErrors(t *testing.T) {
+	module := func(body string) string {
+		return ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 out)\n{\n\t.reg .u32 %r<4>;\n\t.reg .u64 %rd<2>;\n" + body + "\n\tret;\n}\n"
+	}
+	for _, c := range []struct {
+		name, line, at, msg string
+	}{
+		{"destination", "\tmov.u32 WARP_SZ, %r1;", "WARP_SZ", "WARP_SZ is a predefined constant, not a register"},
+		{"guard", "\t@WARP_SZ add.u32 %r1, %r2, 1;", "@WARP_SZ", "WARP_SZ is a predefined constant, not a register"},
+		{"offset", "\tadd.u32 %r1, %r2, WARP_SZ+4;", "WARP_SZ+4", "the predefined constant WARP_SZ cannot take an offset"},
+		{"address", "\tld.global.u32 %r1, [WARP_SZ];", "[WARP_SZ]", "WARP_SZ is a predefined constant, not a register or variable"},
+		{"misspelled", "\tadd.u32 %r1, %r2, WARP_SIZE;", "WARP_SIZE", "undeclared identifier WARP_SIZE"},
+		{"lower case", "\tadd.u32 %r1, %r2, warp_sz;", "warp_sz", "undeclared identifier warp_sz"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := module(c.line)
+			_, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "wsz.ptx"})
+			if err == nil {
+				t.Fatal("compiled")
+			}
+			lines := strings.Split(src, "\n")
+			want := fmt.Sprintf("wsz.ptx:8:%d: %s", strings.Index(lines[7], c.at)+1, c.msg)
+			if err.Error() != want {
+				t.Fatalf("error %q, want %q", err, want)
+			}
+		})
+	}
+}
+
 // TestSemanticsFilesDocumented keeps the hand-written modules self-describing: each starts
 // with a comment that says what it computes.
 func TestSemanticsFilesDocumented(t *testing.T) {

@@ -562,7 +562,9 @@ func (b *builder) regNamed(name string, pos frontend.Pos, what string) *Reg {
 	case *Reg:
 		return e
 	case nil:
-		if !b.subwordSelector(name, pos) {
+		if _, isConst := predefinedConstants[name]; isConst {
+			b.errorf(pos, "%s is a predefined constant, not a register", name)
+		} else if !b.subwordSelector(name, pos) {
 			b.errorf(pos, "undeclared register %s", name)
 		}
 	default:
@@ -737,6 +739,12 @@ var specialRegs = map[string]bool{
 	"%is_explicit_cluster": false, "%cluster_ctarank": false, "%cluster_nctarank": false, "%current_graph_exec": false,
 }
 
+// predefinedConstants are the constants among the PTX ISA's predefined identifiers (the others
+// are special registers): WARP_SZ, the number of threads in a warp, which nvcc writes for
+// warpSize. Each may stand wherever an immediate operand may; a declared name hides it, as it
+// hides a special register.
+var predefinedConstants = map[string]uint64{"WARP_SZ": 32}
+
 // SpecialRegister reports whether name (with any .x/.y/.z component) is a PTX special register.
 func SpecialRegister(name string) bool {
 	base, comp, hasComp := strings.Cut(name, ".")
@@ -780,7 +788,11 @@ func (b *builder) src(o frontend.Operand) Arg {
 		case *Variable:
 			a.Var = e
 		case nil:
-			b.errorf(o.Pos, "undeclared register or variable %s", o.Base)
+			if _, isConst := predefinedConstants[o.Base]; isConst {
+				b.errorf(o.Pos, "%s is a predefined constant, not a register or variable", o.Base)
+			} else {
+				b.errorf(o.Pos, "undeclared register or variable %s", o.Base)
+			}
 		default:
 			b.errorf(o.Pos, "%s cannot be used as an address", o.Base)
 		}
@@ -817,6 +829,12 @@ func (b *builder) ident(name string, pos frontend.Pos, off int64) Arg {
 			a.Elems = append(a.Elems, Arg{Kind: ArgValue, Value: b.use(r), Pos: pos})
 		}
 		return a
+	}
+	if v, ok := predefinedConstants[name]; ok {
+		if off != 0 {
+			b.errorf(pos, "the predefined constant %s cannot take an offset", name)
+		}
+		return Arg{Kind: ArgImm, Imm: v, Pos: pos}
 	}
 	if SpecialRegister(name) {
 		return Arg{Kind: ArgSpecial, Name: name, Pos: pos}
