@@ -10,6 +10,7 @@ package ptx2go_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -442,6 +443,107 @@ func TestSemanticsGuardedCallAndRet(t *testing.T) {
 		}
 	}
 	semCompare(t, got, want, stride, "mask in g", "mask after @!q ret", "mask after call", "result", "mask after @!e ret")
+}
+
+// TestSemanticsPredicateParams passes .reg .pred parameters and return values per lane, in
+// direct, divergent, guarded and indirect calls (predparams.ptx).
+func TestSemanticsPredicateParams(t *testing.T) {
+	_, k := semKernel(t, "predparams.ptx", "predparams")
+	const ntid, stride = 70, 8
+	got := semLaunch1(t, k, ntid, stride)
+	want := semSentinels(ntid * stride)
+	b := func(p bool) uint32 {
+		if p {
+			return 1
+		}
+		return 0
+	}
+	for tid := range ntid {
+		o := want[tid*stride:]
+		p1, p2 := tid%3 == 0, tid%5 < 2
+		o[0] = b(!p1)
+		o[1] = b(p1 != p2)
+		v := uint32(tid)
+		if p2 {
+			v += 1000
+		}
+		if p1 {
+			v++
+		}
+		o[2] = v
+		q := tid%2 == 0
+		if tid%4 != 3 {
+			q = !p2
+		}
+		o[3] = b(q)
+		q = tid%2 != 0
+		if tid%7 < 3 {
+			q = p1
+		}
+		o[4] = b(q)
+		if p2 {
+			o[5] = b(tid != 0)
+		} else {
+			o[5] = b(tid%2 == 1)
+		}
+		if tid%2 == 0 {
+			o[6] = b(!p2)
+		} else {
+			o[6] = b(p2)
+		}
+		if tid%3 == 1 {
+			o[7] = b(p1)
+		} else {
+			o[7] = b(!p1)
+		}
+	}
+	semCompare(t, got, want, stride, "pnot", "pmix pred", "pmix value", "divergent pnot", "guarded pid", "pearly", ".calltargets", ".callprototype")
+}
+
+// TestPredicateParamErrors checks that a call mixing predicates and other values in .reg
+// parameters is a clear error at the call's file:line:col: a predicate is a lane mask, not a
+// register value of one byte.
+func TestPredicateParamErrors(t *testing.T) {
+	const head = ".version 8.0\n.target sm_80\n.address_size 64\n" +
+		".func (.reg .pred %o) f (.reg .pred %i)\n{\n\tmov.pred %o, %i;\n\tret;\n}\n" +
+		".func (.reg .u8 %o) g (.reg .u8 %i)\n{\n\tmov.u8 %o, %i;\n\tret;\n}\n" +
+		".visible .entry k()\n{\n\t.reg .pred %p<3>;\n\t.reg .u8 %b<3>;\n\t.reg .u64 %rd<3>;\n" +
+		"\tPR: .callprototype (.reg .pred _) _ (.reg .pred _);\n"
+	for _, c := range []struct{ name, call, msg string }{
+		{"u8 to pred", "call (%p1), f, (%b1);", "call does not match the signature of f: argument 1 must be a .pred register, as the parameter is .reg .pred"},
+		{"pred to u8", "call (%b1), g, (%p1);", "call does not match the signature of g: argument 1 is a .pred register, the parameter is not .reg .pred"},
+		{"pred result into u8", "call (%b1), f, (%p1);", "call does not match the signature of f: return value 1 must be a .pred register, as the parameter is .reg .pred"},
+		{"immediate", "call (%p1), f, (1);", "call does not match the signature of f: argument 1 must be a .pred register, as the parameter is .reg .pred"},
+		{"negated", "call (%p1), f, (!%p2);", "call does not match the signature of f: argument 1 cannot be negated"},
+		{"prototype", "call (%b1), %rd1, (%b2), PR;", "call does not match prototype PR: argument 1 must be a .pred register, as the parameter is .reg .pred"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := head + "\t" + c.call + "\n\tret;\n}\n"
+			_, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "pred.ptx"})
+			if err == nil {
+				t.Fatal("compiled")
+			}
+			line := strings.Count(head, "\n") + 1
+			if want := fmt.Sprintf("pred.ptx:%d:2: %s", line, c.msg); err.Error() != want {
+				t.Fatalf("error %q, want %q", err, want)
+			}
+		})
+	}
+	// A prototype with a .reg .pred parameter does not match a function taking a .reg .u8.
+	src := head + "\tmov.u64 %rd1, g;\n\tcall (%p1), %rd1, (%p2), PR;\n\tret;\n}\n"
+	mod, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "pred.ptx"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := mod.Kernel("k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = k.Launch(context.Background(), runtime.NewDevice(), runtime.D1(1), runtime.D1(1))
+	f, ok := errors.AsType[*runtime.Fault](err)
+	if !ok || f.Kind != runtime.FaultCallSignature {
+		t.Fatalf("launch: %v, want a call signature fault", err)
+	}
 }
 
 // TestWarpSzConstant runs testdata/ptx/hand/warp_sz.ptx, which uses the PTX ISA's predefined

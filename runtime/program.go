@@ -83,10 +83,13 @@ type Const struct {
 	Value uint64
 }
 
-// Slot says where a parameter, result or call argument lives: in a register or in the
-// function's per-lane .param area.
+// Slot says where a parameter, result or call argument lives: in a register, in a predicate or
+// in the function's per-lane .param area.
 type Slot struct {
-	Reg      int // register index, or -1
+	Reg int // register index, predicate index when Pred, or -1
+	// Pred says Reg is a predicate, a lane mask in Warp.P. Calls pair a predicate slot only
+	// with another: compilation matches them against the callee's .reg .pred parameters.
+	Pred     bool
 	ParamOff int // byte offset in the .param area when Reg < 0
 	Size     int // bytes
 }

@@ -191,7 +191,7 @@ func paramTypes(ps []*frontend.Param) []ParamType {
 	return out
 }
 
-// sameSignature compares signatures the way PTX matches calls: by parameter sizes and kinds.
+// sameSignature compares signatures the way PTX matches calls: by parameter shapes.
 func sameSignature(a, b Signature) bool {
 	return sameParamTypes(a.Params, b.Params) && sameParamTypes(a.Results, b.Results)
 }
@@ -201,7 +201,7 @@ func sameParamTypes(a, b []ParamType) bool {
 		return false
 	}
 	for i := range a {
-		if a[i].Space != b[i].Space || a[i].Size != b[i].Size {
+		if a[i].Shape() != b[i].Shape() {
 			return false
 		}
 	}

@@ -10,6 +10,8 @@
 package ssa
 
 import (
+	"strconv"
+
 	"github.com/ptx2go/ptx2go/frontend"
 )
 
@@ -38,6 +40,17 @@ type ParamType struct {
 	Type   frontend.Type
 	Vector int
 	Size   int64 // total bytes, arrays included
+}
+
+// Shape is the canonical form of what a parameter's arguments must match, as calls and
+// prototypes compare it: its state space and size and, for a .reg parameter, whether it is a
+// predicate (a lane mask, not a register value).
+func (p ParamType) Shape() string {
+	s := p.Space.String() + " " + strconv.FormatInt(p.Size, 10)
+	if p.Space == frontend.SpaceReg && p.Type == frontend.Pred {
+		s += " pred"
+	}
+	return s
 }
 
 // Variable is a named piece of memory: a module or function-scope variable in any state space

@@ -450,6 +450,10 @@ func matchCall(c *Call, sig Signature) string {
 }
 
 func matchSlot(a *Arg, want ParamType) string {
+	pred := want.Space == frontend.SpaceReg && want.Type == frontend.Pred
+	if pred && (a.Kind != ArgValue || a.Value.Reg.Type != frontend.Pred) {
+		return "must be a .pred register, as the parameter is .reg .pred"
+	}
 	var size int64
 	switch a.Kind {
 	case ArgSym:
@@ -458,6 +462,12 @@ func matchSlot(a *Arg, want ParamType) string {
 		}
 		size = a.Var.Size
 	case ArgValue:
+		if a.Not {
+			return "cannot be negated"
+		}
+		if !pred && a.Value.Reg.Type == frontend.Pred {
+			return "is a .pred register, the parameter is not .reg .pred"
+		}
 		size = int64(a.Value.Reg.Type.Bytes())
 	case ArgImm, ArgFloat:
 		return ""

@@ -228,7 +228,7 @@ func (f *fnCompiler) layoutFrame() {
 				if p.Reg.Type == frontend.B128 {
 					f.c.errorf(f.fn.Pos, "unsupported: .b128 register %s as a .reg parameter or result of %s", p.Reg.Name, f.fn.Name)
 				}
-				out[i] = runtime.Slot{Reg: f.regs[p.Reg.ID], Size: p.Reg.Type.Bytes()}
+				out[i] = runtime.Slot{Reg: f.regs[p.Reg.ID], Pred: p.Reg.Type == frontend.Pred, Size: p.Reg.Type.Bytes()}
 			} else {
 				out[i] = runtime.Slot{Reg: -1, ParamOff: int(f.param[p.Var]), Size: int(p.Var.Size)}
 			}
@@ -425,8 +425,8 @@ func (f *fnCompiler) callSite(call *ssa.Call, pos frontend.Pos) *runtime.CallSit
 				}
 			}
 		case ssa.ArgValue:
-			if a.Value.Reg.Type != frontend.B128 {
-				return runtime.Slot{Reg: f.valueSlot(a.Value), Size: a.Value.Reg.Type.Bytes()}
+			if t := a.Value.Reg.Type; t != frontend.B128 {
+				return runtime.Slot{Reg: f.valueSlot(a.Value), Pred: t == frontend.Pred, Size: t.Bytes()}
 			}
 		case ssa.ArgImm:
 			return runtime.Slot{Reg: f.constSlot(a.Imm), Size: 8}
