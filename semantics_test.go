@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -532,6 +533,114 @@ func TestPredicateParamErrors(t *testing.T) {
 	// A prototype with a .reg .pred parameter does not match a function taking a .reg .u8.
 	src := head + "\tmov.u64 %rd1, g;\n\tcall (%p1), %rd1, (%p2), PR;\n\tret;\n}\n"
 	mod, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "pred.ptx"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := mod.Kernel("k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = k.Launch(context.Background(), runtime.NewDevice(), runtime.D1(1), runtime.D1(1))
+	f, ok := errors.AsType[*runtime.Fault](err)
+	if !ok || f.Kind != runtime.FaultCallSignature {
+		t.Fatalf("launch: %v, want a call signature fault", err)
+	}
+}
+
+// TestSemanticsVectorParams passes .v2 and .v4 .reg parameters and return values, as braced
+// vectors and as vector registers, in direct, divergent and indirect calls (vecparams.ptx).
+func TestSemanticsVectorParams(t *testing.T) {
+	_, k := semKernel(t, "vecparams.ptx", "vecparams")
+	const ntid, stride = 70, 20
+	got := semLaunch1(t, k, ntid, stride)
+	want := semSentinels(ntid * stride)
+	mix2 := func(x, y uint32) (uint32, uint32) { return y + 100, x - y }
+	rev2 := func(x, y uint32) (uint32, uint32) { return y, x }
+	for tid := range ntid {
+		o := want[tid*stride:]
+		u := uint32(tid)
+		a, b := u*7+3, u^0x55
+		o[0], o[1] = mix2(a, b)
+		o[2], o[3] = mix2(b, a)
+		k := u + 1
+		o[4] = a + 2*b + 3*u + 4*9
+		o[5], o[6], o[7], o[8] = 9^k, u+k, b*k, a-k
+		o[9], o[10] = a, b
+		if tid%3 != 0 {
+			o[9], o[10] = mix2(b, a)
+		}
+		if tid%4 == 0 {
+			_, o[11] = rev2(u, 5)
+		} else {
+			_, o[11] = mix2(u, 5)
+		}
+		o[12], o[13], o[14], o[15] = a, b, u, 9
+		if tid%2 == 1 {
+			o[16], o[17] = mix2(a, b)
+		} else {
+			o[16], o[17] = rev2(a, b)
+		}
+		f := float32(tid)
+		o[18] = math.Float32bits(f * 1.25)
+		o[19] = math.Float32bits((f + 0.5) + 1.25)
+	}
+	semCompare(t, got, want, stride, "mix2 x", "mix2 y", "%vb.x", "%vb.y", "dot4 s", "dot4 r.x", "dot4 r.y", "dot4 r.z", "dot4 r.w",
+		"divergent x", "divergent y", ".callprototype y", "v.x", "v.y", "v.z", "v.w", ".calltargets x", ".calltargets y", "scale2 x", "scale2 y")
+}
+
+// TestVectorParamErrors checks that vector .reg parameters the ISA does not have, and calls
+// whose vectors do not match the callee's, are clear errors at their file:line:col; and that an
+// indirect call through a prototype with a scalar .b64 parameter faults on a function taking a
+// .v2 .u32, which is passed in two registers.
+func TestVectorParamErrors(t *testing.T) {
+	const head = ".version 8.0\n.target sm_80\n.address_size 64\n" +
+		".func (.reg .v2 .u32 o) f (.reg .v2 .u32 i)\n{\n\tmov.v2.u32 o, i;\n\tret;\n}\n" +
+		".func (.reg .u32 o) g (.reg .u32 i)\n{\n\tmov.u32 o, i;\n\tret;\n}\n"
+	const kernel = ".visible .entry k()\n{\n\t.reg .u32 %r<4>;\n\t.reg .u64 %rd<3>;\n\t.reg .v2 .u32 %v;\n"
+	compileErr := func(t *testing.T, src string) string {
+		t.Helper()
+		_, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "vec.ptx"})
+		if err == nil {
+			t.Fatal("compiled")
+		}
+		return err.Error()
+	}
+	for _, c := range []struct{ name, decl, msg string }{
+		{"v8", ".func h (.reg .v8 .u32 a)", "vector registers have at most 4 elements"},
+		{"pred", ".func h (.reg .v2 .pred a)", "vector register a cannot be .pred"},
+		{"array", ".func h (.reg .u32 a[4])", "register parameter a cannot be an array"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := head + c.decl + "\n{\n\tret;\n}\n"
+			line := strings.Count(head, "\n") + 1
+			col := strings.Index(c.decl, ".reg") + 1
+			if got, want := compileErr(t, src), fmt.Sprintf("vec.ptx:%d:%d: %s", line, col, c.msg); got != want {
+				t.Fatalf("error %q, want %q", got, want)
+			}
+		})
+	}
+	for _, c := range []struct{ name, call, at, msg string }{
+		{"scalar to vector", "call (%v), f, (%r1);", "call", "call does not match the signature of f: argument 1 must be a vector of 2 registers, as the parameter is .reg .v2"},
+		{"vector to scalar", "call (%r1), g, (%v);", "call", "call does not match the signature of g: argument 1 is a vector, the parameter is not a .reg vector"},
+		{"length", "call (%v), f, ({%r1, %r2, %r3});", "call", "call does not match the signature of f: argument 1 has 3 elements, the parameter has 2"},
+		{"element size", "call (%v), f, ({%r1, %rd1});", "call", "call does not match the signature of f: argument 1 element 2 has 8 bytes, the parameter has 4"},
+		{"sink result", "call ({%r1, _}), f, (%v);", "call", "call does not match the signature of f: return value 1 element 2 must be a register"},
+		{"immediate result", "call (5), g, (%r1);", "5", "a call's return value must be a register, a vector of registers or a .param variable"},
+		{"nested list", "call (%r1), g, ((%r2));", "(%r2)", "expected an element of the argument list, found '('"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := head + kernel + "\t" + c.call + "\n\tret;\n}\n"
+			line := strings.Count(head+kernel, "\n") + 1
+			col := strings.Index(c.call, c.at) + 2
+			got := compileErr(t, src)
+			if want := fmt.Sprintf("vec.ptx:%d:%d: %s", line, col, c.msg); !strings.HasPrefix(got, want) {
+				t.Fatalf("error %q, want %q", got, want)
+			}
+		})
+	}
+	src := head + kernel + "PR: .callprototype (.reg .b64 _) _ (.reg .b64 _);\n" +
+		"\tmov.u64 %rd1, f;\n\tcall (%rd2), %rd1, (%rd1), PR;\n\tret;\n}\n"
+	mod, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "vec.ptx"})
 	if err != nil {
 		t.Fatal(err)
 	}

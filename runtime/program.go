@@ -69,11 +69,13 @@ type Func struct {
 	// StackBytes is the local memory a call of this function needs including its callees'
 	// frames, or -1 when recursion makes it unbounded.
 	StackBytes int
-	Params     []Slot // formal parameters, in order
-	Results    []Slot // return parameters, in order
-	Blocks     []Block
-	Exit       int32 // the virtual exit block, reached by ret; it holds no code
-	Loc        string
+	// Params and Results are the formal and return parameters in order, a vector .reg
+	// parameter taking one slot per element.
+	Params  []Slot
+	Results []Slot
+	Blocks  []Block
+	Exit    int32 // the virtual exit block, reached by ret; it holds no code
+	Loc     string
 }
 
 // Const is a register that holds the same value in every lane of every activation: an
