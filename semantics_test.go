@@ -10,7 +10,9 @@ package ptx2go_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -442,6 +444,294 @@ func TestSemanticsGuardedCallAndRet(t *testing.T) {
 		}
 	}
 	semCompare(t, got, want, stride, "mask in g", "mask after @!q ret", "mask after call", "result", "mask after @!e ret")
+}
+
+// TestSemanticsPredicateParams passes .reg .pred parameters and return values per lane, in
+// direct, divergent, guarded and indirect calls (predparams.ptx).
+func TestSemanticsPredicateParams(t *testing.T) {
+	_, k := semKernel(t, "predparams.ptx", "predparams")
+	const ntid, stride = 70, 8
+	got := semLaunch1(t, k, ntid, stride)
+	want := semSentinels(ntid * stride)
+	b := func(p bool) uint32 {
+		if p {
+			return 1
+		}
+		return 0
+	}
+	for tid := range ntid {
+		o := want[tid*stride:]
+		p1, p2 := tid%3 == 0, tid%5 < 2
+		o[0] = b(!p1)
+		o[1] = b(p1 != p2)
+		v := uint32(tid)
+		if p2 {
+			v += 1000
+		}
+		if p1 {
+			v++
+		}
+		o[2] = v
+		q := tid%2 == 0
+		if tid%4 != 3 {
+			q = !p2
+		}
+		o[3] = b(q)
+		q = tid%2 != 0
+		if tid%7 < 3 {
+			q = p1
+		}
+		o[4] = b(q)
+		if p2 {
+			o[5] = b(tid != 0)
+		} else {
+			o[5] = b(tid%2 == 1)
+		}
+		if tid%2 == 0 {
+			o[6] = b(!p2)
+		} else {
+			o[6] = b(p2)
+		}
+		if tid%3 == 1 {
+			o[7] = b(p1)
+		} else {
+			o[7] = b(!p1)
+		}
+	}
+	semCompare(t, got, want, stride, "pnot", "pmix pred", "pmix value", "divergent pnot", "guarded pid", "pearly", ".calltargets", ".callprototype")
+}
+
+// TestPredicateParamErrors checks that a call mixing predicates and other values in .reg
+// parameters is a clear error at the call's file:line:col: a predicate is a lane mask, not a
+// register value of one byte.
+func TestPredicateParamErrors(t *testing.T) {
+	const head = ".version 8.0\n.target sm_80\n.address_size 64\n" +
+		".func (.reg .pred %o) f (.reg .pred %i)\n{\n\tmov.pred %o, %i;\n\tret;\n}\n" +
+		".func (.reg .u8 %o) g (.reg .u8 %i)\n{\n\tmov.u8 %o, %i;\n\tret;\n}\n" +
+		".visible .entry k()\n{\n\t.reg .pred %p<3>;\n\t.reg .u8 %b<3>;\n\t.reg .u64 %rd<3>;\n" +
+		"\tPR: .callprototype (.reg .pred _) _ (.reg .pred _);\n"
+	for _, c := range []struct{ name, call, msg string }{
+		{"u8 to pred", "call (%p1), f, (%b1);", "call does not match the signature of f: argument 1 must be a .pred register, as the parameter is .reg .pred"},
+		{"pred to u8", "call (%b1), g, (%p1);", "call does not match the signature of g: argument 1 is a .pred register, the parameter is not .reg .pred"},
+		{"pred result into u8", "call (%b1), f, (%p1);", "call does not match the signature of f: return value 1 must be a .pred register, as the parameter is .reg .pred"},
+		{"immediate", "call (%p1), f, (1);", "call does not match the signature of f: argument 1 must be a .pred register, as the parameter is .reg .pred"},
+		{"negated", "call (%p1), f, (!%p2);", "call does not match the signature of f: argument 1 cannot be negated"},
+		{"prototype", "call (%b1), %rd1, (%b2), PR;", "call does not match prototype PR: argument 1 must be a .pred register, as the parameter is .reg .pred"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := head + "\t" + c.call + "\n\tret;\n}\n"
+			_, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "pred.ptx"})
+			if err == nil {
+				t.Fatal("compiled")
+			}
+			line := strings.Count(head, "\n") + 1
+			if want := fmt.Sprintf("pred.ptx:%d:2: %s", line, c.msg); err.Error() != want {
+				t.Fatalf("error %q, want %q", err, want)
+			}
+		})
+	}
+	// A prototype with a .reg .pred parameter does not match a function taking a .reg .u8.
+	src := head + "\tmov.u64 %rd1, g;\n\tcall (%p1), %rd1, (%p2), PR;\n\tret;\n}\n"
+	mod, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "pred.ptx"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := mod.Kernel("k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = k.Launch(context.Background(), runtime.NewDevice(), runtime.D1(1), runtime.D1(1))
+	f, ok := errors.AsType[*runtime.Fault](err)
+	if !ok || f.Kind != runtime.FaultCallSignature {
+		t.Fatalf("launch: %v, want a call signature fault", err)
+	}
+}
+
+// TestSemanticsVectorParams passes .v2 and .v4 .reg parameters and return values, as braced
+// vectors and as vector registers, in direct, divergent and indirect calls (vecparams.ptx).
+func TestSemanticsVectorParams(t *testing.T) {
+	_, k := semKernel(t, "vecparams.ptx", "vecparams")
+	const ntid, stride = 70, 20
+	got := semLaunch1(t, k, ntid, stride)
+	want := semSentinels(ntid * stride)
+	mix2 := func(x, y uint32) (uint32, uint32) { return y + 100, x - y }
+	rev2 := func(x, y uint32) (uint32, uint32) { return y, x }
+	for tid := range ntid {
+		o := want[tid*stride:]
+		u := uint32(tid)
+		a, b := u*7+3, u^0x55
+		o[0], o[1] = mix2(a, b)
+		o[2], o[3] = mix2(b, a)
+		k := u + 1
+		o[4] = a + 2*b + 3*u + 4*9
+		o[5], o[6], o[7], o[8] = 9^k, u+k, b*k, a-k
+		o[9], o[10] = a, b
+		if tid%3 != 0 {
+			o[9], o[10] = mix2(b, a)
+		}
+		if tid%4 == 0 {
+			_, o[11] = rev2(u, 5)
+		} else {
+			_, o[11] = mix2(u, 5)
+		}
+		o[12], o[13], o[14], o[15] = a, b, u, 9
+		if tid%2 == 1 {
+			o[16], o[17] = mix2(a, b)
+		} else {
+			o[16], o[17] = rev2(a, b)
+		}
+		f := float32(tid)
+		o[18] = math.Float32bits(f * 1.25)
+		o[19] = math.Float32bits((f + 0.5) + 1.25)
+	}
+	semCompare(t, got, want, stride, "mix2 x", "mix2 y", "%vb.x", "%vb.y", "dot4 s", "dot4 r.x", "dot4 r.y", "dot4 r.z", "dot4 r.w",
+		"divergent x", "divergent y", ".callprototype y", "v.x", "v.y", "v.z", "v.w", ".calltargets x", ".calltargets y", "scale2 x", "scale2 y")
+}
+
+// TestVectorParamErrors checks that vector .reg parameters the ISA does not have, and calls
+// whose vectors do not match the callee's, are clear errors at their file:line:col; and that an
+// indirect call through a prototype with a scalar .b64 parameter faults on a function taking a
+// .v2 .u32, which is passed in two registers.
+func TestVectorParamErrors(t *testing.T) {
+	const head = ".version 8.0\n.target sm_80\n.address_size 64\n" +
+		".func (.reg .v2 .u32 o) f (.reg .v2 .u32 i)\n{\n\tmov.v2.u32 o, i;\n\tret;\n}\n" +
+		".func (.reg .u32 o) g (.reg .u32 i)\n{\n\tmov.u32 o, i;\n\tret;\n}\n"
+	const kernel = ".visible .entry k()\n{\n\t.reg .u32 %r<4>;\n\t.reg .u64 %rd<3>;\n\t.reg .v2 .u32 %v;\n"
+	compileErr := func(t *testing.T, src string) string {
+		t.Helper()
+		_, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "vec.ptx"})
+		if err == nil {
+			t.Fatal("compiled")
+		}
+		return err.Error()
+	}
+	for _, c := range []struct{ name, decl, msg string }{
+		{"v8", ".func h (.reg .v8 .u32 a)", "vector registers have at most 4 elements"},
+		{"pred", ".func h (.reg .v2 .pred a)", "vector register a cannot be .pred"},
+		{"array", ".func h (.reg .u32 a[4])", "register parameter a cannot be an array"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := head + c.decl + "\n{\n\tret;\n}\n"
+			line := strings.Count(head, "\n") + 1
+			col := strings.Index(c.decl, ".reg") + 1
+			if got, want := compileErr(t, src), fmt.Sprintf("vec.ptx:%d:%d: %s", line, col, c.msg); got != want {
+				t.Fatalf("error %q, want %q", got, want)
+			}
+		})
+	}
+	for _, c := range []struct{ name, call, at, msg string }{
+		{"scalar to vector", "call (%v), f, (%r1);", "call", "call does not match the signature of f: argument 1 must be a vector of 2 registers, as the parameter is .reg .v2"},
+		{"vector to scalar", "call (%r1), g, (%v);", "call", "call does not match the signature of g: argument 1 is a vector, the parameter is not a .reg vector"},
+		{"length", "call (%v), f, ({%r1, %r2, %r3});", "call", "call does not match the signature of f: argument 1 has 3 elements, the parameter has 2"},
+		{"element size", "call (%v), f, ({%r1, %rd1});", "call", "call does not match the signature of f: argument 1 element 2 has 8 bytes, the parameter has 4"},
+		{"sink result", "call ({%r1, _}), f, (%v);", "call", "call does not match the signature of f: return value 1 element 2 must be a register"},
+		{"immediate result", "call (5), g, (%r1);", "5", "a call's return value must be a register, a vector of registers or a .param variable"},
+		{"nested list", "call (%r1), g, ((%r2));", "(%r2)", "expected an element of the argument list, found '('"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := head + kernel + "\t" + c.call + "\n\tret;\n}\n"
+			line := strings.Count(head+kernel, "\n") + 1
+			col := strings.Index(c.call, c.at) + 2
+			got := compileErr(t, src)
+			if want := fmt.Sprintf("vec.ptx:%d:%d: %s", line, col, c.msg); !strings.HasPrefix(got, want) {
+				t.Fatalf("error %q, want %q", got, want)
+			}
+		})
+	}
+	src := head + kernel + "PR: .callprototype (.reg .b64 _) _ (.reg .b64 _);\n" +
+		"\tmov.u64 %rd1, f;\n\tcall (%rd2), %rd1, (%rd1), PR;\n\tret;\n}\n"
+	mod, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "vec.ptx"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := mod.Kernel("k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = k.Launch(context.Background(), runtime.NewDevice(), runtime.D1(1), runtime.D1(1))
+	f, ok := errors.AsType[*runtime.Fault](err)
+	if !ok || f.Kind != runtime.FaultCallSignature {
+		t.Fatalf("launch: %v, want a call signature fault", err)
+	}
+}
+
+// TestWarpSzConstant runs testdata/ptx/hand/warp_sz.ptx, which uses the PTX ISA's predefined
+// constant WARP_SZ as an immediate operand next to user names that only look like it, on two
+// CTAs of 48 threads (a partial warp included), against the ISA's value 32.
+func TestWarpSzConstant(t *testing.T) {
+	mod, err := ptx2go.CompileFile("testdata/ptx/hand/warp_sz.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := mod.Kernel("warp_sz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const grid, ntid, stride, warpSz = 2, 48, 20, 32
+	dev := runtime.NewDevice()
+	out := semFilled(t, dev, grid*ntid*stride, semSentinel)
+	if err := k.Launch(context.Background(), dev, runtime.D1(grid), runtime.D1(ntid), out); err != nil {
+		t.Fatal(err)
+	}
+	got := semDownload(t, dev, out, grid*ntid*stride)
+	want := make([]uint32, grid*ntid*stride)
+	for u := range uint32(grid * ntid) {
+		o := want[u*stride:]
+		o[0] = warpSz
+		o[1] = u + warpSz
+		o[2] = warpSz - u%warpSz
+		o[3] = min(u, warpSz)
+		o[4] = u / warpSz
+		o[5] = u % warpSz
+		o[6] = 0 // a 32-bit shift by 32 or more gives 0
+		o[7] = uint32(uint64(u+1) << warpSz >> 32)
+		o[8], o[9] = 2, 7
+		if u%64 < warpSz {
+			o[8], o[9] = 1, warpSz
+		}
+		o[10] = u * warpSz
+		o[11] = u*warpSz + 5
+		o[12] = u & warpSz
+		o[13] = 7 + warpSz
+		o[14] = 5 * warpSz
+		o[15] = u + 100 - warpSz
+		o[16] = warpSz - u%8
+		o[17] = u + warpSz
+		o[18] = uint32(uint64(u) + warpSz)
+		o[19] = warpSz + warpSz
+	}
+	semCompare(t, got, want, stride)
+}
+
+// TestWarpSzErrors checks that WARP_SZ where only a register, variable or plain immediate may
+// stand is a clear error at its file:line:col.
+func TestWarpSzErrors(t *testing.T) {
+	module := func(body string) string {
+		return ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 out)\n{\n\t.reg .u32 %r<4>;\n\t.reg .u64 %rd<2>;\n" + body + "\n\tret;\n}\n"
+	}
+	for _, c := range []struct {
+		name, line, at, msg string
+	}{
+		{"destination", "\tmov.u32 WARP_SZ, %r1;", "WARP_SZ", "WARP_SZ is a predefined constant, not a register"},
+		{"guard", "\t@WARP_SZ add.u32 %r1, %r2, 1;", "@WARP_SZ", "WARP_SZ is a predefined constant, not a register"},
+		{"offset", "\tadd.u32 %r1, %r2, WARP_SZ+4;", "WARP_SZ+4", "the predefined constant WARP_SZ cannot take an offset"},
+		{"address", "\tld.global.u32 %r1, [WARP_SZ];", "[WARP_SZ]", "WARP_SZ is a predefined constant, not a register or variable"},
+		{"misspelled", "\tadd.u32 %r1, %r2, WARP_SIZE;", "WARP_SIZE", "undeclared identifier WARP_SIZE"},
+		{"lower case", "\tadd.u32 %r1, %r2, warp_sz;", "warp_sz", "undeclared identifier warp_sz"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := module(c.line)
+			_, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "wsz.ptx"})
+			if err == nil {
+				t.Fatal("compiled")
+			}
+			lines := strings.Split(src, "\n")
+			want := fmt.Sprintf("wsz.ptx:8:%d: %s", strings.Index(lines[7], c.at)+1, c.msg)
+			if err.Error() != want {
+				t.Fatalf("error %q, want %q", err, want)
+			}
+		})
+	}
 }
 
 // TestSemanticsFilesDocumented keeps the hand-written modules self-describing: each starts

@@ -1270,7 +1270,8 @@ func (p *parser) parseOperand() Operand {
 	return nil
 }
 
-// parseOperandList parses the elements of `{...}` or `(...)` up to the closing character.
+// parseOperandList parses the elements of `{...}` or `(...)` up to the closing character. A call's
+// `(...)` list may hold vectors (`{%r1, %r2}` for a .v2 .reg parameter); nothing else nests.
 func (p *parser) parseOperandList(closer byte, what string) ([]Operand, bool) {
 	p.next()
 	if p.accept(closer) {
@@ -1278,11 +1279,13 @@ func (p *parser) parseOperandList(closer byte, what string) ([]Operand, bool) {
 	}
 	elems := p.operandScratch()
 	for {
-		if p.isPunct('{') || p.isPunct('(') {
-			p.errorExpected("a " + what + " element")
+		if p.isPunct('(') || p.isPunct('{') && closer != ')' {
+			p.errorExpected("an element of the " + what + " list")
 			return nil, false
 		}
+		p.operandDepth++
 		o := p.parseOperand()
+		p.operandDepth--
 		if o == nil {
 			return nil, false
 		}

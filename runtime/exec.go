@@ -225,8 +225,12 @@ func (w *Warp) leaveCall(copyResults bool, mask uint32) {
 }
 
 // copySlot copies one argument or result from slot s of frame from to slot d of frame to for
-// the lanes in mask.
+// the lanes in mask; a predicate is copied as those lanes' bits of its mask.
 func copySlot(to *frame, d Slot, from *frame, s Slot, mask uint32) {
+	if s.Pred {
+		to.p[d.Reg] = to.p[d.Reg]&^mask | from.p[s.Reg]&mask
+		return
+	}
 	for m := mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
 		switch {

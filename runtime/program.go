@@ -69,11 +69,13 @@ type Func struct {
 	// StackBytes is the local memory a call of this function needs including its callees'
 	// frames, or -1 when recursion makes it unbounded.
 	StackBytes int
-	Params     []Slot // formal parameters, in order
-	Results    []Slot // return parameters, in order
-	Blocks     []Block
-	Exit       int32 // the virtual exit block, reached by ret; it holds no code
-	Loc        string
+	// Params and Results are the formal and return parameters in order, a vector .reg
+	// parameter taking one slot per element.
+	Params  []Slot
+	Results []Slot
+	Blocks  []Block
+	Exit    int32 // the virtual exit block, reached by ret; it holds no code
+	Loc     string
 
 	leavesOnce sync.Once
 	leavesSet  []bool
@@ -123,10 +125,13 @@ type Const struct {
 	Value uint64
 }
 
-// Slot says where a parameter, result or call argument lives: in a register or in the
-// function's per-lane .param area.
+// Slot says where a parameter, result or call argument lives: in a register, in a predicate or
+// in the function's per-lane .param area.
 type Slot struct {
-	Reg      int // register index, or -1
+	Reg int // register index, predicate index when Pred, or -1
+	// Pred says Reg is a predicate, a lane mask in Warp.P. Calls pair a predicate slot only
+	// with another: compilation matches them against the callee's .reg .pred parameters.
+	Pred     bool
 	ParamOff int // byte offset in the .param area when Reg < 0
 	Size     int // bytes
 }

@@ -169,10 +169,18 @@ func (b *builder) params(fn *Function, ps []*frontend.Param) []*Param {
 	params := make([]Param, len(ps))
 	for i, p := range ps {
 		out[i] = &params[i]
+		params[i].Name = p.Name
 		if p.Space == frontend.SpaceReg {
-			r := &b.newRegs(1)[0]
-			*r = Reg{Name: p.Name, Type: p.Type, Vector: p.Vector, Pos: p.Pos}
-			params[i].Reg = r
+			if len(p.Dims) > 0 {
+				b.errorf(p.Pos, "register parameter %s cannot be an array", p.Name)
+			}
+			if p.Vector == 0 {
+				r := &b.newRegs(1)[0]
+				*r = Reg{Name: p.Name, Type: p.Type, Pos: p.Pos}
+				params[i].Regs = []*Reg{r}
+			} else {
+				params[i].Regs = b.vectorElems(p.Name, p.Type, p.Vector, p.Pos)
+			}
 			continue
 		}
 		v := b.mem.vars.alloc()
@@ -191,7 +199,7 @@ func paramTypes(ps []*frontend.Param) []ParamType {
 	return out
 }
 
-// sameSignature compares signatures the way PTX matches calls: by parameter sizes and kinds.
+// sameSignature compares signatures the way PTX matches calls: by parameter shapes.
 func sameSignature(a, b Signature) bool {
 	return sameParamTypes(a.Params, b.Params) && sameParamTypes(a.Results, b.Results)
 }
@@ -201,7 +209,7 @@ func sameParamTypes(a, b []ParamType) bool {
 		return false
 	}
 	for i := range a {
-		if a[i].Space != b[i].Space || a[i].Size != b[i].Size {
+		if a[i].Shape() != b[i].Shape() {
 			return false
 		}
 	}
@@ -275,12 +283,21 @@ func (b *builder) lowerFunction(f *frontend.Function) *Function {
 	b.labels = map[string]*Block{}
 	b.scopes = b.scopes[:0]
 	params := b.pushScope()
-	for _, p := range append(append([]*Param(nil), fn.Params...), fn.Results...) {
-		if p.Reg != nil {
-			b.addReg(p.Reg)
-			params.enter(p.Reg.Name, p.Reg)
-		} else {
-			params.enter(p.Var.Name, p.Var)
+	for _, p := range slices.Concat(fn.Params, fn.Results) {
+		switch {
+		case p.Var != nil:
+			params.enter(p.Name, p.Var)
+		case len(p.Regs) == 1:
+			b.addReg(p.Regs[0])
+			params.enter(p.Name, p.Regs[0])
+		default:
+			params.enter(p.Name, &vecReg{elems: p.Regs})
+			for i, r := range p.Regs {
+				b.addReg(r)
+				for _, spelling := range vectorComponents {
+					params.enter(p.Name+"."+spelling[i], r)
+				}
+			}
 		}
 	}
 	entry := b.newBlock(f.Body.Pos)
@@ -288,13 +305,7 @@ func (b *builder) lowerFunction(f *frontend.Function) *Function {
 	b.cur = entry
 	b.lowerBlock(f.Body)
 	if b.cur != nil && !b.terminated(b.cur) {
-		t := Terminator{Kind: TermRet, Pos: f.Body.End}
-		for _, p := range fn.Results {
-			if p.Reg != nil {
-				t.RetVals = append(t.RetVals, b.use(p.Reg))
-			}
-		}
-		b.setTerm(b.cur, t)
+		b.setTerm(b.cur, Terminator{Kind: TermRet, Pos: f.Body.End, RetVals: b.retVals()})
 	}
 	fn.Exit = b.mem.blocks.alloc()
 	*fn.Exit = Block{ID: len(fn.Blocks), Func: fn, Term: Terminator{Kind: TermNone}, Pos: f.Body.End}
@@ -305,6 +316,17 @@ func (b *builder) lowerFunction(f *frontend.Function) *Function {
 		}
 	}
 	return fn
+}
+
+// retVals reads the registers of the function's .reg return parameters, for a ret.
+func (b *builder) retVals() []*Value {
+	var vals []*Value
+	for _, p := range b.fn.Results {
+		for _, r := range p.Regs {
+			vals = append(vals, b.use(r))
+		}
+	}
+	return vals
 }
 
 func (b *builder) newBlock(pos frontend.Pos) *Block {
@@ -440,19 +462,33 @@ var vectorComponents = [2][4]string{{"x", "y", "z", "w"}, {"r", "g", "b", "a"}}
 // vectorReg declares a .v2/.v4 register as one scalar register per element, reachable as
 // `%v.x` or `%v.r`; the whole vector reads and writes as `{%v.x, %v.y, ...}`.
 func (b *builder) vectorReg(name string, d *frontend.VarDecl, pos frontend.Pos) *vecReg {
-	if d.Vector > 4 {
-		b.errorf(pos, "vector registers have at most 4 elements")
-	}
-	v := &vecReg{}
-	for i := range min(d.Vector, 4) {
-		r := &Reg{Name: name + "." + vectorComponents[0][i], Type: d.Type, Pos: pos}
+	v := &vecReg{elems: b.vectorElems(name, d.Type, d.Vector, pos)}
+	for i, r := range v.elems {
 		b.addReg(r)
-		v.elems = append(v.elems, r)
 		for _, spelling := range vectorComponents {
 			b.define(name+"."+spelling[i], r, pos)
 		}
 	}
 	return v
+}
+
+// vectorElems makes the element registers name.x, name.y, ... of a vector register or
+// parameter of n elements of type t, reporting vectors the ISA does not have.
+func (b *builder) vectorElems(name string, t frontend.Type, n int, pos frontend.Pos) []*Reg {
+	if n > 4 {
+		b.errorf(pos, "vector registers have at most 4 elements")
+		n = 4
+	}
+	if t == frontend.Pred {
+		b.errorf(pos, "vector register %s cannot be .pred", name)
+	}
+	regs := b.newRegs(n)
+	elems := make([]*Reg, n)
+	for i := range regs {
+		regs[i] = Reg{Name: name + "." + vectorComponents[0][i], Type: t, Pos: pos}
+		elems[i] = &regs[i]
+	}
+	return elems
 }
 
 // vecReg is a vector register, lowered to its element registers.
@@ -562,7 +598,9 @@ func (b *builder) regNamed(name string, pos frontend.Pos, what string) *Reg {
 	case *Reg:
 		return e
 	case nil:
-		if !b.subwordSelector(name, pos) {
+		if _, isConst := predefinedConstants[name]; isConst {
+			b.errorf(pos, "%s is a predefined constant, not a register", name)
+		} else if !b.subwordSelector(name, pos) {
 			b.errorf(pos, "undeclared register %s", name)
 		}
 	default:
@@ -612,11 +650,7 @@ func (b *builder) instruction(in *frontend.Instruction) {
 		}
 		t := Terminator{Kind: kind, Pos: in.Pos, Uni: in.Has(frontend.ModUni)}
 		if kind == TermRet {
-			for _, p := range b.fn.Results {
-				if p.Reg != nil {
-					t.RetVals = append(t.RetVals, b.use(p.Reg))
-				}
-			}
+			t.RetVals = b.retVals()
 		}
 		bl.Term = t
 		if g == nil {
@@ -737,6 +771,12 @@ var specialRegs = map[string]bool{
 	"%is_explicit_cluster": false, "%cluster_ctarank": false, "%cluster_nctarank": false, "%current_graph_exec": false,
 }
 
+// predefinedConstants are the constants among the PTX ISA's predefined identifiers (the others
+// are special registers): WARP_SZ, the number of threads in a warp, which nvcc writes for
+// warpSize. Each may stand wherever an immediate operand may; a declared name hides it, as it
+// hides a special register.
+var predefinedConstants = map[string]uint64{"WARP_SZ": 32}
+
 // SpecialRegister reports whether name (with any .x/.y/.z component) is a PTX special register.
 func SpecialRegister(name string) bool {
 	base, comp, hasComp := strings.Cut(name, ".")
@@ -780,7 +820,11 @@ func (b *builder) src(o frontend.Operand) Arg {
 		case *Variable:
 			a.Var = e
 		case nil:
-			b.errorf(o.Pos, "undeclared register or variable %s", o.Base)
+			if _, isConst := predefinedConstants[o.Base]; isConst {
+				b.errorf(o.Pos, "%s is a predefined constant, not a register or variable", o.Base)
+			} else {
+				b.errorf(o.Pos, "undeclared register or variable %s", o.Base)
+			}
 		default:
 			b.errorf(o.Pos, "%s cannot be used as an address", o.Base)
 		}
@@ -817,6 +861,12 @@ func (b *builder) ident(name string, pos frontend.Pos, off int64) Arg {
 			a.Elems = append(a.Elems, Arg{Kind: ArgValue, Value: b.use(r), Pos: pos})
 		}
 		return a
+	}
+	if v, ok := predefinedConstants[name]; ok {
+		if off != 0 {
+			b.errorf(pos, "the predefined constant %s cannot take an offset", name)
+		}
+		return Arg{Kind: ArgImm, Imm: v, Pos: pos}
 	}
 	if SpecialRegister(name) {
 		return Arg{Kind: ArgSpecial, Name: name, Pos: pos}
@@ -994,15 +1044,24 @@ func (b *builder) call(in *frontend.Instruction, g *Value, neg, uni bool) {
 	}
 }
 
-// callResult lowers one operand of a call's result list: a .reg result is a definition,
-// appended to b.defs.
+// callResult lowers one operand of a call's result list: a register, a vector register or a
+// braced vector of registers is defined by the call, its definitions appended to b.defs; a
+// .param variable receives the value.
 func (b *builder) callResult(o frontend.Operand) Arg {
-	if id, ok := o.(*frontend.Ident); ok {
-		if _, isReg := b.lookup(id.Name).(*Reg); isReg {
-			return b.dst(nil, id)
+	switch o := o.(type) {
+	case *frontend.VectorOp:
+		return b.dst(nil, o)
+	case *frontend.Ident:
+		switch b.lookup(o.Name).(type) {
+		case *Reg, *vecReg:
+			return b.dst(nil, o)
 		}
 	}
-	return b.src(o)
+	a := b.src(o)
+	if a.Kind != ArgSym && a.Kind != ArgSink {
+		b.errorf(o.Position(), "a call's return value must be a register, a vector of registers or a .param variable")
+	}
+	return a
 }
 
 // tableFunctions returns the functions a call table's initializer lists.

@@ -10,6 +10,8 @@
 package ssa
 
 import (
+	"strconv"
+
 	"github.com/ptx2go/ptx2go/frontend"
 )
 
@@ -38,6 +40,21 @@ type ParamType struct {
 	Type   frontend.Type
 	Vector int
 	Size   int64 // total bytes, arrays included
+}
+
+// Shape is the canonical form of what a parameter's arguments must match, as calls and
+// prototypes compare it: its state space and size and, for a .reg parameter, whether it is a
+// predicate (a lane mask, not a register value) and its vector length (each element is passed
+// in a register of its own).
+func (p ParamType) Shape() string {
+	s := p.Space.String() + " " + strconv.FormatInt(p.Size, 10)
+	if p.Space == frontend.SpaceReg && p.Type == frontend.Pred {
+		s += " pred"
+	}
+	if p.Space == frontend.SpaceReg && p.Vector > 0 {
+		s += " v" + strconv.Itoa(p.Vector)
+	}
+	return s
 }
 
 // Variable is a named piece of memory: a module or function-scope variable in any state space
@@ -82,20 +99,22 @@ type Function struct {
 	Prototypes   map[string]*Signature
 }
 
-// Param is a formal parameter or return parameter: a `.param` variable or a `.reg` register.
+// Param is a formal parameter or return parameter: a `.param` variable or `.reg` registers.
 type Param struct {
-	Var *Variable // for .param
-	Reg *Reg      // for .reg
+	Name string    // the source name
+	Var  *Variable // for .param
+	// Regs are a .reg parameter's registers: one, or one per element of a .v2/.v4 vector,
+	// which the body reads and writes as name.x ... or as the vector operand name.
+	Regs []*Reg
 }
 
 // Reg is one PTX register after scope resolution. Registers that shadow one another are
 // distinct Regs with the same source name.
 type Reg struct {
-	Name   string // the source name, e.g. %r1
-	ID     int
-	Type   frontend.Type
-	Vector int
-	Pos    frontend.Pos
+	Name string // the source name, e.g. %r1
+	ID   int
+	Type frontend.Type
+	Pos  frontend.Pos
 	// placeholder stands for every read of the register until SSA construction resolves it.
 	placeholder *Value
 }
@@ -178,7 +197,7 @@ type Terminator struct {
 	Table     []*Block
 	TableName string
 	Call      *Call
-	RetVals   []*Value // TermRet: the final values of .reg return parameters
+	RetVals   []*Value // TermRet: the final values of the registers of .reg return parameters
 }
 
 // Call is the call terminator's payload.

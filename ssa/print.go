@@ -71,8 +71,12 @@ func Fprint(w io.Writer, fn *Function) {
 func paramList(ps []*Param) string {
 	out := make([]string, len(ps))
 	for i, p := range ps {
-		if p.Reg != nil {
-			out[i] = ".reg " + p.Reg.Type.String() + " " + p.Reg.Name
+		if p.Var == nil {
+			vec := ""
+			if len(p.Regs) > 1 {
+				vec = ".v" + strconv.Itoa(len(p.Regs)) + " "
+			}
+			out[i] = ".reg " + vec + p.Regs[0].Type.String() + " " + p.Name
 		} else {
 			v := p.Var
 			out[i] = ".param " + v.Type.String() + " " + v.Name

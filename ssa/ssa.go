@@ -37,13 +37,13 @@ func buildSSA(fn *Function, mem *memory) {
 		filled: make([]bool, n), incomplete: make([][]*Phi, n), undef: make([]*Value, len(fn.Regs))}
 	entry := fn.Blocks[0]
 	for _, p := range fn.Params {
-		if p.Reg != nil {
-			s.write(p.Reg, entry, s.newValue(p.Reg, DefParam))
+		for _, r := range p.Regs {
+			s.write(r, entry, s.newValue(r, DefParam))
 		}
 	}
 	for _, p := range fn.Results {
-		if p.Reg != nil {
-			s.write(p.Reg, entry, s.newValue(p.Reg, DefUndef))
+		for _, r := range p.Regs {
+			s.write(r, entry, s.newValue(r, DefUndef))
 		}
 	}
 	order := blockOrder(fn)
@@ -251,11 +251,6 @@ func forTermUses(t *Terminator, f func(**Value)) {
 		for i := range c.Args {
 			forArgUses(&c.Args[i], f)
 		}
-		for i := range c.Results {
-			if c.Results[i].Kind != ArgValue {
-				forArgUses(&c.Results[i], f)
-			}
-		}
 		for i := range c.Prev {
 			f(&c.Prev[i])
 		}
@@ -368,8 +363,8 @@ func (s *ssaBuilder) number() {
 		}
 	}
 	for _, p := range fn.Params {
-		if p.Reg != nil {
-			if v := s.current[blockReg(p.Reg, fn.Blocks[0])]; v != nil && v.Kind == DefParam {
+		for _, r := range p.Regs {
+			if v := s.current[blockReg(r, fn.Blocks[0])]; v != nil && v.Kind == DefParam {
 				addOnce(v)
 			}
 		}

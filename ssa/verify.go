@@ -437,19 +437,27 @@ func matchCall(c *Call, sig Signature) string {
 		return fmt.Sprintf("%d return values given, %d expected", len(c.Results), len(sig.Results))
 	}
 	for i := range c.Args {
-		if msg := matchSlot(&c.Args[i], sig.Params[i]); msg != "" {
+		if msg := matchSlot(&c.Args[i], sig.Params[i], false); msg != "" {
 			return fmt.Sprintf("argument %d %s", i+1, msg)
 		}
 	}
 	for i := range c.Results {
-		if msg := matchSlot(&c.Results[i], sig.Results[i]); msg != "" {
+		if msg := matchSlot(&c.Results[i], sig.Results[i], true); msg != "" {
 			return fmt.Sprintf("return value %d %s", i+1, msg)
 		}
 	}
 	return ""
 }
 
-func matchSlot(a *Arg, want ParamType) string {
+// matchSlot checks one argument, or return value when result is set, against its parameter.
+func matchSlot(a *Arg, want ParamType, result bool) string {
+	if vec := want.Space == frontend.SpaceReg && want.Vector > 0; vec || a.Kind == ArgVector {
+		return matchVector(a, want, result)
+	}
+	pred := want.Space == frontend.SpaceReg && want.Type == frontend.Pred
+	if pred && (a.Kind != ArgValue || a.Value.Reg.Type != frontend.Pred) {
+		return "must be a .pred register, as the parameter is .reg .pred"
+	}
 	var size int64
 	switch a.Kind {
 	case ArgSym:
@@ -458,6 +466,12 @@ func matchSlot(a *Arg, want ParamType) string {
 		}
 		size = a.Var.Size
 	case ArgValue:
+		if a.Not {
+			return "cannot be negated"
+		}
+		if !pred && a.Value.Reg.Type == frontend.Pred {
+			return "is a .pred register, the parameter is not .reg .pred"
+		}
 		size = int64(a.Value.Reg.Type.Bytes())
 	case ArgImm, ArgFloat:
 		return ""
@@ -466,6 +480,35 @@ func matchSlot(a *Arg, want ParamType) string {
 	}
 	if size != want.Size {
 		return fmt.Sprintf("has %d bytes, the parameter has %d", size, want.Size)
+	}
+	return ""
+}
+
+// matchVector checks a vector argument or return value against a .reg .v2/.v4 parameter, element
+// by element: each element is passed in a register of its own.
+func matchVector(a *Arg, want ParamType, result bool) string {
+	n := want.Vector
+	switch {
+	case want.Space != frontend.SpaceReg || n == 0:
+		return "is a vector, the parameter is not a .reg vector"
+	case a.Kind != ArgVector:
+		return fmt.Sprintf("must be a vector of %d registers, as the parameter is .reg .v%d", n, n)
+	case len(a.Elems) != n:
+		return fmt.Sprintf("has %d elements, the parameter has %d", len(a.Elems), n)
+	}
+	elem := ParamType{Space: frontend.SpaceReg, Type: want.Type, Size: int64(want.Type.Bytes())}
+	for i := range a.Elems {
+		e := &a.Elems[i]
+		switch {
+		case e.Kind == ArgValue:
+		case result:
+			return fmt.Sprintf("element %d must be a register", i+1)
+		case e.Kind != ArgImm && e.Kind != ArgFloat:
+			return fmt.Sprintf("element %d must be a register or an immediate", i+1)
+		}
+		if msg := matchSlot(e, elem, result); msg != "" {
+			return fmt.Sprintf("element %d %s", i+1, msg)
+		}
 	}
 	return ""
 }

@@ -76,8 +76,8 @@ func (c *compiler) errorf(pos frontend.Pos, format string, args ...any) {
 // loc formats a position as the file:line that faults name.
 func loc(p frontend.Pos) string { return fmt.Sprintf("%s:%d", p.File, p.Line) }
 
-// sigString is the canonical form of a signature that indirect calls compare: the state
-// space and size of each result and parameter, as PTX matches calls.
+// sigString is the canonical form of a signature that indirect calls compare: the shape of
+// each result and parameter, as PTX matches calls.
 func sigString(s ssa.Signature) string {
 	var b strings.Builder
 	part := func(ps []ssa.ParamType) {
@@ -86,7 +86,7 @@ func sigString(s ssa.Signature) string {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			fmt.Fprintf(&b, "%s %d", p.Space, p.Size)
+			b.WriteString(p.Shape())
 		}
 		b.WriteByte(')')
 	}

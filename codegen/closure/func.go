@@ -117,8 +117,8 @@ func (f *fnCompiler) assignRegisters() {
 		}
 	}
 	for _, p := range slices.Concat(f.fn.Params, f.fn.Results) {
-		if p.Reg != nil {
-			used[p.Reg.ID] = true
+		for _, r := range p.Regs {
+			used[r.ID] = true
 		}
 	}
 	// Registers that are declared but never read or written share one place. (Registers of a
@@ -221,16 +221,19 @@ func (f *fnCompiler) layoutFrame() {
 	f.rf.ParamSize = int(alignUp(paramTop, 8))
 	f.rf.KernelParams = int(kparamTop)
 	f.rf.LocalSize = int(alignUp(localTop, 16))
+	// A vector .reg parameter takes one slot per element.
 	slots := func(ps []*ssa.Param) []runtime.Slot {
-		out := make([]runtime.Slot, len(ps))
-		for i, p := range ps {
-			if p.Reg != nil {
-				if p.Reg.Type == frontend.B128 {
-					f.c.errorf(f.fn.Pos, "unsupported: .b128 register %s as a .reg parameter or result of %s", p.Reg.Name, f.fn.Name)
-				}
-				out[i] = runtime.Slot{Reg: f.regs[p.Reg.ID], Size: p.Reg.Type.Bytes()}
-			} else {
-				out[i] = runtime.Slot{Reg: -1, ParamOff: int(f.param[p.Var]), Size: int(p.Var.Size)}
+		var out []runtime.Slot
+		for _, p := range ps {
+			if p.Var != nil {
+				out = append(out, runtime.Slot{Reg: -1, ParamOff: int(f.param[p.Var]), Size: int(p.Var.Size)})
+				continue
+			}
+			if p.Regs[0].Type == frontend.B128 {
+				f.c.errorf(f.fn.Pos, "unsupported: .b128 register %s as a .reg parameter or result of %s", p.Name, f.fn.Name)
+			}
+			for _, r := range p.Regs {
+				out = append(out, runtime.Slot{Reg: f.regs[r.ID], Pred: r.Type == frontend.Pred, Size: r.Type.Bytes()})
 			}
 		}
 		return out
@@ -384,7 +387,8 @@ func (f *fnCompiler) term(b *ssa.Block) runtime.Term {
 	return rt
 }
 
-// callSite lowers a call's target, guard and argument slots.
+// callSite lowers a call's target, guard and argument slots; a vector argument or return value
+// takes one slot per element, as the callee's vector parameter does.
 func (f *fnCompiler) callSite(call *ssa.Call, pos frontend.Pos) *runtime.CallSite {
 	cs := &runtime.CallSite{Guard: -1, Target: -1}
 	if call.Guard != nil {
@@ -425,8 +429,8 @@ func (f *fnCompiler) callSite(call *ssa.Call, pos frontend.Pos) *runtime.CallSit
 				}
 			}
 		case ssa.ArgValue:
-			if a.Value.Reg.Type != frontend.B128 {
-				return runtime.Slot{Reg: f.valueSlot(a.Value), Size: a.Value.Reg.Type.Bytes()}
+			if t := a.Value.Reg.Type; t != frontend.B128 {
+				return runtime.Slot{Reg: f.valueSlot(a.Value), Pred: t == frontend.Pred, Size: t.Bytes()}
 			}
 		case ssa.ArgImm:
 			return runtime.Slot{Reg: f.constSlot(a.Imm), Size: 8}
@@ -434,11 +438,20 @@ func (f *fnCompiler) callSite(call *ssa.Call, pos frontend.Pos) *runtime.CallSit
 		f.c.errorf(a.Pos, "unsupported call argument")
 		return runtime.Slot{Reg: -1}
 	}
+	add := func(slots []runtime.Slot, a ssa.Arg) []runtime.Slot {
+		if a.Kind != ssa.ArgVector {
+			return append(slots, argSlot(a))
+		}
+		for _, e := range a.Elems {
+			slots = append(slots, argSlot(e))
+		}
+		return slots
+	}
 	for _, a := range call.Args {
-		cs.Args = append(cs.Args, argSlot(a))
+		cs.Args = add(cs.Args, a)
 	}
 	for _, r := range call.Results {
-		cs.Results = append(cs.Results, argSlot(r))
+		cs.Results = add(cs.Results, r)
 	}
 	return cs
 }
