@@ -1,8 +1,11 @@
-# ptx2go build, test and corpus targets. Only Go is needed, except for `make ptx` (clang-19).
+# ptx2go build, test and corpus targets. Only Go is needed, except for `make ptx` (clang-19
+# and nvcc) and `make gcc-ptx` (GCC's nvptx offload compiler).
 GO ?= go
 CLANG ?= clang-19
+NVCC ?= nvcc
 PTX_FLAGS = -include testdata/cuda/cuda_shim.h --cuda-device-only -nocudainc -nocudalib \
-	--cuda-gpu-arch=sm_80 -Xclang -target-feature -Xclang +ptx75 -S
+	--cuda-path=/nonexistent --cuda-gpu-arch=sm_80 -Xclang -target-feature -Xclang +ptx75 -S
+NVCC_FLAGS = -include testdata/cuda/nvcc_shim.h -ptx -arch=compute_80 -O3
 CUDA_SRCS = $(wildcard testdata/cuda/*.cu)
 
 .PHONY: build test demo ptx fmt-check fuzz bench
@@ -26,16 +29,20 @@ demo:
 
 # Regenerates, for every testdata/cuda/*.cu, testdata/ptx/*.ptx (-O2), testdata/ptx/O0/*.ptx (-O0)
 # and testdata/ptx/fast/*.ptx (-O2 -ffp-contract=fast, which lets the back end fuse any a*b+c
-# into an fma). clang-19 already defaults to -ffp-contract=fast for CUDA, so today the fast files
-# equal the -O2 ones; they pin the flag in case the default changes.
+# into an fma) with clang-19, and testdata/ptx/nvcc/*.ptx with nvcc (CUDA 11.8: Debian's
+# nvidia-cuda-toolkit, in the non-free component). clang-19 already defaults to
+# -ffp-contract=fast for CUDA, so today the fast files equal the -O2 ones; they pin the flag in
+# case the default changes. --cuda-path=/nonexistent keeps clang from using an installed
+# toolkit, so its output does not depend on one.
 ptx:
-	@mkdir -p testdata/ptx/O0 testdata/ptx/fast
+	@mkdir -p testdata/ptx/O0 testdata/ptx/fast testdata/ptx/nvcc
 	@for f in $(CUDA_SRCS); do \
 		n=$$(basename $$f .cu); \
-		echo "clang -O2 / -O0 / -O2 -ffp-contract=fast $$f"; \
+		echo "clang -O2 / -O0 / -O2 -ffp-contract=fast, nvcc -O3 $$f"; \
 		$(CLANG) $(PTX_FLAGS) -O2 $$f -o testdata/ptx/$$n.ptx || exit 1; \
 		$(CLANG) $(PTX_FLAGS) -O0 $$f -o testdata/ptx/O0/$$n.ptx || exit 1; \
 		$(CLANG) $(PTX_FLAGS) -O2 -ffp-contract=fast $$f -o testdata/ptx/fast/$$n.ptx || exit 1; \
+		$(NVCC) $(NVCC_FLAGS) $$f -o testdata/ptx/nvcc/$$n.ptx || exit 1; \
 	done
 
 fmt-check:

@@ -351,12 +351,8 @@ var isaKernelCases = []kernelCase{
 				src := uint64(ys[i])<<32 | uint64(xs[i])
 				var r uint32
 				for k := range 4 {
-					c := sel[i] >> (4 * k) & 15
-					b := uint32(src >> (8 * (c & 7)) & 0xff)
-					if c&8 != 0 { // replicate the byte's sign bit
-						b = -(b >> 7) & 0xff
-					}
-					r |= b << (8 * k)
+					c := sel[i] >> (4 * k) & 7 // CUDA's __byte_perm ignores the sign-replicate bit
+					r |= uint32(src>>(8*c)&0xff) << (8 * k)
 				}
 				return r
 			})

@@ -54,6 +54,7 @@ func TestKernels(t *testing.T) {
 						for _, workers := range []int{1, 4} {
 							t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
 								f := newKernelFixture(t, seed)
+								f.level = level.name
 								l := c.setup(f, s)
 								cfg := runtime.LaunchConfig{Grid: s.grid, Block: s.block, DynamicShared: l.shared, Workers: workers}
 								require.NoError(t, k.LaunchConfig(t.Context(), f.dev, cfg, l.args...))
@@ -848,7 +849,7 @@ var kernelCases = []kernelCase{
 		return kernelLaunch{args: []any{dots, crosses, inputBuf(f, v), structBytes(f, dir), s.n}, check: func(t *testing.T) {
 			var wantDots, wantCrosses []float32
 			for i := range s.n {
-				d, c := refVec3(v[3*i:3*i+3], dir[:])
+				d, c := refVec3(v[3*i:3*i+3], dir[:], f.level != "nvcc")
 				wantDots = append(wantDots, d)
 				wantCrosses = append(wantCrosses, c[:]...)
 			}
@@ -1146,15 +1147,22 @@ func refGCD(a, b uint32) uint32 {
 	return a
 }
 
-// refVec3 returns dot3(v, d) and cross3(v, d) as clang compiled them: every sum of two
-// products is an fma of the first product onto the rounded (and, for a difference, negated)
-// second one, and dot3 adds the z product last with another fma.
-func refVec3(v, d []float32) (float32, [3]float32) {
+// refVec3 returns dot3(v, d) and cross3(v, d) as the compilers compiled them: clang contracts
+// every sum of two products into an fma of the first product and the rounded second one; nvcc
+// contracts the dot product the same way but computes the cross product's a*b - c*d with two
+// rounded products and a subtraction (contractCross false).
+func refVec3(v, d []float32, contractCross bool) (float32, [3]float32) {
 	dot := refFMA32(v[2], d[2], refFMA32(v[0], d[0], float32(v[1]*d[1])))
+	ms := func(a, b, c, e float32) float32 {
+		if contractCross {
+			return refFMA32(a, b, -float32(c*e))
+		}
+		return float32(float32(a*b) - float32(c*e))
+	}
 	cross := [3]float32{
-		refFMA32(v[1], d[2], -float32(v[2]*d[1])),
-		refFMA32(v[2], d[0], -float32(v[0]*d[2])),
-		refFMA32(v[0], d[1], -float32(v[1]*d[0])),
+		ms(v[1], d[2], v[2], d[1]),
+		ms(v[2], d[0], v[0], d[2]),
+		ms(v[0], d[1], v[1], d[0]),
 	}
 	return dot, cross
 }
@@ -1189,13 +1197,15 @@ const kernelPoison = 0xA5
 // kernelLevel is one compiled form of a CUDA source.
 type kernelLevel struct{ name, path string }
 
-// kernelLevels lists the PTX files `make ptx` compiles from testdata/cuda/FILE.cu: -O2
-// (testdata/ptx), -O0 (testdata/ptx/O0) and -O2 -ffp-contract=fast (testdata/ptx/fast).
+// kernelLevels lists the PTX files `make ptx` compiles from testdata/cuda/FILE.cu: clang at
+// -O2 (testdata/ptx), -O0 (testdata/ptx/O0) and -O2 -ffp-contract=fast (testdata/ptx/fast),
+// and nvcc at -O3 (testdata/ptx/nvcc).
 func kernelLevels(file string) []kernelLevel {
 	return []kernelLevel{
 		{"O2", filepath.Join("testdata", "ptx", file+".ptx")},
 		{"O0", filepath.Join("testdata", "ptx", "O0", file+".ptx")},
 		{"fast", filepath.Join("testdata", "ptx", "fast", file+".ptx")},
+		{"nvcc", filepath.Join("testdata", "ptx", "nvcc", file+".ptx")},
 	}
 }
 
@@ -1210,10 +1220,12 @@ func kernelSeed(file, kernel string, shape int) uint64 {
 // kernelFixture is the device state of one launch: the device, the random source for its inputs,
 // and the output buffers compared between worker counts.
 type kernelFixture struct {
-	t    *testing.T
-	dev  *runtime.Device
-	rng  *rand.Rand
-	outs []kernelRegion
+	t *testing.T
+	// level is the kernelLevel being run, for references that follow a compiler's choices.
+	level string
+	dev   *runtime.Device
+	rng   *rand.Rand
+	outs  []kernelRegion
 }
 
 // kernelRegion is a device buffer of n bytes at p.

@@ -142,7 +142,8 @@ __SHIM__ float __cosf(float x) { return __nvvm_cos_approx_f(x); }               
 __SHIM__ float __log2f(float x) { return __nvvm_lg2_approx_f(x); }                      // lg2.approx.f32
 
 // --- More integer intrinsics -------------------------------------------------------------------
-__SHIM__ unsigned __byte_perm(unsigned x, unsigned y, unsigned s) { return __nvvm_prmt(x, y, s); }  // prmt.b32
+// CUDA's __byte_perm uses only the low 3 bits of each selector nibble (no sign replication).
+__SHIM__ unsigned __byte_perm(unsigned x, unsigned y, unsigned s) { return __nvvm_prmt(x, y, s & 0x7777); }  // prmt.b32
 __SHIM__ unsigned __sad(int x, int y, unsigned z) { return __nvvm_sad_i(x, y, z); }       // sad.s32: |x-y| + z
 __SHIM__ unsigned __usad(unsigned x, unsigned y, unsigned z) { return __nvvm_sad_ui(x, y, z); }  // sad.u32
 __SHIM__ int __mul24(int x, int y) { return __nvvm_mul24_i(x, y); }                       // mul24.lo.s32

@@ -1,6 +1,7 @@
 // intops: integer instructions beyond the basic ALU set: prmt, sad, mul24 and fns.
 
-// byte_perm computes out[i] = __byte_perm(x[i], y[i], s[i]) (prmt.b32, default mode) for i < n.
+// byte_perm computes out[i] = __byte_perm(x[i], y[i], s[i]) (prmt.b32, default mode, on the
+// selector's low 3 bits per byte as CUDA specifies) for i < n.
 extern "C" __global__ void byte_perm(unsigned *out, const unsigned *x, const unsigned *y, const unsigned *s, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)

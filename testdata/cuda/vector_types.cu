@@ -1,11 +1,14 @@
-// vector_types: 16- and 8-byte aligned vector structs (ld/st.global.v4.f32, v2.s32).
+// vector_types: 16- and 8-byte aligned vector structs (ld/st.global.v4.f32, v2.s32), as
+// CUDA's vector_types.h declares them (nvcc includes that header itself).
 
+#ifndef __NVCC__
 struct __attribute__((aligned(16))) float4 {
   float x, y, z, w;
 };
 struct __attribute__((aligned(8))) int2 {
   int x, y;
 };
+#endif
 
 // scale4 computes out[i] = a[i]*s + b[i] component-wise for i < n (float4 elements).
 extern "C" __global__ void scale4(float4 *out, const float4 *a, const float4 *b, float s, int n) {
