@@ -7,6 +7,8 @@ PTX_FLAGS = -include testdata/cuda/cuda_shim.h --cuda-device-only -nocudainc -no
 	--cuda-path=/nonexistent --cuda-gpu-arch=sm_80 -Xclang -target-feature -Xclang +ptx75 -S
 NVCC_FLAGS = -include testdata/cuda/nvcc_shim.h -ptx -arch=compute_80 -O3
 CUDA_SRCS = $(wildcard testdata/cuda/*.cu)
+# Sources that need CUDA's own headers (cooperative groups): nvcc only, with -lineinfo.
+NVCC_SRCS = $(wildcard testdata/cuda/nvcc/*.cu)
 
 .PHONY: build test demo ptx fmt-check fuzz bench
 
@@ -33,7 +35,8 @@ demo:
 # nvidia-cuda-toolkit, in the non-free component). clang-19 already defaults to
 # -ffp-contract=fast for CUDA, so today the fast files equal the -O2 ones; they pin the flag in
 # case the default changes. --cuda-path=/nonexistent keeps clang from using an installed
-# toolkit, so its output does not depend on one.
+# toolkit, so its output does not depend on one. testdata/cuda/nvcc/*.cu need CUDA's headers and
+# are compiled by nvcc only, with -lineinfo (their .file paths made relative to the checkout).
 ptx:
 	@mkdir -p testdata/ptx/O0 testdata/ptx/fast testdata/ptx/nvcc
 	@for f in $(CUDA_SRCS); do \
@@ -43,6 +46,12 @@ ptx:
 		$(CLANG) $(PTX_FLAGS) -O0 $$f -o testdata/ptx/O0/$$n.ptx || exit 1; \
 		$(CLANG) $(PTX_FLAGS) -O2 -ffp-contract=fast $$f -o testdata/ptx/fast/$$n.ptx || exit 1; \
 		$(NVCC) $(NVCC_FLAGS) $$f -o testdata/ptx/nvcc/$$n.ptx || exit 1; \
+	done
+	@for f in $(NVCC_SRCS); do \
+		n=$$(basename $$f .cu); \
+		echo "nvcc -O3 -lineinfo $$f"; \
+		$(NVCC) -ptx -arch=compute_80 -O3 -lineinfo $$f -o testdata/ptx/nvcc/$$n.ptx || exit 1; \
+		sed -i 's|"$(CURDIR)/|"|' testdata/ptx/nvcc/$$n.ptx; \
 	done
 
 fmt-check:

@@ -78,6 +78,9 @@ func TestKernels(t *testing.T) {
 func TestKernelsCoverEverySource(t *testing.T) {
 	sources, err := filepath.Glob(filepath.Join("testdata", "cuda", "*.cu"))
 	require.NoError(t, err)
+	nvccOnly, err := filepath.Glob(filepath.Join("testdata", "cuda", "nvcc", "*.cu"))
+	require.NoError(t, err)
+	sources = append(sources, nvccOnly...)
 	require.NotEmpty(t, sources)
 	tested := map[string][]string{}
 	for _, c := range slices.Concat(kernelCases, isaKernelCases) {
@@ -125,6 +128,42 @@ type kernelCase struct {
 	// setup uploads random inputs for shape s, allocates the outputs and returns the launch:
 	// its arguments and a check that compares the outputs with the Go reference.
 	setup func(f *kernelFixture, s kernelShape) kernelLaunch
+}
+
+// cgTileShapes use the 256-thread blocks cg_tiles requires, with more and fewer elements
+// than threads.
+var cgTileShapes = []kernelShape{
+	{grid: runtime.D1(1), block: runtime.D1(256), n: 256},
+	{grid: runtime.D1(3), block: runtime.D1(256), n: 2000},
+	{grid: runtime.D1(2), block: runtime.D1(256), n: 100},
+}
+
+// cgTileReduce sets up cg_tiles' tile_reduce<tile>: per-block sums and per-thread tile sums of
+// a grid-stride partition of the input.
+func cgTileReduce(f *kernelFixture, s kernelShape, tile int) kernelLaunch {
+	threads := int(s.grid.X * s.block.X)
+	in := f.i32(s.n, -1<<20, 1<<20)
+	out, tiles := outputBuf[int32](f, int(s.grid.X)), outputBuf[int32](f, threads)
+	return kernelLaunch{args: []any{out, tiles, inputBuf(f, in), s.n}, check: func(t *testing.T) {
+		v := make([]int32, threads)
+		for i, x := range in {
+			v[i%threads] += x
+		}
+		wantTiles := make([]int32, threads)
+		wantOut := make([]int32, s.grid.X)
+		for base := 0; base < threads; base += tile {
+			var sum int32
+			for _, x := range v[base : base+tile] {
+				sum += x
+			}
+			for g := base; g < base+tile; g++ {
+				wantTiles[g] = sum
+			}
+			wantOut[base/int(s.block.X)] += sum
+		}
+		requireElems(t, "out", wantOut, readBuf[int32](f, out, int(s.grid.X)))
+		requireElems(t, "tiles", wantTiles, readBuf[int32](f, tiles, threads))
+	}}
 }
 
 // kernelShape is a launch configuration and the problem size it covers.
@@ -526,6 +565,33 @@ var kernelCases = []kernelCase{
 				}
 				return int32(t)
 			})
+			requireElems(t, "out", want, readBuf[int32](f, out, s.n))
+		}}
+	}},
+
+	// nvcc/cg_tiles.cu
+	{file: "cg_tiles", kernel: "tile_reduce64", shapes: cgTileShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		return cgTileReduce(f, s, 64)
+	}},
+	{file: "cg_tiles", kernel: "tile_reduce128", shapes: cgTileShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		return cgTileReduce(f, s, 128)
+	}},
+	{file: "cg_tiles", kernel: "tile_shuffle", shapes: cgTileShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		threads := int(s.grid.X * s.block.X)
+		in := f.i32(threads, math.MinInt32, math.MaxInt32)
+		out, ranks := outputBuf[int32](f, threads), outputBuf[int32](f, threads)
+		return kernelLaunch{args: []any{out, ranks, inputBuf(f, in)}, check: func(t *testing.T) {
+			wantOut := tabulate(threads, func(g int) int32 { return in[g-g%64+(g%64+1)%64] })
+			wantRanks := tabulate(threads, func(g int) int32 { return int32(g%64 | g%256/64<<8 | 64<<16) })
+			requireElems(t, "out", wantOut, readBuf[int32](f, out, threads))
+			requireElems(t, "ranks", wantRanks, readBuf[int32](f, ranks, threads))
+		}}
+	}},
+	{file: "cg_tiles", kernel: "warp_size", shapes: exactShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		out := outputBuf[int32](f, s.n)
+		bd := int(s.block.X)
+		return kernelLaunch{args: []any{out}, check: func(t *testing.T) {
+			want := tabulate(s.n, func(g int) int32 { return int32(32*1000 + g%bd%32 + g%bd/32*100) })
 			requireElems(t, "out", want, readBuf[int32](f, out, s.n))
 		}}
 	}},
@@ -1199,13 +1265,17 @@ type kernelLevel struct{ name, path string }
 
 // kernelLevels lists the PTX files `make ptx` compiles from testdata/cuda/FILE.cu: clang at
 // -O2 (testdata/ptx), -O0 (testdata/ptx/O0) and -O2 -ffp-contract=fast (testdata/ptx/fast),
-// and nvcc at -O3 (testdata/ptx/nvcc).
+// and nvcc at -O3 (testdata/ptx/nvcc); sources in testdata/cuda/nvcc only with nvcc.
 func kernelLevels(file string) []kernelLevel {
+	nvcc := kernelLevel{"nvcc", filepath.Join("testdata", "ptx", "nvcc", file+".ptx")}
+	if _, err := os.Stat(filepath.Join("testdata", "cuda", "nvcc", file+".cu")); err == nil {
+		return []kernelLevel{nvcc}
+	}
 	return []kernelLevel{
 		{"O2", filepath.Join("testdata", "ptx", file+".ptx")},
 		{"O0", filepath.Join("testdata", "ptx", "O0", file+".ptx")},
 		{"fast", filepath.Join("testdata", "ptx", "fast", file+".ptx")},
-		{"nvcc", filepath.Join("testdata", "ptx", "nvcc", file+".ptx")},
+		nvcc,
 	}
 }
 
