@@ -65,11 +65,11 @@ func (w *Warp) run() runStatus {
 			return warpDone
 		}
 		e := &w.stack[n-1]
-		if e.mask != 0 && len(w.calls) == 0 && w.Fn.leaves(e.pc) {
-			w.leave(e.pc, e.mask)
-			continue
-		}
 		if e.mask == 0 || (e.reconv >= 0 && e.pc == e.reconv) {
+			if e.mask != 0 && len(w.calls) == 0 && w.Fn.leaves(e.pc) {
+				w.leave(e.pc, e.mask) // nothing left to wait for at this reconvergence point
+				continue
+			}
 			if st := w.CTA.stats; st != nil && e.mask != 0 {
 				st.reconvergences++
 			}
@@ -78,11 +78,14 @@ func (w *Warp) run() runStatus {
 		}
 		fn := w.Fn
 		if e.pc == fn.Exit {
-			if e.reconv >= 0 {
+			switch {
+			case e.reconv < 0:
+				w.returnFromCall()
+			case len(w.calls) == 0:
+				w.exitLanes(e.mask) // a kernel's threads end at its ret without waiting
+			default:
 				w.popEntry() // lanes that returned early wait for the rest of the call
-				continue
 			}
-			w.returnFromCall()
 			continue
 		}
 		if w.budget--; w.budget <= 0 {
