@@ -130,6 +130,14 @@ type kernelCase struct {
 	setup func(f *kernelFixture, s kernelShape) kernelLaunch
 }
 
+// itsShapes run one warp, several warps of one block, and several blocks (of at least 32
+// threads: lane_handoff needs thread 31).
+var itsShapes = []kernelShape{
+	{grid: runtime.D1(1), block: runtime.D1(32), n: 32},
+	{grid: runtime.D1(1), block: runtime.D1(128), n: 128},
+	{grid: runtime.D1(3), block: runtime.D1(64), n: 192},
+}
+
 // cgTileShapes use the 256-thread blocks cg_tiles requires, with more and fewer elements
 // than threads.
 var cgTileShapes = []kernelShape{
@@ -592,6 +600,58 @@ var kernelCases = []kernelCase{
 		bd := int(s.block.X)
 		return kernelLaunch{args: []any{out}, check: func(t *testing.T) {
 			want := tabulate(s.n, func(g int) int32 { return int32(32*1000 + g%bd%32 + g%bd/32*100) })
+			requireElems(t, "out", want, readBuf[int32](f, out, s.n))
+		}}
+	}},
+
+	// its.cu
+	{file: "its", kernel: "spin_lock", shapes: itsShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		lock := inoutBuf(f, []int32{0})
+		counter := inoutBuf(f, []int32{7})
+		sum := inoutBuf(f, []int32{0})
+		return kernelLaunch{args: []any{lock, counter, sum}, check: func(t *testing.T) {
+			n := int32(s.grid.X * s.block.X)
+			requireElems(t, "lock", []int32{0}, readBuf[int32](f, lock, 1))
+			requireElems(t, "counter", []int32{7 + n}, readBuf[int32](f, counter, 1))
+			requireElems(t, "sum", []int32{n * (n - 1) / 2}, readBuf[int32](f, sum, 1))
+		}}
+	}},
+	{file: "its", kernel: "lane_handoff", shapes: itsShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		nb := int(s.grid.X)
+		flags := inoutBuf(f, make([]int32, 2*nb))
+		out := outputBuf[int32](f, 2*nb)
+		return kernelLaunch{args: []any{flags, out}, check: func(t *testing.T) {
+			want := make([]int32, 2*nb)
+			for b := range nb {
+				want[2*b], want[2*b+1] = int32(2*(b+1)), int32(b+1)
+			}
+			requireElems(t, "out", want, readBuf[int32](f, out, 2*nb))
+			flagsWant := make([]int32, 2*nb)
+			for b := range nb {
+				flagsWant[2*b], flagsWant[2*b+1] = int32(b+1), int32(2*(b+1))
+			}
+			requireElems(t, "flags", flagsWant, readBuf[int32](f, flags, 2*nb))
+		}}
+	}},
+	{file: "its", kernel: "store_return_barrier", shapes: exactShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		bd := int(s.block.X)
+		in := f.i32(s.n, -1<<20, 1<<20)
+		out := outputBuf[int32](f, s.n)
+		return kernelLaunch{args: []any{out, inputBuf(f, in)}, check: func(t *testing.T) {
+			want := poisonedSlice[int32](s.n)
+			for g := range s.n {
+				base, t := g-g%bd, g%bd
+				switch t % 3 {
+				case 1:
+					want[g] = int32(-t)
+				case 2:
+					u := t + 3
+					if u >= bd {
+						u = 2
+					}
+					want[g] = in[base+u] + in[g]
+				}
+			}
 			requireElems(t, "out", want, readBuf[int32](f, out, s.n))
 		}}
 	}},

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -29,9 +30,17 @@ type CTA struct {
 type barrier struct {
 	arrived  int // threads arrived in this phase
 	expected int // thread count named by the arrivals, 0 for every live thread
-	waiting  []*Warp
+	waiting  []barWaiter
 	popc     uint32
 	and, or  bool
+}
+
+// barWaiter is a group of lanes of one warp waiting at a barrier.
+type barWaiter struct {
+	w    *Warp
+	mask uint32
+	op   *Barrier
+	loc  string
 }
 
 // newCTA builds the reusable state of a CTA for a launch: the warps and their local memory.
@@ -101,8 +110,9 @@ func (c *CTA) live() int {
 	return n
 }
 
-// arrive records the lanes in m at barrier b and reports whether the warp must wait.
-func (w *Warp) arrive(b *Barrier, m uint32, loc string) bool {
+// arrive records the lanes in m at barrier b and reports its number and whether the lanes
+// must wait.
+func (w *Warp) arrive(b *Barrier, m uint32, loc string) (uint64, bool) {
 	c := w.CTA
 	l := firstLane(m)
 	id := w.R[b.ID*WarpSize+l]
@@ -119,7 +129,7 @@ func (w *Warp) arrive(b *Barrier, m uint32, loc string) bool {
 	}
 	bar.arrived += popcount(m)
 	if b.Kind == BarArrive {
-		return false
+		return id, false
 	}
 	if b.Kind != BarSync {
 		p := w.P[b.Pred]
@@ -133,11 +143,8 @@ func (w *Warp) arrive(b *Barrier, m uint32, loc string) bool {
 		bar.and = bar.and && p&m == m
 		bar.or = bar.or || p&m != 0
 	}
-	bar.waiting = append(bar.waiting, w)
-	w.barArrived = m
-	w.barOp = b
-	w.barLoc = loc
-	return true
+	bar.waiting = append(bar.waiting, barWaiter{w: w, mask: m, op: b, loc: loc})
+	return id, true
 }
 
 // release opens every barrier whose expected threads have all arrived and reports whether any did.
@@ -156,24 +163,25 @@ func (c *CTA) release() bool {
 		if bar.arrived < want {
 			continue
 		}
-		for _, w := range bar.waiting {
+		for _, bw := range bar.waiting {
+			w, m, op := bw.w, bw.mask, bw.op
 			w.waiting = false
-			m := w.barArrived
-			switch w.barOp.Kind {
+			w.unblock(uint64(id))
+			switch op.Kind {
 			case BarRedPopc:
-				d := w.R[w.barOp.Dst*WarpSize:][:WarpSize]
+				d := w.R[op.Dst*WarpSize:][:WarpSize]
 				for mm := m; mm != 0; mm &= mm - 1 {
 					d[firstLane(mm)] = uint64(bar.popc)
 				}
 			case BarRedAnd, BarRedOr:
 				v := bar.and
-				if w.barOp.Kind == BarRedOr {
+				if op.Kind == BarRedOr {
 					v = bar.or
 				}
 				if v {
-					w.P[w.barOp.Dst] |= m
+					w.P[op.Dst] |= m
 				} else {
-					w.P[w.barOp.Dst] &^= m
+					w.P[op.Dst] &^= m
 				}
 			}
 		}
@@ -186,22 +194,24 @@ func (c *CTA) release() bool {
 // deadlock reports the CTA's blocked warps as a fault.
 func (c *CTA) deadlock() {
 	var parts []string
-	var first *Warp
+	var first *barWaiter
 	for id := range c.bars {
 		bar := &c.bars[id]
 		if len(bar.waiting) == 0 {
 			continue
 		}
-		ws := make([]string, len(bar.waiting))
-		for i, w := range bar.waiting {
-			ws[i] = fmt.Sprint(w.ID)
+		var ws []string
+		for i, bw := range bar.waiting {
+			if s := fmt.Sprint(bw.w.ID); !slices.Contains(ws, s) {
+				ws = append(ws, s)
+			}
 			if first == nil {
-				first = w
+				first = &bar.waiting[i]
 			}
 		}
 		parts = append(parts, fmt.Sprintf("barrier %d has %d of %d threads (waiting warps %s)", id, bar.arrived, c.live(), strings.Join(ws, ",")))
 	}
-	f := first.newFault(FaultDeadlock, first.barLoc, firstLane(first.barArrived))
+	f := first.w.newFault(FaultDeadlock, first.loc, firstLane(first.mask))
 	f.Detail = strings.Join(parts, "; ")
 	panic(f)
 }

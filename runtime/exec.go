@@ -30,6 +30,7 @@ func (w *Warp) start(fn *Func) {
 	w.LocalBase = w.CTA.L.Mod.LocalSize
 	w.waiting = false
 	w.budget = timeSlice
+	w.progress = progressCheck{}
 	if w.frame != nil {
 		w.releaseFrame(w.frame)
 		w.frame = nil
@@ -77,7 +78,13 @@ func (w *Warp) run() runStatus {
 			continue
 		}
 		fn := w.Fn
-		if e.pc == fn.Exit {
+		if uint32(e.pc) >= uint32(fn.Exit) {
+			if e.pc < 0 { // waiting at a barrier
+				if !w.switchPath() {
+					return warpBlocked
+				}
+				continue
+			}
 			switch {
 			case e.reconv < 0:
 				w.returnFromCall()
@@ -88,9 +95,7 @@ func (w *Warp) run() runStatus {
 			}
 			continue
 		}
-		if w.budget--; w.budget <= 0 {
-			w.budget = timeSlice
-			w.CTA.L.checkCancel(w, e, fn.Blocks[e.pc].Term.Loc)
+		if w.budget--; w.budget <= 0 && w.endSlice() {
 			return warpYielded
 		}
 		b := &fn.Blocks[e.pc]
@@ -133,8 +138,8 @@ func (w *Warp) run() runStatus {
 			w.Fault(FaultTrap, t.Loc, firstLane(m), "")
 		case TermBarrier:
 			e.pc = t.Succ
-			if w.arrive(t.Barrier, m, t.Loc) {
-				return warpBlocked
+			if id, wait := w.arrive(t.Barrier, m, t.Loc); wait {
+				e.resume, e.pc = e.pc, blockedPC(id)
 			}
 		default:
 			panic(fmt.Sprintf("runtime: block %d of %s has no terminator", e.pc, fn.Name))
@@ -208,7 +213,7 @@ func (w *Warp) returnFromCall() {
 		w.Exited |= mask
 		return
 	}
-	w.leaveCall(true, mask)
+	w.leaveCall(true, w.calls[len(w.calls)-1].mask&^w.Exited)
 }
 
 // leaveCall pops the call-return stack, copying results for the lanes in mask when copy is set.
@@ -398,7 +403,7 @@ func (w *Warp) enterCall(t *Term, callee *Func, m uint32) {
 	for i, a := range cs.Args {
 		copySlot(f, callee.Params[i], caller, a, m)
 	}
-	w.calls = append(w.calls, callRecord{fn: w.Fn, frame: caller, site: cs, base: len(w.stack), localBase: w.LocalBase})
+	w.calls = append(w.calls, callRecord{fn: w.Fn, frame: caller, site: cs, base: len(w.stack), localBase: w.LocalBase, mask: m})
 	w.stack = append(w.stack, simtEntry{pc: 0, reconv: -1, mask: m})
 	w.enter(f)
 	w.LocalBase = base

@@ -22,6 +22,7 @@ const (
 	FaultCancelled                          // the launch's context was cancelled or timed out
 	FaultWarpSync                           // a warp-synchronous instruction whose membermask names inactive lanes
 	FaultIllegal                            // an operation the machine cannot perform, such as an unsupported value
+	FaultSIMTDeadlock                       // under ipdom, lanes spin while lanes of their warp wait for them
 )
 
 var faultNames = [...]string{
@@ -37,6 +38,7 @@ var faultNames = [...]string{
 	FaultCancelled:     "cancelled",
 	FaultWarpSync:      "warp synchronization error",
 	FaultIllegal:       "illegal operation",
+	FaultSIMTDeadlock:  "SIMT deadlock",
 }
 
 func (k FaultKind) String() string {

@@ -42,6 +42,9 @@ type LaunchConfig struct {
 	Progress func(done, total uint64)
 	// Stats, if set, receives the launch's execution counts (added to what it holds).
 	Stats *Stats
+	// Sched is the scheduling model of the lanes of a warp; the default follows the module's
+	// target (SchedITS for sm_70 and newer).
+	Sched Sched
 }
 
 // launch is the shared state of one running launch.
@@ -55,13 +58,19 @@ type launch struct {
 	Globals       []Ptr
 	maxDepth      int
 	localStride   int
+	sched         Sched
 	cancelled     atomic.Bool
-	ctx           context.Context
+	// failed is set when a CTA faulted: the other running CTAs stop at their next check.
+	failed atomic.Bool
+	ctx    context.Context
 }
 
 // checkCancel turns a cancelled launch into a fault at the warp's current block, located at
 // the block's terminator.
 func (l *launch) checkCancel(w *Warp, e *simtEntry, loc string) {
+	if l.failed.Load() {
+		panic(errStopped)
+	}
 	if !l.cancelled.Load() {
 		return
 	}
@@ -73,6 +82,10 @@ func (l *launch) checkCancel(w *Warp, e *simtEntry, loc string) {
 	f.Detail = f.Err.Error()
 	panic(f)
 }
+
+// errStopped stops a CTA because another CTA of its launch faulted; the launch reports that
+// fault, not this.
+var errStopped = errors.New("stopped: another CTA faulted")
 
 // Validate checks a launch configuration against the kernel and the machine's limits.
 func (cfg *LaunchConfig) Validate(mod *Module, k *Func) error {
@@ -108,7 +121,7 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 	l := &launch{
 		Dev: d, Mod: mod, Kernel: k, Grid: cfg.Grid.norm(), Block: cfg.Block.norm(),
 		DynamicShared: cfg.DynamicShared, Params: params, Globals: globals,
-		maxDepth: cfg.MaxCallDepth, ctx: ctx,
+		maxDepth: cfg.MaxCallDepth, ctx: ctx, sched: cfg.Sched.resolve(mod),
 	}
 	if l.maxDepth <= 0 {
 		l.maxDepth = DefaultCallDepth
@@ -143,7 +156,6 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 		firstErr   error
 		firstCTA   uint64
 		wg         sync.WaitGroup
-		failed     atomic.Bool
 		counts     *counter
 	)
 	if cfg.Stats != nil {
@@ -163,18 +175,21 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 					mu.Unlock()
 				}()
 			}
-			for !failed.Load() {
+			for !l.failed.Load() {
 				id := next.Add(1) - 1
 				if id >= total {
 					return
 				}
 				if err := c.runSafely(id); err != nil {
+					if err == errStopped {
+						return
+					}
 					mu.Lock()
 					if firstErr == nil || id < firstCTA {
 						firstErr, firstCTA = err, id
 					}
 					mu.Unlock()
-					failed.Store(true)
+					l.failed.Store(true)
 					return
 				}
 				n := done.Add(1)
@@ -192,6 +207,10 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 func (c *CTA) runSafely(id uint64) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
+			if r == errStopped {
+				err = errStopped
+				return
+			}
 			var f *Fault
 			if e, ok := r.(error); ok && errors.As(e, &f) {
 				err = f

@@ -16,6 +16,9 @@ type Module struct {
 	SharedSize int
 	// LocalSize is the per-thread local memory below the first call frame: the module's .local variables.
 	LocalSize int
+	// SM is the architecture the module targets (80 for .target sm_80), 0 when unknown; it
+	// picks the default scheduling model.
+	SM int
 
 	loaded sync.Map // *Device → []Ptr: the addresses of Globals on that device
 }
@@ -77,16 +80,84 @@ type Func struct {
 	Exit    int32 // the virtual exit block, reached by ret; it holds no code
 	Loc     string
 
-	leavesOnce sync.Once
-	leavesSet  []bool
+	shapeOnce   sync.Once
+	leavesSet   []bool
+	loopHeaders []bool
 }
 
 // leaves reports whether a thread at block pc has nothing left to run but the end of the
 // function: pc is the exit, or a block without instructions whose every successor leaves
 // (a chain of jumps to the final ret, or an exit).
 func (f *Func) leaves(pc int32) bool {
-	f.leavesOnce.Do(f.findLeaves)
+	f.shapeOnce.Do(f.findShape)
 	return f.leavesSet[pc]
+}
+
+// loopHeader reports whether block pc is the target of a back edge of the CFG.
+func (f *Func) loopHeader(pc int32) bool {
+	f.shapeOnce.Do(f.findShape)
+	return f.loopHeaders[pc]
+}
+
+// findShape computes the blocks for which leaves and loopHeader hold.
+func (f *Func) findShape() {
+	f.findLeaves()
+	f.findLoopHeaders()
+}
+
+// successors appends the blocks that block b's terminator may go to.
+func (b *Block) successors(out []int32) []int32 {
+	t := &b.Term
+	switch t.Kind {
+	case TermJump, TermCall, TermBarrier:
+		out = append(out, t.Succ)
+	case TermBranch:
+		out = append(out, t.Succ, t.Alt)
+	case TermBrx:
+		out = append(out, t.Table...)
+	}
+	return out
+}
+
+// findLoopHeaders marks the targets of back edges found by a depth-first walk from the entry.
+func (f *Func) findLoopHeaders() {
+	n := len(f.Blocks)
+	f.loopHeaders = make([]bool, n+1)
+	const (
+		unseen = iota
+		onPath
+		done
+	)
+	state := make([]uint8, n)
+	type frame struct {
+		pc   int32
+		next []int32
+	}
+	if n == 0 {
+		return
+	}
+	stack := []frame{{pc: 0, next: f.Blocks[0].successors(nil)}}
+	state[0] = onPath
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if len(top.next) == 0 {
+			state[top.pc] = done
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		s := top.next[0]
+		top.next = top.next[1:]
+		if int(s) >= n {
+			continue // the exit
+		}
+		switch state[s] {
+		case onPath:
+			f.loopHeaders[s] = true
+		case unseen:
+			state[s] = onPath
+			stack = append(stack, frame{pc: s, next: f.Blocks[s].successors(nil)})
+		}
+	}
 }
 
 // findLeaves computes the blocks for which leaves holds, as a fixpoint over the CFG.

@@ -31,21 +31,26 @@ type Warp struct {
 	calls []callRecord
 	frame *frame
 
-	// barrier wait state
-	waiting    bool
-	barArrived uint32
-	barOp      *Barrier
-	barLoc     string
-	budget     int
+	// waiting says no path of the warp can run until a barrier it waits at is released.
+	waiting bool
+	// budget is the number of blocks left in the warp's time slice.
+	budget int
+	// progress is the state of the no-progress check at the ends of time slices (sched.go).
+	progress progressCheck
 }
 
 // simtEntry is one SIMT reconvergence stack entry: the lanes in mask run from block pc until
-// they reach reconv, where the entry is popped. A call frame's base entry has reconv -1.
+// they reach reconv, where the entry is popped. A call frame's base entry has reconv -1. An
+// entry waiting at barrier b has pc = blockedPC(b) and continues at resume when it opens.
 type simtEntry struct {
 	pc     int32
 	reconv int32
 	mask   uint32
+	resume int32
 }
+
+// blockedPC is the pc of a SIMT entry whose lanes wait at barrier id.
+func blockedPC(id uint64) int32 { return -2 - int32(id) }
 
 // callRecord is one call-return stack entry: the caller's state to restore when the callee's
 // base SIMT entry (at index base) reaches the callee's exit.
@@ -55,6 +60,8 @@ type callRecord struct {
 	site      *CallSite
 	base      int
 	localBase int
+	// mask is the lanes that made the call; those that have not exited get the results.
+	mask uint32
 }
 
 // frame is the register file and .param area of one activation of a function.

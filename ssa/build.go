@@ -31,10 +31,29 @@ func (l ErrorList) Error() string {
 // maxErrors caps the errors reported per module.
 const maxErrors = 10
 
+// targetSM reads the architecture number from a .target directive's sm_NN or compute_NN.
+func targetSM(t frontend.Target) int {
+	for _, name := range t.Names {
+		for _, prefix := range []string{"sm_", "compute_"} {
+			if rest, ok := strings.CutPrefix(name, prefix); ok {
+				n := 0
+				for _, c := range rest {
+					if c < '0' || c > '9' {
+						break
+					}
+					n = n*10 + int(c-'0')
+				}
+				return n
+			}
+		}
+	}
+	return 0
+}
+
 // Build lowers a parsed module into SSA form, computes dominators, post-dominators and
 // reconvergence points, runs the uniformity analysis, and verifies the result.
 func Build(m *frontend.Module) (*Program, error) {
-	b := &builder{prog: &Program{File: m.Pos.File, AddressSize: m.AddressSize, funcByName: map[string]*Function{}},
+	b := &builder{prog: &Program{File: m.Pos.File, AddressSize: m.AddressSize, SM: targetSM(m.Target), funcByName: map[string]*Function{}},
 		globals: map[string]*Variable{}, module: m}
 	b.declareModule(m)
 	// Each function passes through every stage while its IR is still in the cache. Once

@@ -19,10 +19,13 @@ import (
 type Program struct {
 	File        string
 	AddressSize int
-	Funcs       []*Function
-	Globals     []*Variable // module-scope variables in declaration order
-	funcByName  map[string]*Function
-	calls       *CallGraph
+	// SM is the architecture number of the module's .target (80 for sm_80 or compute_80,
+	// 90 for sm_90a), 0 when it names none.
+	SM         int
+	Funcs      []*Function
+	Globals    []*Variable // module-scope variables in declaration order
+	funcByName map[string]*Function
+	calls      *CallGraph
 }
 
 // Func returns the function or kernel named name, or nil.

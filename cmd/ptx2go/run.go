@@ -54,6 +54,11 @@ Flags:
   -arg SPEC          one argument: @PATH, @PATH.npy, zeros:N, bytes:HEX or a number
   -out DIR           write the buffers to DIR/argN.bin or DIR/argN.npy after the run
   -workers N         CTAs run in parallel (default GOMAXPROCS; 1 is deterministic)
+  -sched its|ipdom   how the lanes of a warp are scheduled (default: its for .target sm_70
+                     and newer, ipdom before): its lets the other paths of a warp run when
+                     the running one spins or waits at a barrier; ipdom is the strict
+                     reconvergence stack, where lanes spinning while others of their warp
+                     wait for them are a SIMT deadlock fault
   -timeout DURATION  stop the kernel with a cancellation fault after DURATION (e.g. 10s)
   -stats             after a successful run, print execution statistics to standard error:
                      warp and lane instructions, warp execution efficiency, branches
@@ -84,6 +89,7 @@ type runOptions struct {
 	args        []string
 	out         string
 	workers     int
+	sched       runtime.Sched
 	timeout     time.Duration
 	stats       statsMode
 }
@@ -101,6 +107,11 @@ func runRun(args []string, stdout, stderr io.Writer) (code int) {
 	fl.Var(&argVals, "arg", "one kernel argument `SPEC`")
 	fl.StringVar(&opts.out, "out", "", "write the buffers to `DIR`")
 	fl.IntVar(&opts.workers, "workers", 0, "CTAs run in parallel")
+	fl.Func("sched", "the scheduling model of a warp's lanes: `its|ipdom`", func(v string) error {
+		s, err := runtime.ParseSched(v)
+		opts.sched = s
+		return err
+	})
 	fl.DurationVar(&opts.timeout, "timeout", 0, "stop the kernel after `DURATION`")
 	fl.Var(&opts.stats, "stats", "print execution statistics (-stats=lines adds the hottest lines)")
 	files, done, code := parseInterspersed("run", runUsage, fl, args, stdout, stderr)
@@ -240,7 +251,7 @@ func runKernel(o *runOptions, stdout, stderr io.Writer) error {
 		ctx, cancel = context.WithTimeout(ctx, o.timeout)
 		defer cancel()
 	}
-	cfg := runtime.LaunchConfig{Grid: o.grid, Block: o.block, DynamicShared: o.shared, Workers: o.workers}
+	cfg := runtime.LaunchConfig{Grid: o.grid, Block: o.block, DynamicShared: o.shared, Workers: o.workers, Sched: o.sched}
 	var stats runtime.Stats
 	if o.stats != statsOff {
 		cfg.Stats = &stats

@@ -524,6 +524,32 @@ func TestRunFault(t *testing.T) {
 	require.ErrorIs(t, err, os.ErrNotExist)
 }
 
+// -sched picks the scheduling model: the spin lock of testdata/cuda/its.cu finishes under its
+// (the default for its sm_80 target) with the counter at 32, and is a SIMT deadlock under ipdom.
+func TestRunSched(t *testing.T) {
+	const its = "../../testdata/ptx/its.ptx"
+	for _, sched := range []string{"", "its"} {
+		dir := t.TempDir()
+		args := []string{"run", its, "-kernel", "spin_lock", "-block", "32", "-out", dir, "-arg", "zeros:4", "-arg", "zeros:4", "-arg", "zeros:4"}
+		if sched != "" {
+			args = append(args, "-sched", sched)
+		}
+		code, _, stderr := runCLI(args...)
+		require.Equal(t, 0, code, "stderr: %s", stderr)
+		counter, err := os.ReadFile(filepath.Join(dir, "arg1.bin"))
+		require.NoError(t, err)
+		require.Equal(t, []byte{32, 0, 0, 0}, counter)
+	}
+	code, stdout, stderr := runCLI("run", its, "-kernel", "spin_lock", "-block", "32", "-sched", "ipdom",
+		"-arg", "zeros:4", "-arg", "zeros:4", "-arg", "zeros:4")
+	require.Equal(t, 1, code)
+	require.Empty(t, stdout)
+	require.Regexp(t, `^ptx2go run: \.\./\.\./testdata/ptx/its\.ptx:\d+: SIMT deadlock: warp 0: lanes 0x[0-9a-f]{8} loop at \.\./\.\./testdata/ptx/its\.ptx:\d+ without progress`, stderr)
+	code, _, stderr = runCLI("run", its, "-sched", "volta")
+	require.Equal(t, 2, code)
+	require.Contains(t, stderr, `unknown scheduling model "volta" (want its or ipdom)`)
+}
+
 // A malformed command line is a usage error (status 2) with the synopsis.
 func TestRunUsage(t *testing.T) {
 	for _, tc := range []struct {

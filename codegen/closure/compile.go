@@ -25,7 +25,7 @@ import (
 func Compile(p *ssa.Program) (*runtime.Module, error) {
 	c := &compiler{
 		prog:    p,
-		mod:     &runtime.Module{Name: p.File},
+		mod:     &runtime.Module{Name: p.File, SM: p.SM},
 		funcs:   map[*ssa.Function]*runtime.Func{},
 		globals: map[*ssa.Variable]int{},
 		shared:  map[*ssa.Variable]int64{},
