@@ -75,11 +75,11 @@ const (
 // each time slice the running path runs on to a loop header, its state there is hashed, and
 // when it comes back to the header with the same state, it made no progress (it spins).
 type progressCheck struct {
-	phase  uint8 // 0: running; 1: looking for a loop header; 2: waiting for the return there
-	left   int   // blocks the probe may still run
-	pc     int32
-	mask   uint32
-	hash   uint64
+	phase uint8 // 0: running; 1: looking for a loop header; 2: waiting for the return there
+	left  int   // blocks the probe may still run
+	pc    int32
+	mask  uint32
+	hash  uint64
 	stuck int // checks in a row that found the path spinning
 }
 
