@@ -491,6 +491,185 @@ func TestConfWarpGuarded(t *testing.T) {
 	}
 }
 
+// TestConfWarpGuardedMembermask runs guarded warp-level instructions whose membermask names
+// only the lanes whose guard is true. A lane whose guard is false does not execute the
+// instruction: its own membermask (here one that does not name it) is not checked, it keeps
+// its destinations, and the result covers exactly the executing lanes the mask names. 48
+// threads, of which 40..47 exit first: warp 1 has lanes 0..7.
+func TestConfWarpGuardedMembermask(t *testing.T) {
+	const prologue = `
+	setp.ge.u32 %p7, %r0, 40;
+	@%p7 exit;
+	and.b32 %r1, %r0, 31;
+	setp.ne.u32 %p0, %r1, 0;
+	and.b32 %r2, %r1, 1;
+	setp.eq.u32 %p1, %r2, 0;
+	setp.lt.u32 %p6, %r1, 20;
+	selp.b32 %r9, 0x55555555, 0x2, %p1;
+	mov.u32 %r3, 0x0badf00d;
+	setp.ne.u32 %p2, %r1, %r1;
+	setp.ne.u32 %p3, %r1, %r1;
+	setp.eq.u32 %p4, %r1, %r1;
+`
+	const keep = 0x0badf00d
+	// p0: guard false in lane 0 only; p1: guard true in the even lanes, whose membermask %r9 is
+	// 0x55555555 (the odd lanes hold 0x2); p6: lane < 20.
+	cases := []struct {
+		name, body string
+		want       func(lane int, exists func(int) bool) uint32
+	}{
+		{"vote all lanes but 0", `
+	setp.ne.u32 %p5, %r1, 0;
+	@%p0 vote.sync.all.pred %p3, %p5, 0xfffffffe;
+	@%p0 vote.sync.any.pred %p4, !%p5, 0xfffffffe;
+	@%p0 vote.sync.uni.pred %p2, %p6, 0xfffffffe;
+	@%p0 vote.sync.ballot.b32 %r3, %p6, 0xfffffffe;
+	selp.u32 %r4, 0x40000000, 0, %p3;
+	selp.u32 %r5, 0x80000000, 0, %p4;
+	selp.u32 %r6, 0x20000000, 0, %p2;
+	or.b32 %r3, %r3, %r4;
+	or.b32 %r3, %r3, %r5;
+	or.b32 %r3, %r3, %r6;`, func(lane int, exists func(int) bool) uint32 {
+			if lane == 0 {
+				return keep | 0x80000000 // %p4 keeps its true, %p3 and %p2 their false
+			}
+			var ballot, all uint32
+			for l := 1; l < 32; l++ {
+				if exists(l) {
+					all |= 1 << l
+					if l < 20 {
+						ballot |= 1 << l
+					}
+				}
+			}
+			r := ballot | 0x40000000 // all: every executing lane has %p5; any of !%p5: none
+			if ballot == 0 || ballot == all {
+				r |= 0x20000000
+			}
+			return r
+		}},
+		{"vote ballot even lanes", `
+	@%p1 vote.sync.ballot.b32 %r3, %p6, %r9;`, func(lane int, exists func(int) bool) uint32 {
+			if lane&1 == 1 {
+				return keep
+			}
+			var r uint32
+			for l := 0; l < 20; l += 2 {
+				if exists(l) {
+					r |= 1 << l
+				}
+			}
+			return r
+		}},
+		{"redux", `
+	mul.lo.u32 %r4, %r1, 3;
+	@%p1 redux.sync.add.u32 %r3, %r4, %r9;`, func(lane int, exists func(int) bool) uint32 {
+			if lane&1 == 1 {
+				return keep
+			}
+			var sum uint32
+			for l := 0; l < 32; l += 2 {
+				if exists(l) {
+					sum += uint32(3 * l)
+				}
+			}
+			return sum
+		}},
+		{"shfl bfly", `
+	@%p1 shfl.sync.bfly.b32 %r3|%p3, %r1, 2, 31, %r9;
+	selp.u32 %r4, 0x100, 0, %p3;
+	or.b32 %r3, %r3, %r4;`, func(lane int, exists func(int) bool) uint32 {
+			if lane&1 == 1 {
+				return keep
+			}
+			return uint32(lane^2) | 0x100
+		}},
+		{"shfl from a guarded-off lane", `
+	@%p1 shfl.sync.idx.b32 %r3, %r1, 1, 31, %r9;`, func(lane int, exists func(int) bool) uint32 {
+			if lane&1 == 1 {
+				return keep
+			}
+			return uint32(lane) // lane 1 does not execute: each lane gets its own value
+		}},
+		{"match", `
+	shr.u32 %r4, %r1, 2;
+	mov.u32 %r5, 0x0badf00d;
+	@%p1 match.any.sync.b32 %r3, %r4, %r9;
+	@%p1 match.all.sync.b32 %r5|%p3, %r2, %r9;
+	selp.u32 %r6, 2, 0, %p3;
+	or.b32 %r5, %r5, %r6;
+	shl.b32 %r3, %r3, 1;
+	xor.b32 %r3, %r3, %r5;`, func(lane int, exists func(int) bool) uint32 {
+			if lane&1 == 1 {
+				return keep<<1 ^ keep
+			}
+			var same, group uint32
+			for l := 0; l < 32; l += 2 {
+				if exists(l) {
+					group |= 1 << l
+					if l/4 == lane/4 {
+						same |= 1 << l
+					}
+				}
+			}
+			return same<<1 ^ (group | 2)
+		}},
+		{"elect", `
+	mov.u32 %r4, 7;
+	@%p0 elect.sync %r3|%p3, 0xfffffffe;
+	@%p1 elect.sync %r4|%p4, %r9;
+	selp.u32 %r5, 0x100, 0, %p3;
+	selp.u32 %r6, 0x200, 0, %p4;
+	shl.b32 %r4, %r4, 16;
+	or.b32 %r3, %r3, %r5;
+	or.b32 %r3, %r3, %r6;
+	xor.b32 %r3, %r3, %r4;`, func(lane int, exists func(int) bool) uint32 {
+			r, p3, r4, p4 := uint32(1), lane == 1, uint32(0), lane == 0 // leaders: lane 1, lane 0
+			if lane == 0 {
+				r = keep
+			}
+			if lane&1 == 1 {
+				r4, p4 = 7, true // kept
+			}
+			if p3 {
+				r |= 0x100
+			}
+			if p4 {
+				r |= 0x200
+			}
+			return r ^ r4<<16
+		}},
+		{"activemask and bar.warp.sync", `
+	@%p1 bar.warp.sync %r9;
+	@%p0 bar.warp.sync 0xfffffffe;
+	@%p1 activemask.b32 %r3;`, func(lane int, exists func(int) bool) uint32 {
+			if lane&1 == 1 {
+				return keep
+			}
+			var r uint32
+			for l := 0; l < 32; l += 2 {
+				if exists(l) {
+					r |= 1 << l
+				}
+			}
+			return r
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := confWarpKernel(t, prologue+c.body+"\n\tst.global.u32 [%rd1], %r3;", 48)
+			require.NoError(t, err)
+			for tid := range 48 {
+				want := uint32(0xdeadbeef)
+				if tid < 40 {
+					want = c.want(tid&31, func(l int) bool { return tid&^31+l < 40 })
+				}
+				require.Equal(t, want, got[tid], "thread %d: got %#x, want %#x", tid, got[tid], want)
+			}
+		})
+	}
+}
+
 // TestConfWarpFaults checks that a membermask naming lanes that are not executing, or not
 // naming the executing lane, or differing between lanes that name each other, stops the
 // launch with a warp-synchronization fault that says which lanes, where and in which thread.
@@ -520,6 +699,16 @@ DONE:`, "bar.warp.sync membermask 0xffffffff includes inactive lanes 0x00000007"
 	@%p0 bra DONE;
 	match.any.sync.b32 %r1, %r0, 0xffffffff;
 DONE:`, "match.sync membermask 0xffffffff includes inactive lanes 0x00000020", "match.any", 0},
+		{"guarded vote not self", `
+	and.b32 %r2, %r0, 1;
+	setp.eq.u32 %p1, %r2, 0;
+	@%p1 vote.sync.ballot.b32 %r1, %p0, 0xaaaaaaaa;`, "vote.sync membermask 0xaaaaaaaa does not include the executing lane 0", "vote.sync", 0},
+		{"guarded redux diverged", `
+	setp.lt.u32 %p0, %r0, 16;
+	@!%p0 bra DONE;
+	setp.ne.u32 %p1, %r0, 3;
+	@%p1 redux.sync.add.u32 %r1, %r0, 0xffffffff;
+DONE:`, "redux.sync membermask 0xffffffff includes inactive lanes 0xffff0000", "redux.sync", 0},
 		{"elect diverged", `
 	setp.ne.u32 %p0, %r0, 1;
 	@%p0 bra DONE;

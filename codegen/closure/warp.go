@@ -18,8 +18,10 @@ import (
 // arrive: both are faults (runtime.FaultWarpSync), never a silently computed result. Each
 // lane reads its own membermask, so lanes may synchronize in disjoint groups (lanes that name
 // each other must pass the same mask, else it is a fault too); a lane sees the values of the
-// lanes of its own mask that execute the instruction. A lane whose guard is false arrives but
-// neither contributes nor receives a value.
+// lanes of its own mask that execute the instruction. The executing lanes are the active lanes
+// whose guard is true: a lane whose guard is false does not execute the instruction, so its
+// membermask is not read and it neither contributes nor receives a value, but it has reached
+// the instruction, so the executing lanes' masks may name it.
 
 // warpSynchronous reports whether an instruction applies its own guard: the .sync warp
 // instructions, where a lane whose guard is false still arrives at the synchronization (the
@@ -54,15 +56,18 @@ func (e *emitter) guardLanes() func(w *runtime.Warp, m uint32) uint32 {
 	}
 }
 
-// warpMembers reads the membermask register slot mm of every lane in m (the lanes that reach
-// the instruction), checks it, and returns each lane's participating lanes: its mask
-// restricted to exec, the lanes of m whose guard holds.
+// warpMembers reads the membermask register slot mm of the executing lanes exec (the lanes of
+// m, those that reach the instruction, whose guard holds), checks it, and returns each
+// executing lane's participating lanes: its mask restricted to exec.
 func warpMembers(w *runtime.Warp, mm int, m, exec uint32, what, loc string) (groups [ws]uint32) {
+	if exec == 0 {
+		return groups
+	}
 	M := regs(w, mm)
 	var union uint32
 	uniform := true
-	first := uint32(M[bits.TrailingZeros32(m)&(ws-1)])
-	for x := m; x != 0; x &= x - 1 {
+	first := uint32(M[bits.TrailingZeros32(exec)&(ws-1)])
+	for x := exec; x != 0; x &= x - 1 {
 		l := bits.TrailingZeros32(x) & (ws - 1)
 		mask := uint32(M[l])
 		if mask&(1<<l) == 0 {
@@ -72,11 +77,11 @@ func warpMembers(w *runtime.Warp, mm int, m, exec uint32, what, loc string) (gro
 		uniform = uniform && mask == first
 		groups[l] = mask & exec
 	}
-	checkMembers(w, union, m, what, loc)
+	checkMembers(w, union, m, exec, what, loc)
 	if !uniform {
 		// Lanes that name each other must name the same lanes (the CUDA programming guide's
 		// rule: every thread in mask executes the instruction with the same mask).
-		for x := m; x != 0; x &= x - 1 {
+		for x := exec; x != 0; x &= x - 1 {
 			l := bits.TrailingZeros32(x) & (ws - 1)
 			for g := groups[l]; g != 0; g &= g - 1 {
 				if k := bits.TrailingZeros32(g) & (ws - 1); uint32(M[k]) != uint32(M[l]) {
@@ -88,11 +93,12 @@ func warpMembers(w *runtime.Warp, mm int, m, exec uint32, what, loc string) (gro
 	return groups
 }
 
-// checkMembers faults when a warp-synchronous instruction's membermask names lanes that
-// exist and have not exited but are not executing it.
-func checkMembers(w *runtime.Warp, members, active uint32, what, loc string) {
-	if missing := members & w.Active() &^ active; missing != 0 {
-		w.Fault(runtime.FaultWarpSync, loc, bits.TrailingZeros32(active), fmt.Sprintf("%s membermask 0x%08x includes inactive lanes 0x%08x", what, members, missing))
+// checkMembers faults, in the first executing lane, when a warp-synchronous instruction's
+// membermask names lanes that exist and have not exited but have not reached it (are not in
+// reached).
+func checkMembers(w *runtime.Warp, members, reached, exec uint32, what, loc string) {
+	if missing := members & w.Active() &^ reached; missing != 0 {
+		w.Fault(runtime.FaultWarpSync, loc, bits.TrailingZeros32(exec), fmt.Sprintf("%s membermask 0x%08x includes inactive lanes 0x%08x", what, members, missing))
 	}
 }
 
@@ -160,8 +166,9 @@ func (e *emitter) barWarp() runtime.Instr {
 	}
 	mask := e.src(e.in.Args[0], frontend.B32)
 	loc := e.loc()
+	guard := e.guardLanes()
 	return func(w *runtime.Warp, m uint32) {
-		warpMembers(w, mask, m, m, "bar.warp.sync", loc)
+		warpMembers(w, mask, m, guard(w, m), "bar.warp.sync", loc)
 	}
 }
 
