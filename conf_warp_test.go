@@ -777,3 +777,157 @@ func TestConfWarpMisc(t *testing.T) {
 		require.True(t, strings.Contains(err.Error(), "bad.ptx:8:1:"), "%s: %v", bad, err)
 	}
 }
+
+// confWarpShflSource is the ISA's shfl source lane j of lane for mode and operands b and c,
+// and whether it is in range (the predicate destination).
+func confWarpShflSource(mode string, lane int, b, c uint32) (int, bool) {
+	bval, cval, seg := int(b&31), int(c&31), int(c>>8&31)
+	maxLane := lane&seg | cval&^seg
+	minLane := lane & seg
+	switch mode {
+	case "up":
+		return lane - bval, lane-bval >= maxLane
+	case "down":
+		return lane + bval, lane+bval <= maxLane
+	case "bfly":
+		return lane ^ bval, lane^bval <= maxLane
+	}
+	j := minLane | bval&^seg
+	return j, j <= maxLane
+}
+
+// TestConfWarpLegacy runs testdata/ptx/hand/legacy_warp.ptx (.version 6.0, .target sm_60): vote
+// and shfl without .sync, guarded, on two divergent paths, in CTAs of 80 threads (the third
+// warp partial). Each instruction covers the executing lanes: those of its path whose guard is
+// true. A shfl whose source lane does not execute, like one whose source is out of range,
+// yields the lane's own value; its predicate says whether the source was in range.
+func TestConfWarpLegacy(t *testing.T) {
+	mod, err := ptx2go.CompileFile("testdata/ptx/hand/legacy_warp.ptx")
+	require.NoError(t, err)
+	k, err := mod.Kernel("legacy_warp")
+	require.NoError(t, err)
+	const grid, block = 64, 80
+	r := confWarpRand()
+	n := grid * block
+	in := make([]uint32, 4*n)
+	clamps := []uint32{0x1f, 0x0, 0x1c03, 0x181f, 0x1f00, 0x1e01, 0x1000}
+	for i := range n {
+		w := i / 32 // picks the kind of inputs
+		a, b, c := r.Uint32(), uint32(r.IntN(40)), clamps[w%len(clamps)]
+		if w%5 == 4 {
+			b, c = r.Uint32(), r.Uint32()
+		}
+		var flags uint32
+		switch w % 4 {
+		case 0: // whole warp on path A, guard true: the pre-Volta full-warp vote and shfl
+			flags = 4 | uint32(r.IntN(2))
+		case 1: // path B, a quarter of the guards false
+			flags = 2 | uint32(r.IntN(2))
+			if r.IntN(4) != 0 {
+				flags |= 4
+			}
+		default:
+			flags = uint32(r.IntN(8))
+		}
+		in[4*i], in[4*i+1], in[4*i+2], in[4*i+3] = a, b, c, flags
+	}
+	dev := runtime.NewDevice()
+	inPtr, err := runtime.Upload(dev, in)
+	require.NoError(t, err)
+	outPtr, err := runtime.Upload(dev, make([]uint32, 4*n))
+	require.NoError(t, err)
+	require.NoError(t, k.Launch(t.Context(), dev, runtime.D1(grid), runtime.D1(block), inPtr, outPtr))
+	out := make([]uint32, 4*n)
+	require.NoError(t, runtime.Download(dev, out, outPtr))
+
+	for i := range n {
+		flags := func(k int) uint32 { return in[4*k+3] }
+		lane := i % block % 32
+		first := i - lane // the warp's thread 0
+		exists := func(l int) bool { return (first%block)+l < block }
+		got := out[4*i : 4*i+4]
+		if flags(i)&4 == 0 {
+			require.Equal(t, []uint32{0xdeadbeef, 0xdeadbeef, 0, 0xdeadbeef}, got, "thread %d (guard false)", i)
+			continue
+		}
+		var exec, set uint32
+		for l := range 32 {
+			if exists(l) && flags(first+l)&6 == flags(i)&6 {
+				exec |= 1 << l
+				if flags(first+l)&1 != 0 {
+					set |= 1 << l
+				}
+			}
+		}
+		modes := []string{"up", "bfly"}
+		if flags(i)&2 != 0 {
+			modes = []string{"down", "idx"}
+		}
+		var want [4]uint32
+		for s, mode := range modes {
+			j, ok := confWarpShflSource(mode, lane, in[4*i+1], in[4*i+2])
+			if !ok || j < 0 || j > 31 || exec&(1<<j) == 0 {
+				j = lane
+			}
+			want[s] = in[4*(first+j)]
+			if ok {
+				want[2] |= 8 << s
+			}
+		}
+		unset := exec &^ set
+		if set == exec {
+			want[2] |= 1
+		}
+		if set != 0 {
+			want[2] |= 2
+		}
+		if unset == 0 || unset == exec {
+			want[2] |= 4
+		}
+		want[3] = set
+		require.Equal(t, want[:], got, "thread %d (lane %d, flags %d, b %#x, c %#x)", i, lane, flags(i), in[4*i+1], in[4*i+2])
+	}
+}
+
+// TestConfWarpLegacyTargets checks where vote and shfl without .sync compile: the PTX ISA does
+// not support them for .target sm_70 and higher from PTX ISA version 6.4, and a module that
+// uses them there gets a positioned error naming the .sync form. The operand count follows the
+// form: no membermask without .sync.
+func TestConfWarpLegacyTargets(t *testing.T) {
+	src := func(version, target, body string) string {
+		return ".version " + version + "\n.target " + target + "\n.address_size 64\n.visible .entry k()\n{\n.reg .pred %p<2>;\n.reg .b32 %r<2>;\n" + body + "\nret;\n}\n"
+	}
+	const legacy = "vote.any.pred %p1, %p0;\nshfl.up.b32 %r1|%p1, %r0, 1, 0;"
+	for _, c := range []struct{ version, target string }{
+		{"6.0", "sm_60"}, {"6.3", "sm_70"}, {"6.4", "sm_61"}, {"7.0", "sm_50"}, {"5.0", "sm_52"},
+		{"8.0", "compute_60"}, {"6.0", "sm_30, texmode_independent"},
+	} {
+		_, err := ptx2go.Compile([]byte(src(c.version, c.target, legacy)), ptx2go.Options{File: "ok.ptx"})
+		require.NoError(t, err, ".version %s, .target %s", c.version, c.target)
+	}
+	for _, c := range []struct{ version, target, sm string }{
+		{"6.4", "sm_70", "70"}, {"8.0", "sm_80", "80"}, {"7.8", "sm_90a", "90"}, {"6.5", "compute_75", "75"},
+	} {
+		_, err := ptx2go.Compile([]byte(src(c.version, c.target, legacy)), ptx2go.Options{File: "bad.ptx"})
+		require.Error(t, err)
+		for _, want := range []string{
+			"bad.ptx:8:1: vote without .sync is not supported for .target sm_70 and higher from PTX ISA version 6.4 (this module: .version " + c.version + ", .target sm_" + c.sm + "); use vote.sync",
+			"bad.ptx:9:1: shfl without .sync is not supported for .target sm_70 and higher from PTX ISA version 6.4 (this module: .version " + c.version + ", .target sm_" + c.sm + "); use shfl.sync",
+		} {
+			require.Contains(t, err.Error(), want)
+		}
+	}
+	for body, want := range map[string]string{
+		"shfl.up.b32 %r1, %r0, 1, 0, 0xffffffff;": "bad.ptx:8:1: shfl takes 4 operands, not 5",
+		"shfl.sync.up.b32 %r1, %r0, 1, 0;":        "bad.ptx:8:1: shfl.sync takes 5 operands, not 4",
+		"vote.ballot.b32 %r1, %p0, 0xffffffff;":   "bad.ptx:8:1: vote takes 2 operands, not 3",
+		"vote.sync.all.pred %p1, %p0;":            "bad.ptx:8:1: vote.sync takes 3 operands, not 2",
+		"vote.all.b32 %r1, %p0;":                  "bad.ptx:8:1:",
+		"vote.ballot.pred %p1, %p0;":              "bad.ptx:8:1:",
+		"shfl.up.idx.b32 %r1, %r0, 1, 0;":         "bad.ptx:8:1:",
+	} {
+		_, err := ptx2go.Compile([]byte(src("6.0", "sm_60", body)), ptx2go.Options{File: "bad.ptx"})
+		require.Error(t, err, body)
+		require.Contains(t, err.Error(), want, body)
+	}
+}
