@@ -970,6 +970,92 @@ func TestConfIntCarry(t *testing.T) {
 	confIntRun(t, cases)
 }
 
+// confHWSub32 and confHWSub64 are subtraction as NVIDIA GPUs run it: with the carry flag cf
+// as carry-in (0 borrows one) and the carry-out, NOT borrow, as the new flag. sub.cc takes
+// cf = 1.
+func confHWSub32(a, b, cf uint32) (uint32, uint32) {
+	d, borrow := bits.Sub32(a, b, 1-cf)
+	return d, 1 - borrow
+}
+
+func confHWSub64(a, b, cf uint64) (uint64, uint64) {
+	d, borrow := bits.Sub64(a, b, 1-cf)
+	return d, 1 - borrow
+}
+
+// TestConfIntCarryMixed runs chains that mix additions and subtractions through the one carry
+// flag CC.CF, which a subtraction sets to NOT borrow (a + ~b + 1) and subc consumes as
+// a + ~b + CF, as the hardware does: sub.cc then addc, add.cc then subc, mad.cc then subc,
+// sub.cc then madc, on 32- and 64-bit words.
+func TestConfIntCarryMixed(t *testing.T) {
+	cases := []confIntCase{
+		{confOp{Body: `{
+			.reg .u32 %x<2>, %y<2>, %z<2>, %c, %s;
+			mov.b64 {%x0, %x1}, %a0;
+			mov.b64 {%y0, %y1}, %a1;
+			mov.u32 %s, %x0;
+			sub.cc.s32 %s, %s, %y0;
+			addc.u32 %c, 0, 0;
+			cvt.u64.u32 %d0, %c;
+			sub.cc.u32 %z0, %x0, %y0;
+			addc.cc.u32 %z1, %x1, %y1;
+			subc.u32 %c, %x0, %y1;
+			mov.b64 %d1, {%z0, %z1};
+			cvt.u64.u32 %d2, %c;
+			add.cc.u32 %z0, %x0, %y0;
+			subc.cc.u32 %z1, %x1, %y1;
+			addc.cc.u32 %c, %y0, 0;
+			subc.cc.u32 %s, %x1, %x0;
+			madc.hi.u32 %s, %x0, %y1, %s;
+			mov.b64 %d3, {%z0, %z1};
+			mov.b64 %d4, {%c, %s};
+		}`, In: []string{"u64", "u64"}, Out: []string{"u64", "u64", "u64", "u64", "u64"}}, func(x []uint64) []uint64 {
+			x0, x1, y0, y1 := uint32(x[0]), uint32(x[0]>>32), uint32(x[1]), uint32(x[1]>>32)
+			_, cf := confHWSub32(x0, y0, 1)
+			d0 := uint64(cf)
+			z0, cf := confHWSub32(x0, y0, 1)
+			z1, cf := bits.Add32(x1, y1, cf)
+			c, _ := confHWSub32(x0, y1, cf)
+			d1, d2 := uint64(z0)|uint64(z1)<<32, uint64(c)
+			z0, cf = bits.Add32(x0, y0, 0)
+			z1, cf = confHWSub32(x1, y1, cf)
+			c, cf = bits.Add32(y0, 0, cf)
+			s, cf := confHWSub32(x1, x0, cf)
+			hi, _ := bits.Mul32(x0, y1)
+			s, _ = bits.Add32(hi, s, cf)
+			return []uint64{d0, d1, d2, uint64(z0) | uint64(z1)<<32, uint64(c) | uint64(s)<<32}
+		}},
+		{confOp{Body: `{
+			.reg .u64 %c, %z;
+			sub.cc.u64 %z, %a0, %a1;
+			madc.lo.u64 %d0, %a2, %a3, %a0;
+			mad.lo.cc.u64 %z, %a2, %a3, %a1;
+			subc.cc.s64 %d1, %a0, %a2;
+			madc.hi.cc.u64 %d2, %a0, %a1, %a3;
+			subc.u64 %d3, %a1, %a3;
+			sub.cc.s64 %z, %a3, %a0;
+			addc.cc.u64 %c, 0, 0;
+			subc.cc.u64 %z, %a2, %a1;
+			addc.u64 %d4, %c, %c;
+			mov.b64 %d5, %z;
+		}`, In: []string{"u64", "u64", "u64", "u64"}, Out: []string{"u64", "u64", "u64", "u64", "u64", "u64"}}, func(x []uint64) []uint64 {
+			_, cf := confHWSub64(x[0], x[1], 1)
+			d0, _ := bits.Add64(x[2]*x[3], x[0], cf)
+			_, cf = bits.Add64(x[2]*x[3], x[1], 0)
+			d1, cf := confHWSub64(x[0], x[2], cf)
+			hi, _ := bits.Mul64(x[0], x[1])
+			d2, cf := bits.Add64(hi, x[3], cf)
+			d3, _ := confHWSub64(x[1], x[3], cf)
+			_, cf = confHWSub64(x[3], x[0], 1)
+			c, cf := bits.Add64(0, 0, cf)
+			z, cf := confHWSub64(x[2], x[1], cf)
+			d4, _ := bits.Add64(c, c, cf)
+			return []uint64{d0, d1, d2, d3, d4, z}
+		}},
+	}
+	confIntRun(t, cases)
+}
+
 // TestConfIntRejected checks that forms the ISA does not define, or ptx2go does not implement,
 // fail at compile time with the instruction's position instead of running wrongly.
 func TestConfIntRejected(t *testing.T) {

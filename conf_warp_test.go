@@ -491,6 +491,185 @@ func TestConfWarpGuarded(t *testing.T) {
 	}
 }
 
+// TestConfWarpGuardedMembermask runs guarded warp-level instructions whose membermask names
+// only the lanes whose guard is true. A lane whose guard is false does not execute the
+// instruction: its own membermask (here one that does not name it) is not checked, it keeps
+// its destinations, and the result covers exactly the executing lanes the mask names. 48
+// threads, of which 40..47 exit first: warp 1 has lanes 0..7.
+func TestConfWarpGuardedMembermask(t *testing.T) {
+	const prologue = `
+	setp.ge.u32 %p7, %r0, 40;
+	@%p7 exit;
+	and.b32 %r1, %r0, 31;
+	setp.ne.u32 %p0, %r1, 0;
+	and.b32 %r2, %r1, 1;
+	setp.eq.u32 %p1, %r2, 0;
+	setp.lt.u32 %p6, %r1, 20;
+	selp.b32 %r9, 0x55555555, 0x2, %p1;
+	mov.u32 %r3, 0x0badf00d;
+	setp.ne.u32 %p2, %r1, %r1;
+	setp.ne.u32 %p3, %r1, %r1;
+	setp.eq.u32 %p4, %r1, %r1;
+`
+	const keep = 0x0badf00d
+	// p0: guard false in lane 0 only; p1: guard true in the even lanes, whose membermask %r9 is
+	// 0x55555555 (the odd lanes hold 0x2); p6: lane < 20.
+	cases := []struct {
+		name, body string
+		want       func(lane int, exists func(int) bool) uint32
+	}{
+		{"vote all lanes but 0", `
+	setp.ne.u32 %p5, %r1, 0;
+	@%p0 vote.sync.all.pred %p3, %p5, 0xfffffffe;
+	@%p0 vote.sync.any.pred %p4, !%p5, 0xfffffffe;
+	@%p0 vote.sync.uni.pred %p2, %p6, 0xfffffffe;
+	@%p0 vote.sync.ballot.b32 %r3, %p6, 0xfffffffe;
+	selp.u32 %r4, 0x40000000, 0, %p3;
+	selp.u32 %r5, 0x80000000, 0, %p4;
+	selp.u32 %r6, 0x20000000, 0, %p2;
+	or.b32 %r3, %r3, %r4;
+	or.b32 %r3, %r3, %r5;
+	or.b32 %r3, %r3, %r6;`, func(lane int, exists func(int) bool) uint32 {
+			if lane == 0 {
+				return keep | 0x80000000 // %p4 keeps its true, %p3 and %p2 their false
+			}
+			var ballot, all uint32
+			for l := 1; l < 32; l++ {
+				if exists(l) {
+					all |= 1 << l
+					if l < 20 {
+						ballot |= 1 << l
+					}
+				}
+			}
+			r := ballot | 0x40000000 // all: every executing lane has %p5; any of !%p5: none
+			if ballot == 0 || ballot == all {
+				r |= 0x20000000
+			}
+			return r
+		}},
+		{"vote ballot even lanes", `
+	@%p1 vote.sync.ballot.b32 %r3, %p6, %r9;`, func(lane int, exists func(int) bool) uint32 {
+			if lane&1 == 1 {
+				return keep
+			}
+			var r uint32
+			for l := 0; l < 20; l += 2 {
+				if exists(l) {
+					r |= 1 << l
+				}
+			}
+			return r
+		}},
+		{"redux", `
+	mul.lo.u32 %r4, %r1, 3;
+	@%p1 redux.sync.add.u32 %r3, %r4, %r9;`, func(lane int, exists func(int) bool) uint32 {
+			if lane&1 == 1 {
+				return keep
+			}
+			var sum uint32
+			for l := 0; l < 32; l += 2 {
+				if exists(l) {
+					sum += uint32(3 * l)
+				}
+			}
+			return sum
+		}},
+		{"shfl bfly", `
+	@%p1 shfl.sync.bfly.b32 %r3|%p3, %r1, 2, 31, %r9;
+	selp.u32 %r4, 0x100, 0, %p3;
+	or.b32 %r3, %r3, %r4;`, func(lane int, exists func(int) bool) uint32 {
+			if lane&1 == 1 {
+				return keep
+			}
+			return uint32(lane^2) | 0x100
+		}},
+		{"shfl from a guarded-off lane", `
+	@%p1 shfl.sync.idx.b32 %r3, %r1, 1, 31, %r9;`, func(lane int, exists func(int) bool) uint32 {
+			if lane&1 == 1 {
+				return keep
+			}
+			return uint32(lane) // lane 1 does not execute: each lane gets its own value
+		}},
+		{"match", `
+	shr.u32 %r4, %r1, 2;
+	mov.u32 %r5, 0x0badf00d;
+	@%p1 match.any.sync.b32 %r3, %r4, %r9;
+	@%p1 match.all.sync.b32 %r5|%p3, %r2, %r9;
+	selp.u32 %r6, 2, 0, %p3;
+	or.b32 %r5, %r5, %r6;
+	shl.b32 %r3, %r3, 1;
+	xor.b32 %r3, %r3, %r5;`, func(lane int, exists func(int) bool) uint32 {
+			if lane&1 == 1 {
+				return keep<<1 ^ keep
+			}
+			var same, group uint32
+			for l := 0; l < 32; l += 2 {
+				if exists(l) {
+					group |= 1 << l
+					if l/4 == lane/4 {
+						same |= 1 << l
+					}
+				}
+			}
+			return same<<1 ^ (group | 2)
+		}},
+		{"elect", `
+	mov.u32 %r4, 7;
+	@%p0 elect.sync %r3|%p3, 0xfffffffe;
+	@%p1 elect.sync %r4|%p4, %r9;
+	selp.u32 %r5, 0x100, 0, %p3;
+	selp.u32 %r6, 0x200, 0, %p4;
+	shl.b32 %r4, %r4, 16;
+	or.b32 %r3, %r3, %r5;
+	or.b32 %r3, %r3, %r6;
+	xor.b32 %r3, %r3, %r4;`, func(lane int, exists func(int) bool) uint32 {
+			r, p3, r4, p4 := uint32(1), lane == 1, uint32(0), lane == 0 // leaders: lane 1, lane 0
+			if lane == 0 {
+				r = keep
+			}
+			if lane&1 == 1 {
+				r4, p4 = 7, true // kept
+			}
+			if p3 {
+				r |= 0x100
+			}
+			if p4 {
+				r |= 0x200
+			}
+			return r ^ r4<<16
+		}},
+		{"activemask and bar.warp.sync", `
+	@%p1 bar.warp.sync %r9;
+	@%p0 bar.warp.sync 0xfffffffe;
+	@%p1 activemask.b32 %r3;`, func(lane int, exists func(int) bool) uint32 {
+			if lane&1 == 1 {
+				return keep
+			}
+			var r uint32
+			for l := 0; l < 32; l += 2 {
+				if exists(l) {
+					r |= 1 << l
+				}
+			}
+			return r
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := confWarpKernel(t, prologue+c.body+"\n\tst.global.u32 [%rd1], %r3;", 48)
+			require.NoError(t, err)
+			for tid := range 48 {
+				want := uint32(0xdeadbeef)
+				if tid < 40 {
+					want = c.want(tid&31, func(l int) bool { return tid&^31+l < 40 })
+				}
+				require.Equal(t, want, got[tid], "thread %d: got %#x, want %#x", tid, got[tid], want)
+			}
+		})
+	}
+}
+
 // TestConfWarpFaults checks that a membermask naming lanes that are not executing, or not
 // naming the executing lane, or differing between lanes that name each other, stops the
 // launch with a warp-synchronization fault that says which lanes, where and in which thread.
@@ -525,6 +704,17 @@ DONE:
 	match.any.sync.b32 %r1, %r0, 0xffffffff;
 DONE:
 	st.global.u32 [%rd1], %r0;`, "match.sync membermask 0xffffffff includes inactive lanes 0x00000020", "match.any", 0},
+		{"guarded vote not self", `
+	and.b32 %r2, %r0, 1;
+	setp.eq.u32 %p1, %r2, 0;
+	@%p1 vote.sync.ballot.b32 %r1, %p0, 0xaaaaaaaa;`, "vote.sync membermask 0xaaaaaaaa does not include the executing lane 0", "vote.sync", 0},
+		{"guarded redux diverged", `
+	setp.lt.u32 %p0, %r0, 16;
+	@!%p0 bra DONE;
+	setp.ne.u32 %p1, %r0, 3;
+	@%p1 redux.sync.add.u32 %r1, %r0, 0xffffffff;
+DONE:
+	st.global.u32 [%rd1], %r0;`, "redux.sync membermask 0xffffffff includes inactive lanes 0xffff0000", "redux.sync", 0},
 		{"elect diverged", `
 	setp.ne.u32 %p0, %r0, 1;
 	@%p0 bra DONE;
@@ -592,5 +782,159 @@ func TestConfWarpMisc(t *testing.T) {
 		_, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "bad.ptx"})
 		require.Error(t, err, bad)
 		require.True(t, strings.Contains(err.Error(), "bad.ptx:8:1:"), "%s: %v", bad, err)
+	}
+}
+
+// confWarpShflSource is the ISA's shfl source lane j of lane for mode and operands b and c,
+// and whether it is in range (the predicate destination).
+func confWarpShflSource(mode string, lane int, b, c uint32) (int, bool) {
+	bval, cval, seg := int(b&31), int(c&31), int(c>>8&31)
+	maxLane := lane&seg | cval&^seg
+	minLane := lane & seg
+	switch mode {
+	case "up":
+		return lane - bval, lane-bval >= maxLane
+	case "down":
+		return lane + bval, lane+bval <= maxLane
+	case "bfly":
+		return lane ^ bval, lane^bval <= maxLane
+	}
+	j := minLane | bval&^seg
+	return j, j <= maxLane
+}
+
+// TestConfWarpLegacy runs testdata/ptx/hand/legacy_warp.ptx (.version 6.0, .target sm_60): vote
+// and shfl without .sync, guarded, on two divergent paths, in CTAs of 80 threads (the third
+// warp partial). Each instruction covers the executing lanes: those of its path whose guard is
+// true. A shfl whose source lane does not execute, like one whose source is out of range,
+// yields the lane's own value; its predicate says whether the source was in range.
+func TestConfWarpLegacy(t *testing.T) {
+	mod, err := ptx2go.CompileFile("testdata/ptx/hand/legacy_warp.ptx")
+	require.NoError(t, err)
+	k, err := mod.Kernel("legacy_warp")
+	require.NoError(t, err)
+	const grid, block = 64, 80
+	r := confWarpRand()
+	n := grid * block
+	in := make([]uint32, 4*n)
+	clamps := []uint32{0x1f, 0x0, 0x1c03, 0x181f, 0x1f00, 0x1e01, 0x1000}
+	for i := range n {
+		w := i / 32 // picks the kind of inputs
+		a, b, c := r.Uint32(), uint32(r.IntN(40)), clamps[w%len(clamps)]
+		if w%5 == 4 {
+			b, c = r.Uint32(), r.Uint32()
+		}
+		var flags uint32
+		switch w % 4 {
+		case 0: // whole warp on path A, guard true: the pre-Volta full-warp vote and shfl
+			flags = 4 | uint32(r.IntN(2))
+		case 1: // path B, a quarter of the guards false
+			flags = 2 | uint32(r.IntN(2))
+			if r.IntN(4) != 0 {
+				flags |= 4
+			}
+		default:
+			flags = uint32(r.IntN(8))
+		}
+		in[4*i], in[4*i+1], in[4*i+2], in[4*i+3] = a, b, c, flags
+	}
+	dev := runtime.NewDevice()
+	inPtr, err := runtime.Upload(dev, in)
+	require.NoError(t, err)
+	outPtr, err := runtime.Upload(dev, make([]uint32, 4*n))
+	require.NoError(t, err)
+	require.NoError(t, k.Launch(t.Context(), dev, runtime.D1(grid), runtime.D1(block), inPtr, outPtr))
+	out := make([]uint32, 4*n)
+	require.NoError(t, runtime.Download(dev, out, outPtr))
+
+	for i := range n {
+		flags := func(k int) uint32 { return in[4*k+3] }
+		lane := i % block % 32
+		first := i - lane // the warp's thread 0
+		exists := func(l int) bool { return (first%block)+l < block }
+		got := out[4*i : 4*i+4]
+		if flags(i)&4 == 0 {
+			require.Equal(t, []uint32{0xdeadbeef, 0xdeadbeef, 0, 0xdeadbeef}, got, "thread %d (guard false)", i)
+			continue
+		}
+		var exec, set uint32
+		for l := range 32 {
+			if exists(l) && flags(first+l)&6 == flags(i)&6 {
+				exec |= 1 << l
+				if flags(first+l)&1 != 0 {
+					set |= 1 << l
+				}
+			}
+		}
+		modes := []string{"up", "bfly"}
+		if flags(i)&2 != 0 {
+			modes = []string{"down", "idx"}
+		}
+		var want [4]uint32
+		for s, mode := range modes {
+			j, ok := confWarpShflSource(mode, lane, in[4*i+1], in[4*i+2])
+			if !ok || j < 0 || j > 31 || exec&(1<<j) == 0 {
+				j = lane
+			}
+			want[s] = in[4*(first+j)]
+			if ok {
+				want[2] |= 8 << s
+			}
+		}
+		unset := exec &^ set
+		if set == exec {
+			want[2] |= 1
+		}
+		if set != 0 {
+			want[2] |= 2
+		}
+		if unset == 0 || unset == exec {
+			want[2] |= 4
+		}
+		want[3] = set
+		require.Equal(t, want[:], got, "thread %d (lane %d, flags %d, b %#x, c %#x)", i, lane, flags(i), in[4*i+1], in[4*i+2])
+	}
+}
+
+// TestConfWarpLegacyTargets checks where vote and shfl without .sync compile: the PTX ISA does
+// not support them for .target sm_70 and higher from PTX ISA version 6.4, and a module that
+// uses them there gets a positioned error naming the .sync form. The operand count follows the
+// form: no membermask without .sync.
+func TestConfWarpLegacyTargets(t *testing.T) {
+	src := func(version, target, body string) string {
+		return ".version " + version + "\n.target " + target + "\n.address_size 64\n.visible .entry k()\n{\n.reg .pred %p<2>;\n.reg .b32 %r<2>;\n" + body + "\nret;\n}\n"
+	}
+	const legacy = "vote.any.pred %p1, %p0;\nshfl.up.b32 %r1|%p1, %r0, 1, 0;"
+	for _, c := range []struct{ version, target string }{
+		{"6.0", "sm_60"}, {"6.3", "sm_70"}, {"6.4", "sm_61"}, {"7.0", "sm_50"}, {"5.0", "sm_52"},
+		{"8.0", "compute_60"}, {"6.0", "sm_30, texmode_independent"},
+	} {
+		_, err := ptx2go.Compile([]byte(src(c.version, c.target, legacy)), ptx2go.Options{File: "ok.ptx"})
+		require.NoError(t, err, ".version %s, .target %s", c.version, c.target)
+	}
+	for _, c := range []struct{ version, target, sm string }{
+		{"6.4", "sm_70", "70"}, {"8.0", "sm_80", "80"}, {"7.8", "sm_90a", "90"}, {"6.5", "compute_75", "75"},
+	} {
+		_, err := ptx2go.Compile([]byte(src(c.version, c.target, legacy)), ptx2go.Options{File: "bad.ptx"})
+		require.Error(t, err)
+		for _, want := range []string{
+			"bad.ptx:8:1: vote without .sync is not supported for .target sm_70 and higher from PTX ISA version 6.4 (this module: .version " + c.version + ", .target sm_" + c.sm + "); use vote.sync",
+			"bad.ptx:9:1: shfl without .sync is not supported for .target sm_70 and higher from PTX ISA version 6.4 (this module: .version " + c.version + ", .target sm_" + c.sm + "); use shfl.sync",
+		} {
+			require.Contains(t, err.Error(), want)
+		}
+	}
+	for body, want := range map[string]string{
+		"shfl.up.b32 %r1, %r0, 1, 0, 0xffffffff;": "bad.ptx:8:1: shfl takes 4 operands, not 5",
+		"shfl.sync.up.b32 %r1, %r0, 1, 0;":        "bad.ptx:8:1: shfl.sync takes 5 operands, not 4",
+		"vote.ballot.b32 %r1, %p0, 0xffffffff;":   "bad.ptx:8:1: vote takes 2 operands, not 3",
+		"vote.sync.all.pred %p1, %p0;":            "bad.ptx:8:1: vote.sync takes 3 operands, not 2",
+		"vote.all.b32 %r1, %p0;":                  "bad.ptx:8:1:",
+		"vote.ballot.pred %p1, %p0;":              "bad.ptx:8:1:",
+		"shfl.up.idx.b32 %r1, %r0, 1, 0;":         "bad.ptx:8:1:",
+	} {
+		_, err := ptx2go.Compile([]byte(src("6.0", "sm_60", body)), ptx2go.Options{File: "bad.ptx"})
+		require.Error(t, err, body)
+		require.Contains(t, err.Error(), want, body)
 	}
 }

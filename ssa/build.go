@@ -31,30 +31,11 @@ func (l ErrorList) Error() string {
 // maxErrors caps the errors reported per module.
 const maxErrors = 10
 
-// targetSM reads the architecture number from a .target directive's sm_NN or compute_NN.
-func targetSM(t frontend.Target) int {
-	for _, name := range t.Names {
-		for _, prefix := range []string{"sm_", "compute_"} {
-			if rest, ok := strings.CutPrefix(name, prefix); ok {
-				n := 0
-				for _, c := range rest {
-					if c < '0' || c > '9' {
-						break
-					}
-					n = n*10 + int(c-'0')
-				}
-				return n
-			}
-		}
-	}
-	return 0
-}
-
 // Build lowers a parsed module into SSA form, computes dominators, post-dominators and
 // reconvergence points, runs the uniformity analysis, and verifies the result.
 func Build(m *frontend.Module) (*Program, error) {
 	b := &builder{prog: &Program{File: m.Pos.File, AddressSize: m.AddressSize, SM: targetSM(m.Target), funcByName: map[string]*Function{}},
-		globals: map[string]*Variable{}, module: m}
+		globals: map[string]*Variable{}, module: m, legacyWarp: legacyWarpOK(m)}
 	b.declareModule(m)
 	// Each function passes through every stage while its IR is still in the cache. Once
 	// lowering has reported an error, later functions are only lowered, and only the lowering
@@ -101,6 +82,8 @@ type builder struct {
 	labels   map[string]*Block
 	cur      *Block
 	module   *frontend.Module // searched for the owner of a label of another function
+	// legacyWarp says the module may use vote and shfl without .sync (legacyWarpOK).
+	legacyWarp bool
 	// defs collects the definitions of the destination being lowered.
 	defs []*Value
 	mem  memory
@@ -676,6 +659,10 @@ func (b *builder) instruction(in *frontend.Instruction) {
 			b.cur = nil
 		}
 		return
+	}
+	if (in.Op == frontend.OpVote || in.Op == frontend.OpShfl) && !in.Has(frontend.ModSync) && !b.legacyWarp {
+		b.errorf(in.Pos, "%s without .sync is not supported for .target sm_70 and higher from PTX ISA version 6.4 (this module: .version %d.%d, .target sm_%d); use %s.sync",
+			in.Op, b.module.Version.Major, b.module.Version.Minor, targetSM(b.module.Target), in.Op)
 	}
 	bl := b.block(in.Pos)
 	ins := b.mem.instrs.alloc()

@@ -228,7 +228,11 @@ func instrUniform(fn *Function, in *Instr) bool {
 		return true // one result for the whole warp
 	case frontend.OpVote, frontend.OpRedux:
 		// One result per group of lanes that pass the same membermask: for the whole warp
-		// when the mask (the last operand) is the same in every lane.
+		// when the mask (the last operand) is the same in every lane, or when there is none
+		// (vote without .sync).
+		if in.Op == frontend.OpVote && !modsHave(in.Mods, frontend.ModSync) {
+			return true
+		}
 		return len(in.Args) > 0 && argUniform(&in.Args[len(in.Args)-1])
 	case frontend.OpLd, frontend.OpLdu:
 		if !uniformLoad(fn, in) {

@@ -58,7 +58,7 @@ var operandCounts = map[frontend.Opcode][2]int{
 	frontend.OpRsqrt: {2, 2}, frontend.OpRcp: {2, 2}, frontend.OpSin: {2, 2}, frontend.OpCos: {2, 2},
 	frontend.OpLg2: {2, 2}, frontend.OpEx2: {2, 2}, frontend.OpTanh: {2, 2}, frontend.OpTestp: {2, 2},
 	frontend.OpIsspacep: {2, 2}, frontend.OpLd: {2, 3}, frontend.OpLdu: {2, 2}, frontend.OpSt: {2, 3},
-	frontend.OpAtom: {3, 4}, frontend.OpRed: {2, 3}, frontend.OpShfl: {5, 5}, frontend.OpVote: {2, 3},
+	frontend.OpAtom: {3, 4}, frontend.OpRed: {2, 3}, frontend.OpShfl: {4, 5}, frontend.OpVote: {2, 3},
 	frontend.OpActivemask: {1, 1}, frontend.OpMembar: {0, 0}, frontend.OpFence: {0, 0}, frontend.OpBar: {1, 4},
 	frontend.OpBarrier: {1, 4},
 }
@@ -72,6 +72,17 @@ func (v *verifier) instr(in *Instr) {
 		}
 		v.errorf(in.Pos, "%s takes %s operands, not %d", in.Op, want, n)
 		return
+	}
+	if in.Op == frontend.OpShfl || in.Op == frontend.OpVote {
+		// The .sync forms add a membermask to the pre-Volta ones.
+		want, name := operandCounts[in.Op][0], in.Op.String()
+		if modsHave(in.Mods, frontend.ModSync) {
+			want, name = want+1, name+".sync"
+		}
+		if n != want {
+			v.errorf(in.Pos, "%s takes %d operands, not %d", name, want, n)
+			return
+		}
 	}
 	if in.Op == frontend.OpCvt && n > 2 && !modsHave(in.Mods, cvtPackMod) && (n > 3 || !packsPair(in)) {
 		v.errorf(in.Pos, "cvt takes 3 operands only to pack a pair (.f16x2, .bf16x2, .e4m3x2, .e5m2x2, .e2m1x2, .e2m3x2, .e3m2x2, .ue8m0x2), 3 or 4 only as cvt.pack")

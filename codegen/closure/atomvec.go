@@ -149,8 +149,13 @@ func (e *emitter) atomVector(op frontend.Mod, t frontend.Type) runtime.Instr {
 			l := bits.TrailingZeros32(m) & (ws - 1)
 			addr := ad.at(w, u, l)
 			mem := ad.access(w, addr, n*es, l, loc)
+			// The operands are read before any old value is written: d may name them.
+			var b [8]uint64
 			for i, s := range src {
-				old := atomicRMW(mem[i*es:i*es+es], addr+uint64(i*es), f, wrap(w.R[s*ws+l], width), 0)
+				b[i] = wrap(w.R[s*ws+l], width)
+			}
+			for i := range src {
+				old := atomicRMW(mem[i*es:i*es+es], addr+uint64(i*es), f, b[i], 0)
 				if dst != nil {
 					w.R[dst[i]*ws+l] = old
 				}

@@ -455,18 +455,38 @@ func (e *emitter) mov() runtime.Instr {
 	return copyLanes(e.dst(d), e.src(a, t))
 }
 
-// moveVector is mov.v2/.v4: element-wise copies.
+// moveVector is mov.v2/.v4. Every source is read before any destination is written, as on
+// the GPU: destinations may name sources in another order (`mov.v2.u32 {a, b}, {b, a}` swaps).
 func (e *emitter) moveVector(dsts, srcs []ssa.Arg, t frontend.Type) runtime.Instr {
 	if len(dsts) != len(srcs) {
 		return e.errorf("vector mov with %d destinations and %d sources", len(dsts), len(srcs))
 	}
-	code := make([]runtime.Instr, len(dsts))
-	for i := range dsts {
-		code[i] = copyLanes(e.dst(dsts[i]), e.src(srcs[i], t))
+	if len(dsts) > 4 {
+		return e.errorf("vector mov with %d elements; mov takes .v2 and .v4", len(dsts))
+	}
+	src := make([]int, len(srcs))
+	for i, a := range srcs {
+		src[i] = e.src(a, t)
+	}
+	dst := make([]int, len(dsts))
+	for i, a := range dsts {
+		dst[i] = e.dst(a)
 	}
 	return func(w *runtime.Warp, m uint32) {
-		for _, c := range code {
-			c(w, m)
+		var old [4][ws]uint64
+		for i, s := range src {
+			old[i] = *regs(w, s)
+		}
+		for i, d := range dst {
+			D := regs(w, d)
+			if m == ^uint32(0) {
+				*D = old[i]
+				continue
+			}
+			for x := m; x != 0; x &= x - 1 {
+				l := bits.TrailingZeros32(x) & (ws - 1)
+				D[l] = old[i][l]
+			}
 		}
 	}
 }

@@ -123,8 +123,8 @@ func (e *emitter) lanes3Of(t frontend.Type, op func(x, y, z uint32) uint32) runt
 }
 
 // carryArith lowers add.cc, sub.cc, addc, subc, mad.cc and madc on .u32 .s32 .u64 .s64. The
-// carry flag is one bit per lane in carrySlot; sub.cc and subc keep the borrow there, as the
-// ISA defines CC.CF for subtraction.
+// carry flag is one bit per lane in carrySlot. A subtraction is a + ^b + carry-in (1 for
+// sub.cc, CC.CF for subc) and leaves its carry-out, NOT borrow, in the flag, as NVIDIA GPUs do.
 func (e *emitter) carryArith() runtime.Instr {
 	in := e.in
 	t := e.typ()
@@ -149,11 +149,15 @@ func (e *emitter) carryArith() runtime.Instr {
 	}
 	cf := e.f.carrySlot()
 	sub := op == frontend.OpSub || op == frontend.OpSubc
+	var cin0 uint64 // the carry-in of the forms that read no flag
+	if sub {
+		cin0 = 1
+	}
 	return func(w *runtime.Warp, m uint32) {
 		D, A, B, C, CF := regs(w, d), regs(w, a), regs(w, b), regs(w, c), regs(w, cf)
 		for ; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m) & (ws - 1)
-			var cin uint64
+			cin := cin0
 			if readCF {
 				cin = CF[l] & 1
 			}
@@ -168,7 +172,7 @@ func (e *emitter) carryArith() runtime.Instr {
 			}
 			var r, cout uint64
 			if sub {
-				r, cout = isa.SubBorrow(x, y, cin, n)
+				r, cout = isa.SubCarry(x, y, cin, n)
 			} else {
 				r, cout = isa.AddCarry(x, y, cin, n)
 			}

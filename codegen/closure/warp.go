@@ -12,14 +12,19 @@ import (
 
 // Warp-level instructions: shfl, vote, match, redux, elect, activemask and bar.warp.sync.
 //
+// vote and shfl without .sync, the pre-Volta forms (ssa rejects them for sm_70 and newer from
+// PTX ISA 6.4), have no membermask: they run over the executing lanes of the warp.
+//
 // Every .sync form takes a membermask. The ISA leaves a warp-synchronous instruction undefined
 // when the executing thread is not in its own membermask, and on this machine a lane named in
 // the mask that exists and has not exited but does not reach the instruction can never
 // arrive: both are faults (runtime.FaultWarpSync), never a silently computed result. Each
 // lane reads its own membermask, so lanes may synchronize in disjoint groups (lanes that name
 // each other must pass the same mask, else it is a fault too); a lane sees the values of the
-// lanes of its own mask that execute the instruction. A lane whose guard is false arrives but
-// neither contributes nor receives a value.
+// lanes of its own mask that execute the instruction. The executing lanes are the active lanes
+// whose guard is true: a lane whose guard is false does not execute the instruction, so its
+// membermask is not read and it neither contributes nor receives a value, but it has reached
+// the instruction, so the executing lanes' masks may name it.
 
 // warpSynchronous reports whether an instruction applies its own guard: the .sync warp
 // instructions, where a lane whose guard is false still arrives at the synchronization (the
@@ -54,15 +59,25 @@ func (e *emitter) guardLanes() func(w *runtime.Warp, m uint32) uint32 {
 	}
 }
 
-// warpMembers reads the membermask register slot mm of every lane in m (the lanes that reach
-// the instruction), checks it, and returns each lane's participating lanes: its mask
-// restricted to exec, the lanes of m whose guard holds.
+// warpMembers reads the membermask register slot mm of the executing lanes exec (the lanes of
+// m, those that reach the instruction, whose guard holds), checks it, and returns each
+// executing lane's participating lanes: its mask restricted to exec. Without a membermask (mm
+// < 0, the forms without .sync) every executing lane takes part.
 func warpMembers(w *runtime.Warp, mm int, m, exec uint32, what, loc string) (groups [ws]uint32) {
+	if mm < 0 {
+		for x := exec; x != 0; x &= x - 1 {
+			groups[bits.TrailingZeros32(x)&(ws-1)] = exec
+		}
+		return groups
+	}
+	if exec == 0 {
+		return groups
+	}
 	M := regs(w, mm)
 	var union uint32
 	uniform := true
-	first := uint32(M[bits.TrailingZeros32(m)&(ws-1)])
-	for x := m; x != 0; x &= x - 1 {
+	first := uint32(M[bits.TrailingZeros32(exec)&(ws-1)])
+	for x := exec; x != 0; x &= x - 1 {
 		l := bits.TrailingZeros32(x) & (ws - 1)
 		mask := uint32(M[l])
 		if mask&(1<<l) == 0 {
@@ -72,11 +87,11 @@ func warpMembers(w *runtime.Warp, mm int, m, exec uint32, what, loc string) (gro
 		uniform = uniform && mask == first
 		groups[l] = mask & exec
 	}
-	checkMembers(w, union, m, what, loc)
+	checkMembers(w, union, m, exec, what, loc)
 	if !uniform {
 		// Lanes that name each other must name the same lanes (the CUDA programming guide's
 		// rule: every thread in mask executes the instruction with the same mask).
-		for x := m; x != 0; x &= x - 1 {
+		for x := exec; x != 0; x &= x - 1 {
 			l := bits.TrailingZeros32(x) & (ws - 1)
 			for g := groups[l]; g != 0; g &= g - 1 {
 				if k := bits.TrailingZeros32(g) & (ws - 1); uint32(M[k]) != uint32(M[l]) {
@@ -88,20 +103,24 @@ func warpMembers(w *runtime.Warp, mm int, m, exec uint32, what, loc string) (gro
 	return groups
 }
 
-// checkMembers faults when a warp-synchronous instruction's membermask names lanes that
-// exist and have not exited but are not executing it.
-func checkMembers(w *runtime.Warp, members, active uint32, what, loc string) {
-	if missing := members & w.Active() &^ active; missing != 0 {
-		w.Fault(runtime.FaultWarpSync, loc, bits.TrailingZeros32(active), fmt.Sprintf("%s membermask 0x%08x includes inactive lanes 0x%08x", what, members, missing))
+// checkMembers faults, in the first executing lane, when a warp-synchronous instruction's
+// membermask names lanes that exist and have not exited but have not reached it (are not in
+// reached).
+func checkMembers(w *runtime.Warp, members, reached, exec uint32, what, loc string) {
+	if missing := members & w.Active() &^ reached; missing != 0 {
+		w.Fault(runtime.FaultWarpSync, loc, bits.TrailingZeros32(exec), fmt.Sprintf("%s membermask 0x%08x includes inactive lanes 0x%08x", what, members, missing))
 	}
 }
 
 // syncOnly reports whether the instruction carries .sync and otherwise only modifiers in
 // allowed (types are checked by the caller).
 func (e *emitter) syncOnly(allowed ...frontend.Mod) bool {
-	if !e.has(frontend.ModSync) {
-		return false
-	}
+	return e.has(frontend.ModSync) && e.modsOnly(allowed...)
+}
+
+// modsOnly reports whether the instruction carries, besides types and .sync, only modifiers in
+// allowed.
+func (e *emitter) modsOnly(allowed ...frontend.Mod) bool {
 	for _, m := range e.in.Mods {
 		if _, isType := m.Type(); isType || m == frontend.ModSync {
 			continue
@@ -160,25 +179,31 @@ func (e *emitter) barWarp() runtime.Instr {
 	}
 	mask := e.src(e.in.Args[0], frontend.B32)
 	loc := e.loc()
+	guard := e.guardLanes()
 	return func(w *runtime.Warp, m uint32) {
-		warpMembers(w, mask, m, m, "bar.warp.sync", loc)
+		warpMembers(w, mask, m, guard(w, m), "bar.warp.sync", loc)
 	}
 }
 
-// shfl lowers shfl.sync.{up,down,bfly,idx}.b32 d[|p], a, b, c, membermask as the ISA
-// defines it: c holds the clamp value in bits 0-4 and the segment mask in bits 8-12. A source
-// lane that is not executing yields the lane's own value (the ISA leaves it unpredictable).
+// shfl lowers shfl.sync.{up,down,bfly,idx}.b32 d[|p], a, b, c, membermask and the pre-Volta
+// shfl.{up,down,bfly,idx}.b32 d[|p], a, b, c as the ISA defines them: c holds the clamp value
+// in bits 0-4 and the segment mask in bits 8-12. A source lane that is not executing yields
+// the lane's own value, as an out-of-range one does (the ISA leaves it unpredictable).
 func (e *emitter) shfl() runtime.Instr {
 	in := e.in
 	mode := e.oneOf(frontend.ModUp, frontend.ModDown, frontend.ModBfly, frontend.ModIdx)
-	if mode == 0 || !e.syncOnly(mode) || len(e.types()) != 1 || e.typ() != frontend.B32 {
+	sync := e.has(frontend.ModSync)
+	if mode == 0 || !e.modsOnly(mode) || len(e.types()) != 1 || e.typ() != frontend.B32 || len(in.Args) != 3+btoi(sync) {
 		return e.unsupported()
 	}
 	d, p := e.valueAndPred(in.Dsts[0])
 	a := e.src(in.Args[0], frontend.B32)
 	b := e.src(in.Args[1], frontend.B32)
 	c := e.src(in.Args[2], frontend.B32)
-	mm := e.src(in.Args[3], frontend.B32)
+	mm := -1
+	if sync {
+		mm = e.src(in.Args[3], frontend.B32)
+	}
 	loc := e.loc()
 	guard := e.guardLanes()
 	return func(w *runtime.Warp, m uint32) {
@@ -230,19 +255,24 @@ func (e *emitter) shfl() runtime.Instr {
 }
 
 // vote lowers vote.sync.{all,any,uni}.pred d, {!}a, membermask and vote.sync.ballot.b32:
-// each lane's answer covers the executing lanes of its own membermask.
+// each lane's answer covers the executing lanes of its own membermask; and the pre-Volta
+// vote.{all,any,uni}.pred d, {!}a and vote.ballot.b32, whose answer covers the executing lanes.
 func (e *emitter) vote() runtime.Instr {
 	in := e.in
 	mode := e.oneOf(frontend.ModAll, frontend.ModAny, frontend.ModUni, frontend.ModBallot)
 	ballot := mode == frontend.ModBallot
+	sync := e.has(frontend.ModSync)
 	switch {
-	case mode == 0 || !e.syncOnly(mode) || len(e.types()) != 1 || len(in.Args) != 2:
+	case mode == 0 || !e.modsOnly(mode) || len(e.types()) != 1 || len(in.Args) != 1+btoi(sync):
 		return e.unsupported()
 	case ballot && e.typ() != frontend.B32, !ballot && e.typ() != frontend.Pred:
 		return e.unsupported()
 	}
 	src, neg := e.pred(in.Args[0])
-	mm := e.src(in.Args[1], frontend.B32)
+	mm := -1
+	if sync {
+		mm = e.src(in.Args[1], frontend.B32)
+	}
 	loc := e.loc()
 	var d int
 	if ballot {

@@ -108,14 +108,12 @@ func AddCarry(a, b, cin uint64, n int) (sum, cout uint64) {
 	return s & Mask(n), s >> n & 1
 }
 
-// SubBorrow computes a - (b + bin) on n bits (32 or 64) and returns the wrapped difference and
-// the borrow-out: sub.cc and subc, whose CC.CF holds the borrow.
-func SubBorrow(a, b, bin uint64, n int) (diff, bout uint64) {
-	if n == 64 {
-		return bits.Sub64(a, b, bin)
-	}
-	d := a&Mask(n) - b&Mask(n) - bin
-	return d & Mask(n), d >> 63
+// SubCarry computes a + ^b + cin on n bits (32 or 64), that is a - b - (1 - cin), and returns
+// the wrapped difference and the carry-out, which is NOT borrow: sub.cc (cin 1) and subc (cin
+// CC.CF) set CC.CF this way on NVIDIA GPUs, so one flag serves chains that mix them with
+// add.cc, addc, mad.cc and madc.
+func SubCarry(a, b, cin uint64, n int) (diff, cout uint64) {
+	return AddCarry(a, ^b&Mask(n), cin, n)
 }
 
 // Mul24 is mul24.{lo,hi}.{u,s}32: the product of the low 24 bits of a and b (sign-extended for

@@ -1,6 +1,9 @@
 package isa
 
-import "testing"
+import (
+	"math/bits"
+	"testing"
+)
 
 // TestIntISAExamples checks the worked examples the PTX ISA gives for the integer instructions.
 func TestIntISAExamples(t *testing.T) {
@@ -32,5 +35,25 @@ func TestIntISAExamples(t *testing.T) {
 	}
 	if d := Div(1<<63, 1<<64-1, 64, true); d != 1<<63 {
 		t.Errorf("div.s64 MinInt64/-1 = %#x, want MinInt64", d)
+	}
+}
+
+// TestSubCarry checks SubCarry against math/bits: the difference is a - b - (1 - cin) and the
+// carry-out is NOT the borrow.
+func TestSubCarry(t *testing.T) {
+	vals := []uint64{0, 1, 2, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff, 1 << 32, 1<<63 - 1, 1 << 63, 1<<64 - 1}
+	for _, a := range vals {
+		for _, b := range vals {
+			for cin := range uint64(2) {
+				d, borrow := bits.Sub64(a, b, 1-cin)
+				if got, cout := SubCarry(a, b, cin, 64); got != d || cout != 1-borrow {
+					t.Errorf("SubCarry(%#x, %#x, %d, 64) = %#x, %d; want %#x, %d", a, b, cin, got, cout, d, 1-borrow)
+				}
+				d32, borrow32 := bits.Sub32(uint32(a), uint32(b), uint32(1-cin))
+				if got, cout := SubCarry(a, b, cin, 32); got != uint64(d32) || cout != uint64(1-borrow32) {
+					t.Errorf("SubCarry(%#x, %#x, %d, 32) = %#x, %d; want %#x, %d", a, b, cin, got, cout, d32, 1-borrow32)
+				}
+			}
+		}
 	}
 }
