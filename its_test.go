@@ -105,3 +105,48 @@ LOOP:
 		}
 	}
 }
+
+// TestMaxWarpBlocks checks the deterministic cut-off: an endless loop stops with a budget
+// fault at the loop, and a kernel within the budget is unaffected.
+func TestMaxWarpBlocks(t *testing.T) {
+	const src = `.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry forever(.param .u64 out, .param .u32 n)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<2>;
+	ld.param.u64 %rd1, [out];
+	ld.param.u32 %r1, [n];
+	mov.u32 %r2, 0;
+LOOP:
+	add.u32 %r2, %r2, 1;
+	setp.ne.u32 %p1, %r2, %r1;
+	@%p1 bra LOOP;
+	st.global.u32 [%rd1], %r2;
+	ret;
+}
+`
+	mod, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "forever.ptx"})
+	require.NoError(t, err)
+	k, err := mod.Kernel("forever")
+	require.NoError(t, err)
+	dev := runtime.NewDevice()
+	out, err := dev.Malloc(4)
+	require.NoError(t, err)
+	cfg := runtime.LaunchConfig{Grid: runtime.D1(2), Block: runtime.D1(64), Workers: 1, MaxWarpBlocks: 10000}
+	require.NoError(t, k.LaunchConfig(t.Context(), dev, cfg, out, uint32(9000)))
+	got := make([]uint32, 1)
+	require.NoError(t, runtime.Download(dev, got, out))
+	require.Equal(t, uint32(9000), got[0])
+	for range 2 {
+		err = k.LaunchConfig(t.Context(), dev, cfg, out, uint32(0)) // 0: the loop wraps around 2^32
+		var f *runtime.Fault
+		require.True(t, errors.As(err, &f), "want a fault, got %v", err)
+		require.Equal(t, runtime.FaultBudget, f.Kind)
+		require.Equal(t, "forever.ptx:13", f.Loc)
+		require.Equal(t, runtime.Dim3{X: 0, Y: 0, Z: 0}, f.CTA)
+		require.Contains(t, f.Detail, "warp 0 ran 10000 blocks")
+	}
+}

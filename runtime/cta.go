@@ -49,7 +49,7 @@ func newCTA(l *launch) *CTA {
 	c.Shared = alignedBytes(l.Mod.SharedSize + l.DynamicShared)
 	nw := (c.threads + WarpSize - 1) / WarpSize
 	for i := range nw {
-		w := &Warp{CTA: c, ID: i, budget: timeSlice, LocalStride: l.localStride}
+		w := &Warp{CTA: c, ID: i, LocalStride: l.localStride}
 		w.Local = alignedBytes(l.localStride * WarpSize)
 		for lane := range WarpSize {
 			t := i*WarpSize + lane

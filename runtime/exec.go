@@ -29,7 +29,8 @@ func (w *Warp) start(fn *Func) {
 	w.Exited = 0
 	w.LocalBase = w.CTA.L.Mod.LocalSize
 	w.waiting = false
-	w.budget = timeSlice
+	w.ran = 0
+	w.setSlice(timeSlice)
 	w.progress = progressCheck{}
 	if w.frame != nil {
 		w.releaseFrame(w.frame)

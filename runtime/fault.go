@@ -23,6 +23,7 @@ const (
 	FaultWarpSync                           // a warp-synchronous instruction whose membermask names inactive lanes
 	FaultIllegal                            // an operation the machine cannot perform, such as an unsupported value
 	FaultSIMTDeadlock                       // under ipdom, lanes spin while lanes of their warp wait for them
+	FaultBudget                             // a warp ran more blocks than LaunchConfig.MaxWarpBlocks
 )
 
 var faultNames = [...]string{
@@ -39,6 +40,7 @@ var faultNames = [...]string{
 	FaultWarpSync:      "warp synchronization error",
 	FaultIllegal:       "illegal operation",
 	FaultSIMTDeadlock:  "SIMT deadlock",
+	FaultBudget:        "block budget exhausted",
 }
 
 func (k FaultKind) String() string {

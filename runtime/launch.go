@@ -45,6 +45,9 @@ type LaunchConfig struct {
 	// Sched is the scheduling model of the lanes of a warp; the default follows the module's
 	// target (SchedITS for sm_70 and newer).
 	Sched Sched
+	// MaxWarpBlocks, if not 0, is the most basic blocks one warp may run: a deterministic
+	// cut-off for runaway kernels (a budget fault), unlike a timeout.
+	MaxWarpBlocks uint64
 }
 
 // launch is the shared state of one running launch.
@@ -59,6 +62,7 @@ type launch struct {
 	maxDepth      int
 	localStride   int
 	sched         Sched
+	maxBlocks     uint64
 	cancelled     atomic.Bool
 	// failed is set when a CTA faulted: the other running CTAs stop at their next check.
 	failed atomic.Bool
@@ -122,6 +126,7 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 		Dev: d, Mod: mod, Kernel: k, Grid: cfg.Grid.norm(), Block: cfg.Block.norm(),
 		DynamicShared: cfg.DynamicShared, Params: params, Globals: globals,
 		maxDepth: cfg.MaxCallDepth, ctx: ctx, sched: cfg.Sched.resolve(mod),
+		maxBlocks: cfg.MaxWarpBlocks,
 	}
 	if l.maxDepth <= 0 {
 		l.maxDepth = DefaultCallDepth

@@ -92,6 +92,10 @@ func (w *Warp) endSlice() bool {
 	e := &w.stack[len(w.stack)-1]
 	fn := w.Fn
 	pg := &w.progress
+	w.ran += uint64(w.sliceLen)
+	if lim := w.CTA.L.maxBlocks; lim > 0 && w.ran >= lim {
+		w.Fault(FaultBudget, fn.blockLoc(e.pc), firstLane(e.mask), fmt.Sprintf("warp %d ran %d blocks, the launch's limit", w.ID, w.ran))
+	}
 	switch pg.phase {
 	case 0:
 		w.CTA.L.checkCancel(w, e, fn.Blocks[e.pc].Term.Loc)
@@ -100,7 +104,7 @@ func (w *Warp) endSlice() bool {
 	case 1:
 		if fn.loopHeader(e.pc) {
 			pg.phase, pg.pc, pg.mask, pg.hash = 2, e.pc, e.mask, w.pathHash(e)
-			w.budget = 1
+			w.setSlice(1)
 			return false
 		}
 	case 2:
@@ -109,7 +113,7 @@ func (w *Warp) endSlice() bool {
 		}
 	}
 	if pg.left--; pg.left > 0 {
-		w.budget = 1
+		w.setSlice(1)
 		return false
 	}
 	return w.judge(e, false)
@@ -119,11 +123,11 @@ func (w *Warp) endSlice() bool {
 func (w *Warp) judge(e *simtEntry, spinning bool) bool {
 	pg := &w.progress
 	pg.phase = 0
-	w.budget = timeSlice
 	if spinning {
-		w.budget = spinSlice
+		w.setSlice(spinSlice)
 		pg.stuck++
 	} else {
+		w.setSlice(timeSlice)
 		pg.stuck = 0
 	}
 	if _, _, ok := w.otherPath(); !ok {
@@ -152,6 +156,15 @@ func (c *CTA) othersStalled(w *Warp) bool {
 		}
 	}
 	return true
+}
+
+// setSlice gives the warp a time slice of n blocks, or what is left of the launch's block
+// budget when that is less.
+func (w *Warp) setSlice(n int) {
+	if lim := w.CTA.L.maxBlocks; lim > 0 && lim-w.ran < uint64(n) {
+		n = int(lim - w.ran)
+	}
+	w.budget, w.sliceLen = n, n
 }
 
 // pathHash hashes what decides the running path's future: its block, lanes, call depth, and

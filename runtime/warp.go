@@ -33,8 +33,11 @@ type Warp struct {
 
 	// waiting says no path of the warp can run until a barrier it waits at is released.
 	waiting bool
-	// budget is the number of blocks left in the warp's time slice.
-	budget int
+	// budget is the number of blocks left in the warp's time slice of sliceLen blocks; ran
+	// counts the blocks of the slices it has used up in this CTA.
+	budget   int
+	sliceLen int
+	ran      uint64
 	// progress is the state of the no-progress check at the ends of time slices (sched.go).
 	progress progressCheck
 }

@@ -60,6 +60,8 @@ Flags:
                      reconvergence stack, where lanes spinning while others of their warp
                      wait for them are a SIMT deadlock fault
   -timeout DURATION  stop the kernel with a cancellation fault after DURATION (e.g. 10s)
+  -max-blocks N      stop the kernel with a budget fault when a warp has run N basic blocks:
+                     a deterministic cut-off for runaway kernels (with -workers 1)
   -stats             after a successful run, print execution statistics to standard error:
                      warp and lane instructions, warp execution efficiency, branches
                      (divergent ones too), calls, reconvergences, SIMT stack and call
@@ -90,6 +92,7 @@ type runOptions struct {
 	out         string
 	workers     int
 	sched       runtime.Sched
+	maxBlocks   uint64
 	timeout     time.Duration
 	stats       statsMode
 }
@@ -113,6 +116,7 @@ func runRun(args []string, stdout, stderr io.Writer) (code int) {
 		return err
 	})
 	fl.DurationVar(&opts.timeout, "timeout", 0, "stop the kernel after `DURATION`")
+	fl.Uint64Var(&opts.maxBlocks, "max-blocks", 0, "stop the kernel when a warp has run `N` blocks")
 	fl.Var(&opts.stats, "stats", "print execution statistics (-stats=lines adds the hottest lines)")
 	files, done, code := parseInterspersed("run", runUsage, fl, args, stdout, stderr)
 	if done {
@@ -251,7 +255,7 @@ func runKernel(o *runOptions, stdout, stderr io.Writer) error {
 		ctx, cancel = context.WithTimeout(ctx, o.timeout)
 		defer cancel()
 	}
-	cfg := runtime.LaunchConfig{Grid: o.grid, Block: o.block, DynamicShared: o.shared, Workers: o.workers, Sched: o.sched}
+	cfg := runtime.LaunchConfig{Grid: o.grid, Block: o.block, DynamicShared: o.shared, Workers: o.workers, Sched: o.sched, MaxWarpBlocks: o.maxBlocks}
 	var stats runtime.Stats
 	if o.stats != statsOff {
 		cfg.Stats = &stats

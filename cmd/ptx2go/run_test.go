@@ -545,6 +545,10 @@ func TestRunSched(t *testing.T) {
 	require.Equal(t, 1, code)
 	require.Empty(t, stdout)
 	require.Regexp(t, `^ptx2go run: \.\./\.\./testdata/ptx/its\.ptx:\d+: SIMT deadlock: warp 0: lanes 0x[0-9a-f]{8} loop at \.\./\.\./testdata/ptx/its\.ptx:\d+ without progress`, stderr)
+	code, _, stderr = runCLI("run", its, "-kernel", "spin_lock", "-block", "32", "-sched", "ipdom", "-max-blocks", "100",
+		"-arg", "zeros:4", "-arg", "zeros:4", "-arg", "zeros:4")
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr, "block budget exhausted: warp 0 ran 100 blocks")
 	code, _, stderr = runCLI("run", its, "-sched", "volta")
 	require.Equal(t, 2, code)
 	require.Contains(t, stderr, `unknown scheduling model "volta" (want its or ipdom)`)
