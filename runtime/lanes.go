@@ -152,6 +152,20 @@ func (w *Warp) LoadUniform(sp Space, addr uint64, n int, m uint32, loc string) u
 // Lanes reading consecutive elements of one global or shared store are translated once.
 func (w *Warp) LoadLanes(sp Space, D, A *[WarpSize]uint64, amask, off uint64, n int, sextWidth int, m uint32, loc string) {
 	if A != nil && sextWidth == 0 && (n == 4 || n == 8) {
+		if b := w.contiguous(sp, A, amask, off, n, m); b != nil {
+			if n == 4 {
+				c := (*[WarpSize * 4]byte)(b)
+				for l := range WarpSize {
+					D[l] = uint64(binary.LittleEndian.Uint32(c[4*l:]))
+				}
+			} else {
+				c := (*[WarpSize * 8]byte)(b)
+				for l := range WarpSize {
+					D[l] = binary.LittleEndian.Uint64(c[8*l:])
+				}
+			}
+			return
+		}
 		if mem, mb := w.span(sp, A, amask, off, n, m); mem != nil {
 			at := off - mb
 			if n == 4 {
@@ -186,6 +200,20 @@ func (w *Warp) LoadLanes(sp Space, D, A *[WarpSize]uint64, amask, off uint64, n 
 // of space sp (A nil: off in every lane's own memory), lanes in increasing order.
 func (w *Warp) StoreLanes(sp Space, S, A *[WarpSize]uint64, amask, off uint64, n int, m uint32, loc string) {
 	if A != nil {
+		if b := w.contiguous(sp, A, amask, off, n, m); b != nil && (n == 4 || n == 8) {
+			if n == 4 {
+				c := (*[WarpSize * 4]byte)(b)
+				for l := range WarpSize {
+					binary.LittleEndian.PutUint32(c[4*l:], uint32(S[l]))
+				}
+			} else {
+				c := (*[WarpSize * 8]byte)(b)
+				for l := range WarpSize {
+					binary.LittleEndian.PutUint64(c[8*l:], S[l])
+				}
+			}
+			return
+		}
 		if mem, mb := w.span(sp, A, amask, off, n, m); mem != nil {
 			at := off - mb
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -203,6 +231,37 @@ func (w *Warp) StoreLanes(sp Space, S, A *[WarpSize]uint64, amask, off uint64, n
 		}
 		StoreBits(w.Bytes(sp, addr, n, l, loc), S[l])
 	}
+}
+
+// contiguous returns the 32*n bytes a full warp accesses when lane l addresses A[0]&amask+off+n*l
+// (the pattern of a[threadIdx.x]) and they are aligned and inside one global allocation or the
+// CTA's shared memory; else nil. Race builds always get nil: their accesses go through
+// sync/atomic one by one.
+func (w *Warp) contiguous(sp Space, A *[WarpSize]uint64, amask, off uint64, n int, m uint32) []byte {
+	if raceEnabled || m != ^uint32(0) || sp != SpaceGlobal && sp != SpaceGeneric && sp != SpaceShared {
+		return nil
+	}
+	lo := A[0]&amask + off
+	a, diff := lo, uint64(0)
+	for l := range WarpSize {
+		diff |= (A[l]&amask + off) ^ a
+		a += uint64(n)
+	}
+	size := uint64(WarpSize * n)
+	if diff != 0 || lo&uint64(n-1) != 0 || lo+size < lo {
+		return nil
+	}
+	if sp == SpaceShared {
+		if s := w.CTA.Shared; lo < uint64(len(s)) && uint64(len(s))-lo >= size {
+			return s[lo:][:size]
+		}
+		return nil
+	}
+	mem, mb := w.CTA.L.Dev.Span(lo, lo+size)
+	if mem == nil {
+		return nil
+	}
+	return mem[lo-mb:][:size]
 }
 
 // span returns the backing store holding the n-byte access of every lane of m at

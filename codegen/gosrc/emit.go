@@ -30,6 +30,9 @@ type blockEmit struct {
 	nvar  int
 	seg   *segment
 	bad   bool
+	// local are the block's lane-local instructions: a warp-uniform result read only by them
+	// needs no broadcast, as they read the scalar.
+	local map[*ssa.Instr]bool
 }
 
 // segment is a fused lane loop being built.
@@ -40,6 +43,17 @@ type segment struct {
 	wpreds map[int]bool   // predicates written
 	tid    map[int]bool
 	lines  []int
+	instrs map[*ssa.Instr]bool
+	// stores are the register-file writes of unguarded results, filled in at flush time
+	// only for values something outside the loop reads.
+	stores []laneStore
+}
+
+type laneStore struct {
+	v    *ssa.Value
+	stmt *jen.Statement
+	slot int
+	name string
 }
 
 func (e *blockEmit) fresh(prefix string) string {
@@ -57,7 +71,12 @@ func (e *blockEmit) reg(s int) string {
 
 // emitBlock generates the function name for the instructions of one runtime block.
 func (f *fnGen) emitBlock(name string, b *ssa.Block, instrs []*ssa.Instr) {
-	e := &blockEmit{f: f, b: b, regs: map[int]bool{}, imms: map[uint64]string{}, uni: map[int]string{}}
+	e := &blockEmit{f: f, b: b, regs: map[int]bool{}, imms: map[uint64]string{}, uni: map[int]string{}, local: map[*ssa.Instr]bool{}}
+	for _, in := range instrs {
+		if laneLocal(in) {
+			e.local[in] = true
+		}
+	}
 	for _, in := range instrs {
 		e.instr(in)
 	}
@@ -107,6 +126,11 @@ func (e *blockEmit) flush() {
 	e.seg = nil
 	if len(s.body) == 0 {
 		return
+	}
+	for _, st := range s.stores {
+		if !e.f.onlyReadBy(st.v, s.instrs) {
+			st.stmt.Add(jen.Id(e.reg(st.slot)).Index(jen.Id("l")).Op("=").Id(st.name))
+		}
 	}
 	var pre, post []jen.Code
 	for _, p := range sortedKeys(s.preds) {
@@ -459,7 +483,9 @@ func (e *blockEmit) uniformInstr(in *ssa.Instr) bool {
 	slot := e.f.regs[in.Defs[0].Reg.ID]
 	e.stmts = append(e.stmts, jen.Commentf("PTX line %d: %s, warp-uniform", in.Pos.Line, spelling(in)))
 	e.stmts = append(e.stmts, stmts...)
-	e.stmts = append(e.stmts, jen.Qual(rtPath, "Broadcast").Call(jen.Id(e.reg(slot)), jen.Id("m"), jen.Id(n)))
+	if !e.f.onlyReadBy(in.Defs[0], e.local) {
+		e.stmts = append(e.stmts, jen.Qual(rtPath, "Broadcast").Call(jen.Id(e.reg(slot)), jen.Id("m"), jen.Id(n)))
+	}
 	e.uni[slot] = n
 	return true
 }
@@ -467,9 +493,10 @@ func (e *blockEmit) uniformInstr(in *ssa.Instr) bool {
 // laneInstr adds a lane-local instruction to the current lane loop.
 func (e *blockEmit) laneInstr(in *ssa.Instr) {
 	if e.seg == nil {
-		e.seg = &segment{lanes: map[int]string{}, preds: map[int]bool{}, wpreds: map[int]bool{}, tid: map[int]bool{}}
+		e.seg = &segment{lanes: map[int]string{}, preds: map[int]bool{}, wpreds: map[int]bool{}, tid: map[int]bool{}, instrs: map[*ssa.Instr]bool{}}
 	}
 	s := e.seg
+	s.instrs[in] = true
 	s.lines = append(s.lines, int(in.Pos.Line))
 	c := ctx{e: e}
 	dst := firstDst(in)
@@ -525,7 +552,10 @@ func (e *blockEmit) laneInstr(in *ssa.Instr) {
 		write = func() []jen.Code {
 			return []jen.Code{jen.Id(e.reg(slot)).Index(jen.Id("l")).Op("=").Id(n)}
 		}
-		if in.Guard == nil {
+		if in.Guard == nil && len(in.Defs) == 1 {
+			st := jen.Null()
+			s.stores = append(s.stores, laneStore{v: in.Defs[0], stmt: st, slot: slot, name: n})
+			write = func() []jen.Code { return []jen.Code{st} }
 			defer func() { s.lanes[slot] = n }()
 		}
 	default:

@@ -105,6 +105,7 @@ type fnGen struct {
 	exit         int32
 	blocks       []blockGen
 	callees      []*fnGen
+	uses         map[*ssa.Value][]*ssa.Instr
 }
 
 // blockGen is one runtime block: its code function (empty for none), statistics count,

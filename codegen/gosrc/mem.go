@@ -147,6 +147,9 @@ func (e *blockEmit) load(in *ssa.Instr) {
 			if sextWidth > 0 {
 				out = append(out, jen.Id(u).Op("=").Add(u64(conv(utype(min(width, 64)), conv(stype(min(width, 64)), conv(stype(8*es), jen.Id(u)))))))
 			}
+			if in.Guard == nil && e.f.onlyReadBy(in.Defs[0], e.local) {
+				return out
+			}
 			return append(out, jen.Qual(rtPath, "Broadcast").Call(jen.Id(e.reg(slot)), jen.Id(mask), jen.Id(u)))
 		})
 		if in.Guard == nil {

@@ -467,13 +467,7 @@ func earlyReturnBarrierB0(w *runtime.Warp, m uint32) {
 // earlyReturnBarrierB2 runs b2 of kernel early_return_barrier, PTX lines 32-45.
 func earlyReturnBarrierB2(w *runtime.Warp, m uint32) {
 	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
 	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
 	r11 := w.Reg(11)
@@ -484,29 +478,23 @@ func earlyReturnBarrierB2(w *runtime.Warp, m uint32) {
 	k1 := uint64(0x0)
 	// PTX line 32: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/barrier_exit.ptx:32")
-	runtime.Broadcast(r2, m, u1)
 	// PTX line 33: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/barrier_exit.ptx:33")
-	runtime.Broadcast(r3, m, u2)
 	// PTX line 34: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
-	runtime.Broadcast(r4, m, u3)
 	// PTX line 35: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u1)
 	runtime.Broadcast(r5, m, u4)
 	// PTX line 36: mov.u32, warp-uniform
 	u5 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r6, m, u5)
 	// PTX line 37: mov.u32, warp-uniform
 	u6 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r7, m, u6)
 	// PTX lines 38, 39, 40: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 38: mad.lo.s32
 				v7 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(r1[l])))
-				r8[l] = v7
 				// 39: mul.wide.s32
 				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
 				r9[l] = v8
@@ -519,7 +507,6 @@ func earlyReturnBarrierB2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 38: mad.lo.s32
 				v7 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(r1[l])))
-				r8[l] = v7
 				// 39: mul.wide.s32
 				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
 				r9[l] = v8
@@ -579,14 +566,8 @@ func earlyReturnBarrierB2_1(w *runtime.Warp, m uint32) {
 	r5 := w.Reg(5)
 	r9 := w.Reg(9)
 	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
 	r18 := w.Reg(18)
 	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
 	r23 := w.Reg(23)
 	r24 := w.Reg(24)
 	r25 := w.Reg(25)
@@ -599,13 +580,10 @@ func earlyReturnBarrierB2_1(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 47: add.s32
 				v1 := uint64(uint32(r1[l]) + uint32(k0))
-				r15[l] = v1
 				// 48: rem.u32
 				v2 := isa.Rem(v1, r0[l], 32, false)
-				r16[l] = v2
 				// 49: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
-				r17[l] = v3
 				// 50: add.s64
 				v4 := uint64(uint64(r13[l]) + uint64(v3))
 				r18[l] = v4
@@ -615,13 +593,10 @@ func earlyReturnBarrierB2_1(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 47: add.s32
 				v1 := uint64(uint32(r1[l]) + uint32(k0))
-				r15[l] = v1
 				// 48: rem.u32
 				v2 := isa.Rem(v1, r0[l], 32, false)
-				r16[l] = v2
 				// 49: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
-				r17[l] = v3
 				// 50: add.s64
 				v4 := uint64(uint64(r13[l]) + uint64(v3))
 				r18[l] = v4
@@ -636,13 +611,10 @@ func earlyReturnBarrierB2_1(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 52: not.b32
 				v5 := uint64(^uint32(r1[l]))
-				r20[l] = v5
 				// 53: add.s32
 				v6 := uint64(uint32(v5) + uint32(r0[l]))
-				r21[l] = v6
 				// 54: mul.wide.s32
 				v7 := uint64(uint64(int64(int32(v6)) * int64(int32(k1))))
-				r22[l] = v7
 				// 55: add.s64
 				v8 := uint64(uint64(r13[l]) + uint64(v7))
 				r23[l] = v8
@@ -652,13 +624,10 @@ func earlyReturnBarrierB2_1(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 52: not.b32
 				v5 := uint64(^uint32(r1[l]))
-				r20[l] = v5
 				// 53: add.s32
 				v6 := uint64(uint32(v5) + uint32(r0[l]))
-				r21[l] = v6
 				// 54: mul.wide.s32
 				v7 := uint64(uint64(int64(int32(v6)) * int64(int32(k1))))
-				r22[l] = v7
 				// 55: add.s64
 				v8 := uint64(uint64(r13[l]) + uint64(v7))
 				r23[l] = v8
@@ -697,8 +666,6 @@ func earlyReturnBarrierB2_1(w *runtime.Warp, m uint32) {
 // interleavedReturnBarrierB0 runs b0 of kernel interleaved_return_barrier, PTX lines 77-80.
 func interleavedReturnBarrierB0(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
 	k0 := uint64(0xaaab)
 	k1 := uint64(0x5556)
 	// PTX lines 77, 78, 79, 80: lane-local, one loop over the lanes
@@ -712,10 +679,8 @@ func interleavedReturnBarrierB0(w *runtime.Warp, m uint32) {
 				r0[l] = v1
 				// 78: cvt.u16.u32
 				v2 := uint64(uint16(uint32(v1)))
-				r1[l] = v2
 				// 79: mul.lo.s16
 				v3 := uint64(uint16(v2) * uint16(k0))
-				r2[l] = v3
 				// 80: setp.lt.u16
 				c4t := uint16(v3) < uint16(k1)
 				c4 := c4t
@@ -733,10 +698,8 @@ func interleavedReturnBarrierB0(w *runtime.Warp, m uint32) {
 				r0[l] = v1
 				// 78: cvt.u16.u32
 				v2 := uint64(uint16(uint32(v1)))
-				r1[l] = v2
 				// 79: mul.lo.s16
 				v3 := uint64(uint16(v2) * uint16(k0))
-				r2[l] = v3
 				// 80: setp.lt.u16
 				c4t := uint16(v3) < uint16(k1)
 				c4 := c4t
@@ -754,13 +717,8 @@ func interleavedReturnBarrierB0(w *runtime.Warp, m uint32) {
 // interleavedReturnBarrierB2 runs b2 of kernel interleaved_return_barrier, PTX lines 83-96.
 func interleavedReturnBarrierB2(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
 	r6 := w.Reg(6)
 	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
 	r10 := w.Reg(10)
 	r11 := w.Reg(11)
 	r12 := w.Reg(12)
@@ -771,13 +729,10 @@ func interleavedReturnBarrierB2(w *runtime.Warp, m uint32) {
 	k1 := uint64(0x1000)
 	// PTX line 83: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/barrier_exit.ptx:83")
-	runtime.Broadcast(r3, m, u1)
 	// PTX line 84: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/barrier_exit.ptx:84")
-	runtime.Broadcast(r4, m, u2)
 	// PTX line 85: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
-	runtime.Broadcast(r5, m, u3)
 	// PTX line 86: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u1)
 	runtime.Broadcast(r6, m, u4)
@@ -786,14 +741,12 @@ func interleavedReturnBarrierB2(w *runtime.Warp, m uint32) {
 	runtime.Broadcast(r7, m, u5)
 	// PTX line 88: mov.u32, warp-uniform
 	u6 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r8, m, u6)
 	// PTX lines 89, 90, 91: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 89: mad.lo.s32
 				v7 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(r0[l])))
-				r9[l] = v7
 				// 90: mul.wide.s32
 				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
 				r10[l] = v8
@@ -806,7 +759,6 @@ func interleavedReturnBarrierB2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 89: mad.lo.s32
 				v7 := uint64(uint32(uint32(u6)*uint32(u5) + uint32(r0[l])))
-				r9[l] = v7
 				// 90: mul.wide.s32
 				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
 				r10[l] = v8
@@ -864,9 +816,6 @@ func interleavedReturnBarrierB2_1(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
 	r7 := w.Reg(7)
 	r14 := w.Reg(14)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
 	r19 := w.Reg(19)
 	r20 := w.Reg(20)
 	k0 := uint64(0x3)
@@ -879,7 +828,6 @@ func interleavedReturnBarrierB2_1(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 98: add.s32
 				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r16[l] = v1
 				// 99: setp.lt.u32
 				c2t := uint32(v1) < uint32(r7[l])
 				c2 := c2t
@@ -893,10 +841,8 @@ func interleavedReturnBarrierB2_1(w *runtime.Warp, m uint32) {
 				if p1>>l&1 != 0 {
 					v3 = uint64(v1)
 				}
-				r17[l] = v3
 				// 101: mul.wide.u32
 				v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k2))))
-				r18[l] = v4
 				// 102: add.s64
 				v5 := uint64(uint64(r14[l]) + uint64(v4))
 				r19[l] = v5
@@ -906,7 +852,6 @@ func interleavedReturnBarrierB2_1(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 98: add.s32
 				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r16[l] = v1
 				// 99: setp.lt.u32
 				c2t := uint32(v1) < uint32(r7[l])
 				c2 := c2t
@@ -920,10 +865,8 @@ func interleavedReturnBarrierB2_1(w *runtime.Warp, m uint32) {
 				if p1>>l&1 != 0 {
 					v3 = uint64(v1)
 				}
-				r17[l] = v3
 				// 101: mul.wide.u32
 				v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k2))))
-				r18[l] = v4
 				// 102: add.s64
 				v5 := uint64(uint64(r14[l]) + uint64(v4))
 				r19[l] = v5
@@ -1117,11 +1060,9 @@ func warpHandoffB1_1(w *runtime.Warp, m uint32) {
 
 // warpHandoffB2 runs b2 ($L__BB2_3) of kernel warp_handoff, PTX lines 145-146.
 func warpHandoffB2(w *runtime.Warp, m uint32) {
-	r6 := w.Reg(6)
 	k0 := uint64(0x0)
 	// PTX line 145: ld.volatile.shared.u32
 	u1 := w.LoadUniform(runtime.SpaceShared, 0x2000, 4, m, "testdata/ptx/barrier_exit.ptx:145")
-	runtime.Broadcast(r6, m, u1)
 	// PTX lines 146: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
@@ -1158,7 +1099,6 @@ func warpHandoffB3(w *runtime.Warp, m uint32) {
 	r1 := w.Reg(1)
 	r5 := w.Reg(5)
 	r8 := w.Reg(8)
-	r9 := w.Reg(9)
 	k0 := uint64(0xffffffe0)
 	// PTX lines 153, 154, 155: lane-local, one loop over the lanes
 	{
@@ -1167,7 +1107,6 @@ func warpHandoffB3(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 153: add.s32
 				v1 := uint64(uint32(r5[l]) + uint32(k0))
-				r9[l] = v1
 				// 154: setp.ne.s32
 				c2t := uint32(r1[l]) != uint32(v1)
 				c2 := c2t
@@ -1185,7 +1124,6 @@ func warpHandoffB3(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 153: add.s32
 				v1 := uint64(uint32(r5[l]) + uint32(k0))
-				r9[l] = v1
 				// 154: setp.ne.s32
 				c2t := uint32(r1[l]) != uint32(v1)
 				c2 := c2t
@@ -1210,8 +1148,6 @@ func warpHandoffB4(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
 	r8 := w.Reg(8)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
 	r15 := w.Reg(15)
 	k0 := uint64(0x4)
 	// PTX lines 166, 167, 168: lane-local, one loop over the lanes
@@ -1220,10 +1156,8 @@ func warpHandoffB4(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 166: mad.lo.s32
 				v1 := uint64(uint32(uint32(r4[l])*uint32(r5[l]) + uint32(r1[l])))
-				r13[l] = v1
 				// 167: mul.wide.s32
 				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-				r14[l] = v2
 				// 168: add.s64
 				v3 := uint64(uint64(r3[l]) + uint64(v2))
 				r15[l] = v3
@@ -1233,10 +1167,8 @@ func warpHandoffB4(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 166: mad.lo.s32
 				v1 := uint64(uint32(uint32(r4[l])*uint32(r5[l]) + uint32(r1[l])))
-				r13[l] = v1
 				// 167: mul.wide.s32
 				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-				r14[l] = v2
 				// 168: add.s64
 				v3 := uint64(uint64(r3[l]) + uint64(v2))
 				r15[l] = v3
@@ -1261,11 +1193,9 @@ func warpHandoffB5(w *runtime.Warp, m uint32) {
 // warpHandoffB7 runs b7 of kernel warp_handoff, PTX lines 149-150.
 func warpHandoffB7(w *runtime.Warp, m uint32) {
 	r1 := w.Reg(1)
-	r7 := w.Reg(7)
 	r8 := w.Reg(8)
 	// PTX line 149: ld.volatile.shared.u32
 	u1 := w.LoadUniform(runtime.SpaceShared, 0x2004, 4, m, "testdata/ptx/barrier_exit.ptx:149")
-	runtime.Broadcast(r7, m, u1)
 	// PTX lines 150: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -1291,7 +1221,6 @@ func warpHandoffB8(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
 	r8 := w.Reg(8)
-	r10 := w.Reg(10)
 	r11 := w.Reg(11)
 	r12 := w.Reg(12)
 	k0 := uint64(0x3e8)
@@ -1302,7 +1231,6 @@ func warpHandoffB8(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 158: mad.lo.s32
 				v1 := uint64(uint32(uint32(r4[l])*uint32(k0) + uint32(r5[l])))
-				r10[l] = v1
 				// 159: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
 				r11[l] = v2
@@ -1312,7 +1240,6 @@ func warpHandoffB8(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 158: mad.lo.s32
 				v1 := uint64(uint32(uint32(r4[l])*uint32(k0) + uint32(r5[l])))
-				r10[l] = v1
 				// 159: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
 				r11[l] = v2

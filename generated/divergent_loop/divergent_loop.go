@@ -386,20 +386,13 @@ func TidHash(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig,
 
 // collatzStepsB0 runs b0 of kernel collatz_steps, PTX lines 22-27.
 func collatzStepsB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	// PTX line 22: ld.param.u32
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/divergent_loop.ptx:22")
-	runtime.Broadcast(r0, m, u1)
 	// PTX line 23: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r1, m, u2)
 	// PTX line 24: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r2, m, u3)
 	// PTX lines 25, 26, 27: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -408,7 +401,6 @@ func collatzStepsB0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 25: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 26: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -426,7 +418,6 @@ func collatzStepsB0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 25: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 26: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -449,7 +440,6 @@ func collatzStepsB1(w *runtime.Warp, m uint32) {
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)
 	r13 := w.Reg(13)
-	r14 := w.Reg(14)
 	r15 := w.Reg(15)
 	k0 := uint64(0x2)
 	// PTX lines 43, 44: lane-local, one loop over the lanes
@@ -458,7 +448,6 @@ func collatzStepsB1(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 43: shl.b64
 				v1 := uint64(uint64(r9[l]) << uint32(k0))
-				r14[l] = v1
 				// 44: add.s64
 				v2 := uint64(uint64(r8[l]) + uint64(v1))
 				r15[l] = v2
@@ -468,7 +457,6 @@ func collatzStepsB1(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 43: shl.b64
 				v1 := uint64(uint64(r9[l]) << uint32(k0))
-				r14[l] = v1
 				// 44: add.s64
 				v2 := uint64(uint64(r8[l]) + uint64(v1))
 				r15[l] = v2
@@ -625,7 +613,6 @@ func collatzStepsB5(w *runtime.Warp, m uint32) {
 // collatzStepsB6 runs b6 ($L__BB0_3) of kernel collatz_steps, PTX lines 63-66.
 func collatzStepsB6(w *runtime.Warp, m uint32) {
 	r12 := w.Reg(12)
-	r17 := w.Reg(17)
 	k0 := uint64(0x1)
 	// PTX lines 63, 64, 65, 66: lane-local, one loop over the lanes
 	{
@@ -637,7 +624,6 @@ func collatzStepsB6(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 63: and.b64
 				v1 := uint64(uint64(r12[l]) & uint64(k0))
-				r17[l] = v1
 				// 64: setp.eq.b64
 				c2t := uint64(v1) == uint64(k0)
 				c2 := c2t
@@ -666,7 +652,6 @@ func collatzStepsB6(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 63: and.b64
 				v1 := uint64(uint64(r12[l]) & uint64(k0))
-				r17[l] = v1
 				// 64: setp.eq.b64
 				c2t := uint64(v1) == uint64(k0)
 				c2 := c2t
@@ -700,12 +685,8 @@ func collatzStepsB6(w *runtime.Warp, m uint32) {
 // collatzStepsB7 runs b7 of kernel collatz_steps, PTX lines 30-39.
 func collatzStepsB7(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)
-	r10 := w.Reg(10)
 	r11 := w.Reg(11)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
@@ -714,13 +695,10 @@ func collatzStepsB7(w *runtime.Warp, m uint32) {
 	k2 := uint64(0x0)
 	// PTX line 30: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/divergent_loop.ptx:30")
-	runtime.Broadcast(r5, m, u1)
 	// PTX line 31: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/divergent_loop.ptx:31")
-	runtime.Broadcast(r6, m, u2)
 	// PTX line 32: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
-	runtime.Broadcast(r7, m, u3)
 	// PTX line 33: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u1)
 	runtime.Broadcast(r8, m, u4)
@@ -733,7 +711,6 @@ func collatzStepsB7(w *runtime.Warp, m uint32) {
 				r9[l] = v5
 				// 35: mul.wide.s32
 				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r10[l] = v6
 				// 36: add.s64
 				v7 := uint64(uint64(u3) + uint64(v6))
 				r11[l] = v7
@@ -746,7 +723,6 @@ func collatzStepsB7(w *runtime.Warp, m uint32) {
 				r9[l] = v5
 				// 35: mul.wide.s32
 				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r10[l] = v6
 				// 36: add.s64
 				v7 := uint64(uint64(u3) + uint64(v6))
 				r11[l] = v7
@@ -792,7 +768,6 @@ func collatzStepsB7(w *runtime.Warp, m uint32) {
 // collatzStepsB10 runs b10 of kernel collatz_steps, PTX lines 69-70.
 func collatzStepsB10(w *runtime.Warp, m uint32) {
 	r12 := w.Reg(12)
-	r18 := w.Reg(18)
 	k0 := uint64(0x3)
 	k1 := uint64(0x1)
 	// PTX lines 69, 70: lane-local, one loop over the lanes
@@ -801,7 +776,6 @@ func collatzStepsB10(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 69: mul.lo.s64
 				v1 := uint64(uint64(r12[l]) * uint64(k0))
-				r18[l] = v1
 				// 70: add.s64
 				v2 := uint64(uint64(v1) + uint64(k1))
 				r12[l] = v2
@@ -811,7 +785,6 @@ func collatzStepsB10(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 69: mul.lo.s64
 				v1 := uint64(uint64(r12[l]) * uint64(k0))
-				r18[l] = v1
 				// 70: add.s64
 				v2 := uint64(uint64(v1) + uint64(k1))
 				r12[l] = v2
@@ -822,20 +795,14 @@ func collatzStepsB10(w *runtime.Warp, m uint32) {
 
 // tidHashB0 runs b0 of kernel tid_hash, PTX lines 86-91.
 func tidHashB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	// PTX line 86: ld.param.u32
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/divergent_loop.ptx:86")
-	runtime.Broadcast(r0, m, u1)
 	// PTX line 87: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r1, m, u2)
 	// PTX line 88: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r2, m, u3)
 	// PTX lines 89, 90, 91: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -886,28 +853,6 @@ func tidHashB1(w *runtime.Warp, m uint32) {
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
 	k0 := uint64(0x1f)
 	k1 := uint64(0x1)
 	k2 := uint64(0x2)
@@ -924,70 +869,48 @@ func tidHashB1(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 111: xor.b32
 				v1 := uint64(uint32(r14[l]) ^ uint32(r10[l]))
-				r16[l] = v1
 				// 112: mad.lo.s32
 				v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
-				r17[l] = v2
 				// 113: add.s32
 				v3 := uint64(uint32(r14[l]) + uint32(k1))
-				r18[l] = v3
 				// 114: xor.b32
 				v4 := uint64(uint32(v3) ^ uint32(r10[l]))
-				r19[l] = v4
 				// 115: mad.lo.s32
 				v5 := uint64(uint32(uint32(v2)*uint32(k0) + uint32(v4)))
-				r20[l] = v5
 				// 116: add.s32
 				v6 := uint64(uint32(r14[l]) + uint32(k2))
-				r21[l] = v6
 				// 117: xor.b32
 				v7 := uint64(uint32(v6) ^ uint32(r10[l]))
-				r22[l] = v7
 				// 118: mad.lo.s32
 				v8 := uint64(uint32(uint32(v5)*uint32(k0) + uint32(v7)))
-				r23[l] = v8
 				// 119: add.s32
 				v9 := uint64(uint32(r14[l]) + uint32(k3))
-				r24[l] = v9
 				// 120: xor.b32
 				v10 := uint64(uint32(v9) ^ uint32(r10[l]))
-				r25[l] = v10
 				// 121: mad.lo.s32
 				v11 := uint64(uint32(uint32(v8)*uint32(k0) + uint32(v10)))
-				r26[l] = v11
 				// 122: add.s32
 				v12 := uint64(uint32(r14[l]) + uint32(k4))
-				r27[l] = v12
 				// 123: xor.b32
 				v13 := uint64(uint32(v12) ^ uint32(r10[l]))
-				r28[l] = v13
 				// 124: mad.lo.s32
 				v14 := uint64(uint32(uint32(v11)*uint32(k0) + uint32(v13)))
-				r29[l] = v14
 				// 125: add.s32
 				v15 := uint64(uint32(r14[l]) + uint32(k5))
-				r30[l] = v15
 				// 126: xor.b32
 				v16 := uint64(uint32(v15) ^ uint32(r10[l]))
-				r31[l] = v16
 				// 127: mad.lo.s32
 				v17 := uint64(uint32(uint32(v14)*uint32(k0) + uint32(v16)))
-				r32[l] = v17
 				// 128: add.s32
 				v18 := uint64(uint32(r14[l]) + uint32(k6))
-				r33[l] = v18
 				// 129: xor.b32
 				v19 := uint64(uint32(v18) ^ uint32(r10[l]))
-				r34[l] = v19
 				// 130: mad.lo.s32
 				v20 := uint64(uint32(uint32(v17)*uint32(k0) + uint32(v19)))
-				r35[l] = v20
 				// 131: add.s32
 				v21 := uint64(uint32(r14[l]) + uint32(k7))
-				r36[l] = v21
 				// 132: xor.b32
 				v22 := uint64(uint32(v21) ^ uint32(r10[l]))
-				r37[l] = v22
 				// 133: mad.lo.s32
 				v23 := uint64(uint32(uint32(v20)*uint32(k0) + uint32(v22)))
 				r13[l] = v23
@@ -1008,70 +931,48 @@ func tidHashB1(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 111: xor.b32
 				v1 := uint64(uint32(r14[l]) ^ uint32(r10[l]))
-				r16[l] = v1
 				// 112: mad.lo.s32
 				v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
-				r17[l] = v2
 				// 113: add.s32
 				v3 := uint64(uint32(r14[l]) + uint32(k1))
-				r18[l] = v3
 				// 114: xor.b32
 				v4 := uint64(uint32(v3) ^ uint32(r10[l]))
-				r19[l] = v4
 				// 115: mad.lo.s32
 				v5 := uint64(uint32(uint32(v2)*uint32(k0) + uint32(v4)))
-				r20[l] = v5
 				// 116: add.s32
 				v6 := uint64(uint32(r14[l]) + uint32(k2))
-				r21[l] = v6
 				// 117: xor.b32
 				v7 := uint64(uint32(v6) ^ uint32(r10[l]))
-				r22[l] = v7
 				// 118: mad.lo.s32
 				v8 := uint64(uint32(uint32(v5)*uint32(k0) + uint32(v7)))
-				r23[l] = v8
 				// 119: add.s32
 				v9 := uint64(uint32(r14[l]) + uint32(k3))
-				r24[l] = v9
 				// 120: xor.b32
 				v10 := uint64(uint32(v9) ^ uint32(r10[l]))
-				r25[l] = v10
 				// 121: mad.lo.s32
 				v11 := uint64(uint32(uint32(v8)*uint32(k0) + uint32(v10)))
-				r26[l] = v11
 				// 122: add.s32
 				v12 := uint64(uint32(r14[l]) + uint32(k4))
-				r27[l] = v12
 				// 123: xor.b32
 				v13 := uint64(uint32(v12) ^ uint32(r10[l]))
-				r28[l] = v13
 				// 124: mad.lo.s32
 				v14 := uint64(uint32(uint32(v11)*uint32(k0) + uint32(v13)))
-				r29[l] = v14
 				// 125: add.s32
 				v15 := uint64(uint32(r14[l]) + uint32(k5))
-				r30[l] = v15
 				// 126: xor.b32
 				v16 := uint64(uint32(v15) ^ uint32(r10[l]))
-				r31[l] = v16
 				// 127: mad.lo.s32
 				v17 := uint64(uint32(uint32(v14)*uint32(k0) + uint32(v16)))
-				r32[l] = v17
 				// 128: add.s32
 				v18 := uint64(uint32(r14[l]) + uint32(k6))
-				r33[l] = v18
 				// 129: xor.b32
 				v19 := uint64(uint32(v18) ^ uint32(r10[l]))
-				r34[l] = v19
 				// 130: mad.lo.s32
 				v20 := uint64(uint32(uint32(v17)*uint32(k0) + uint32(v19)))
-				r35[l] = v20
 				// 131: add.s32
 				v21 := uint64(uint32(r14[l]) + uint32(k7))
-				r36[l] = v21
 				// 132: xor.b32
 				v22 := uint64(uint32(v21) ^ uint32(r10[l]))
-				r37[l] = v22
 				// 133: mad.lo.s32
 				v23 := uint64(uint32(uint32(v20)*uint32(k0) + uint32(v22)))
 				r13[l] = v23
@@ -1149,7 +1050,6 @@ func tidHashB3(w *runtime.Warp, m uint32) {
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
-	r40 := w.Reg(40)
 	k0 := uint64(0x1f)
 	k1 := uint64(0x1)
 	k2 := uint64(0xffffffff)
@@ -1161,7 +1061,6 @@ func tidHashB3(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 145: xor.b32
 				v1 := uint64(uint32(r14[l]) ^ uint32(r10[l]))
-				r40[l] = v1
 				// 146: mad.lo.s32
 				v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
 				r13[l] = v2
@@ -1185,7 +1084,6 @@ func tidHashB3(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 145: xor.b32
 				v1 := uint64(uint32(r14[l]) ^ uint32(r10[l]))
-				r40[l] = v1
 				// 146: mad.lo.s32
 				v2 := uint64(uint32(uint32(r13[l])*uint32(k0) + uint32(v1)))
 				r13[l] = v2
@@ -1214,7 +1112,6 @@ func tidHashB4(w *runtime.Warp, m uint32) {
 	r13 := w.Reg(13)
 	r38 := w.Reg(38)
 	r39 := w.Reg(39)
-	r41 := w.Reg(41)
 	r42 := w.Reg(42)
 	k0 := uint64(0x2)
 	// PTX lines 152, 153: lane-local, one loop over the lanes
@@ -1223,7 +1120,6 @@ func tidHashB4(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 152: shl.b64
 				v1 := uint64(uint64(r39[l]) << uint32(k0))
-				r41[l] = v1
 				// 153: add.s64
 				v2 := uint64(uint64(r38[l]) + uint64(v1))
 				r42[l] = v2
@@ -1233,7 +1129,6 @@ func tidHashB4(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 152: shl.b64
 				v1 := uint64(uint64(r39[l]) << uint32(k0))
-				r41[l] = v1
 				// 153: add.s64
 				v2 := uint64(uint64(r38[l]) + uint64(v1))
 				r42[l] = v2
@@ -1249,9 +1144,6 @@ func tidHashB6(w *runtime.Warp, m uint32) {
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
 	r11 := w.Reg(11)
@@ -1268,17 +1160,14 @@ func tidHashB6(w *runtime.Warp, m uint32) {
 	runtime.Broadcast(r5, m, u1)
 	// PTX line 95: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/divergent_loop.ptx:95")
-	runtime.Broadcast(r6, m, u2)
 	// PTX line 96: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
-	runtime.Broadcast(r7, m, u3)
 	// PTX lines 97, 98: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 97: mul.wide.s32
 				v4 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r8[l] = v4
 				// 98: add.s64
 				v5 := uint64(uint64(u3) + uint64(v4))
 				r9[l] = v5
@@ -1288,7 +1177,6 @@ func tidHashB6(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 97: mul.wide.s32
 				v4 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r8[l] = v4
 				// 98: add.s64
 				v5 := uint64(uint64(u3) + uint64(v4))
 				r9[l] = v5

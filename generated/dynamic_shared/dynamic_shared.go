@@ -330,14 +330,9 @@ func Stencil3(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 
 // blockReverseB0 runs b0 of kernel block_reverse, PTX lines 22-36.
 func blockReverseB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
@@ -348,13 +343,10 @@ func blockReverseB0(w *runtime.Warp, m uint32) {
 	k1 := uint64(0x0)
 	// PTX line 22: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/dynamic_shared.ptx:22")
-	runtime.Broadcast(r0, m, u1)
 	// PTX line 23: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/dynamic_shared.ptx:23")
-	runtime.Broadcast(r1, m, u2)
 	// PTX line 24: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
-	runtime.Broadcast(r2, m, u3)
 	// PTX line 25: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u1)
 	runtime.Broadcast(r3, m, u4)
@@ -381,14 +373,12 @@ func blockReverseB0(w *runtime.Warp, m uint32) {
 	runtime.Broadcast(r5, m, u6)
 	// PTX line 28: mov.u32, warp-uniform
 	u7 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r6, m, u7)
 	// PTX lines 29, 30, 31: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 29: mad.lo.s32
 				v8 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(r4[l])))
-				r7[l] = v8
 				// 30: mul.wide.u32
 				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
 				r8[l] = v9
@@ -401,7 +391,6 @@ func blockReverseB0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 29: mad.lo.s32
 				v8 := uint64(uint32(uint32(u7)*uint32(u6) + uint32(r4[l])))
-				r7[l] = v8
 				// 30: mul.wide.u32
 				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
 				r8[l] = v9
@@ -461,9 +450,6 @@ func blockReverseB0_1(w *runtime.Warp, m uint32) {
 	r5 := w.Reg(5)
 	r8 := w.Reg(8)
 	r12 := w.Reg(12)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
 	r17 := w.Reg(17)
 	r18 := w.Reg(18)
 	r19 := w.Reg(19)
@@ -474,13 +460,10 @@ func blockReverseB0_1(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 38: not.b32
 				v1 := uint64(^uint32(r4[l]))
-				r14[l] = v1
 				// 39: add.s32
 				v2 := uint64(uint32(r5[l]) + uint32(v1))
-				r15[l] = v2
 				// 40: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
-				r16[l] = v3
 				// 41: add.s64
 				v4 := uint64(uint64(r12[l]) + uint64(v3))
 				r17[l] = v4
@@ -490,13 +473,10 @@ func blockReverseB0_1(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 38: not.b32
 				v1 := uint64(^uint32(r4[l]))
-				r14[l] = v1
 				// 39: add.s32
 				v2 := uint64(uint32(r5[l]) + uint32(v1))
-				r15[l] = v2
 				// 40: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
-				r16[l] = v3
 				// 41: add.s64
 				v4 := uint64(uint64(r12[l]) + uint64(v3))
 				r17[l] = v4
@@ -529,14 +509,10 @@ func blockReverseB0_1(w *runtime.Warp, m uint32) {
 // stencil3B0 runs b0 of kernel stencil3, PTX lines 61-72.
 func stencil3B0(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
-	r1 := w.Reg(1)
 	r2 := w.Reg(2)
 	r3 := w.Reg(3)
-	r4 := w.Reg(4)
 	r5 := w.Reg(5)
-	r6 := w.Reg(6)
 	r7 := w.Reg(7)
-	r8 := w.Reg(8)
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
 	k0 := uint64(0x4)
@@ -546,7 +522,6 @@ func stencil3B0(w *runtime.Warp, m uint32) {
 	runtime.Broadcast(r0, m, u1)
 	// PTX line 62: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/dynamic_shared.ptx:62")
-	runtime.Broadcast(r1, m, u2)
 	// PTX line 63: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
 	runtime.Broadcast(r2, m, u3)
@@ -570,7 +545,6 @@ func stencil3B0(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 65: mov.u32, warp-uniform
 	u5 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r4, m, u5)
 	// PTX line 66: mov.u32, warp-uniform
 	u6 := uint64(uint64(w.NTID().X))
 	runtime.Broadcast(r5, m, u6)
@@ -581,7 +555,6 @@ func stencil3B0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 67: mad.lo.s32
 				v7 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(r3[l])))
-				r6[l] = v7
 				// 68: setp.ge.s32
 				c8t := int32(v7) >= int32(u1)
 				c8 := c8t
@@ -595,7 +568,6 @@ func stencil3B0(w *runtime.Warp, m uint32) {
 				r7[l] = v9
 				// 70: mul.wide.s32
 				v10 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-				r8[l] = v10
 				// 71: add.s64
 				v11 := uint64(uint64(u3) + uint64(v10))
 				r9[l] = v11
@@ -605,7 +577,6 @@ func stencil3B0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 67: mad.lo.s32
 				v7 := uint64(uint32(uint32(u5)*uint32(u6) + uint32(r3[l])))
-				r6[l] = v7
 				// 68: setp.ge.s32
 				c8t := int32(v7) >= int32(u1)
 				c8 := c8t
@@ -619,7 +590,6 @@ func stencil3B0(w *runtime.Warp, m uint32) {
 				r7[l] = v9
 				// 70: mul.wide.s32
 				v10 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
-				r8[l] = v10
 				// 71: add.s64
 				v11 := uint64(uint64(u3) + uint64(v10))
 				r9[l] = v11
@@ -638,7 +608,6 @@ func stencil3B1(w *runtime.Warp, m uint32) {
 	r7 := w.Reg(7)
 	r10 := w.Reg(10)
 	r11 := w.Reg(11)
-	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	k0 := uint64(0x4)
@@ -662,7 +631,6 @@ func stencil3B1(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 78: mov.u64, warp-uniform
 	u2 := uint64(k1)
-	runtime.Broadcast(r12, m, u2)
 	// PTX lines 79: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -730,7 +698,6 @@ func stencil3B2(w *runtime.Warp, m uint32) {
 func stencil3B3(w *runtime.Warp, m uint32) {
 	r3 := w.Reg(3)
 	r5 := w.Reg(5)
-	r18 := w.Reg(18)
 	k0 := uint64(0xffffffff)
 	// PTX lines 97, 98: lane-local, one loop over the lanes
 	{
@@ -739,7 +706,6 @@ func stencil3B3(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 97: add.s32
 				v1 := uint64(uint32(r5[l]) + uint32(k0))
-				r18[l] = v1
 				// 98: setp.ne.s32
 				c2t := uint32(r3[l]) != uint32(v1)
 				c2 := c2t
@@ -754,7 +720,6 @@ func stencil3B3(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 97: add.s32
 				v1 := uint64(uint32(r5[l]) + uint32(k0))
-				r18[l] = v1
 				// 98: setp.ne.s32
 				c2t := uint32(r3[l]) != uint32(v1)
 				c2 := c2t
@@ -900,7 +865,6 @@ func stencil3B9(w *runtime.Warp, m uint32) {
 	r2 := w.Reg(2)
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
-	r16 := w.Reg(16)
 	r17 := w.Reg(17)
 	k0 := uint64(0x4)
 	// PTX lines 91, 92: lane-local, one loop over the lanes
@@ -909,7 +873,6 @@ func stencil3B9(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 91: mul.wide.u32
 				v1 := uint64(uint64(uint64(uint32(r14[l])) * uint64(uint32(k0))))
-				r16[l] = v1
 				// 92: add.s64
 				v2 := uint64(uint64(r2[l]) + uint64(v1))
 				r17[l] = v2
@@ -919,7 +882,6 @@ func stencil3B9(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 91: mul.wide.u32
 				v1 := uint64(uint64(uint64(uint32(r14[l])) * uint64(uint32(k0))))
-				r16[l] = v1
 				// 92: add.s64
 				v2 := uint64(uint64(r2[l]) + uint64(v1))
 				r17[l] = v2
@@ -934,7 +896,6 @@ func stencil3B9(w *runtime.Warp, m uint32) {
 func stencil3B10(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
 	r14 := w.Reg(14)
-	r19 := w.Reg(19)
 	r20 := w.Reg(20)
 	k0 := uint64(0x1)
 	k1 := uint64(0x0)
@@ -945,7 +906,6 @@ func stencil3B10(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 101: add.s32
 				v1 := uint64(uint32(r14[l]) + uint32(k0))
-				r19[l] = v1
 				// 102: setp.ge.s32
 				c2t := int32(v1) >= int32(r0[l])
 				c2 := c2t
@@ -960,7 +920,6 @@ func stencil3B10(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 101: add.s32
 				v1 := uint64(uint32(r14[l]) + uint32(k0))
-				r19[l] = v1
 				// 102: setp.ge.s32
 				c2t := int32(v1) >= int32(r0[l])
 				c2 := c2t
@@ -990,24 +949,18 @@ func stencil3B11(w *runtime.Warp, m uint32) {
 func stencil3B12(w *runtime.Warp, m uint32) {
 	r7 := w.Reg(7)
 	r13 := w.Reg(13)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
 	r23 := w.Reg(23)
 	r24 := w.Reg(24)
 	r25 := w.Reg(25)
 	r26 := w.Reg(26)
-	r27 := w.Reg(27)
 	r28 := w.Reg(28)
-	r29 := w.Reg(29)
 	r30 := w.Reg(30)
 	k0 := uint64(0x40400000)
 	k1 := uint64(0x2)
 	// PTX line 114: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/dynamic_shared.ptx:114")
-	runtime.Broadcast(r21, m, u1)
 	// PTX line 115: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	runtime.Broadcast(r22, m, u2)
 	// PTX line 116: ld.shared.f32
 	w.LoadLanes(runtime.SpaceShared, r23, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/dynamic_shared.ptx:116")
 	// PTX line 117: ld.shared.f32
@@ -1037,13 +990,11 @@ func stencil3B12(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 120: add.f32
 				v4 := uint64(isa.AddF32RN(uint32(r25[l]), uint32(r26[l])))
-				r27[l] = v4
 				// 121: div.rn.f32
 				v5 := uint64(isa.DivF32(uint32(v4), uint32(k0), isa.RN))
 				r28[l] = v5
 				// 122: shl.b64
 				v6 := uint64(uint64(r7[l]) << uint32(k1))
-				r29[l] = v6
 				// 123: add.s64
 				v7 := uint64(uint64(u2) + uint64(v6))
 				r30[l] = v7
@@ -1053,13 +1004,11 @@ func stencil3B12(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 120: add.f32
 				v4 := uint64(isa.AddF32RN(uint32(r25[l]), uint32(r26[l])))
-				r27[l] = v4
 				// 121: div.rn.f32
 				v5 := uint64(isa.DivF32(uint32(v4), uint32(k0), isa.RN))
 				r28[l] = v5
 				// 122: shl.b64
 				v6 := uint64(uint64(r7[l]) << uint32(k1))
-				r29[l] = v6
 				// 123: add.s64
 				v7 := uint64(uint64(u2) + uint64(v6))
 				r30[l] = v7

@@ -543,7 +543,6 @@ func classifyB2(w *runtime.Warp, m uint32) {
 func classifyB3(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
-	r2 := w.Reg(2)
 	k0 := uint64(0x64)
 	k1 := uint64(0x2710)
 	k2 := uint64(0x3)
@@ -576,7 +575,6 @@ func classifyB3(w *runtime.Warp, m uint32) {
 				if p3>>l&1 != 0 {
 					v3 = uint64(k3)
 				}
-				r2[l] = v3
 				// 31: selp.b32
 				v4 := uint64(v3)
 				if p2>>l&1 != 0 {
@@ -608,7 +606,6 @@ func classifyB3(w *runtime.Warp, m uint32) {
 				if p3>>l&1 != 0 {
 					v3 = uint64(k3)
 				}
-				r2[l] = v3
 				// 31: selp.b32
 				v4 := uint64(v3)
 				if p2>>l&1 != 0 {
@@ -624,20 +621,13 @@ func classifyB3(w *runtime.Warp, m uint32) {
 
 // findFirstB0 runs b0 of kernel find_first, PTX lines 51-56.
 func findFirstB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	// PTX line 51: ld.param.u32
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/early_exit.ptx:51")
-	runtime.Broadcast(r0, m, u1)
 	// PTX line 52: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r1, m, u2)
 	// PTX line 53: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r2, m, u3)
 	// PTX lines 54, 55, 56: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -646,7 +636,6 @@ func findFirstB0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 54: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 55: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -664,7 +653,6 @@ func findFirstB0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 54: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 55: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -816,7 +804,6 @@ func findFirstB4(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
 	r7 := w.Reg(7)
 	r9 := w.Reg(9)
-	r18 := w.Reg(18)
 	r19 := w.Reg(19)
 	k0 := uint64(0x4)
 	// PTX lines 93, 94: lane-local, one loop over the lanes
@@ -825,7 +812,6 @@ func findFirstB4(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 93: mul.wide.s32
 				v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r18[l] = v1
 				// 94: add.s64
 				v2 := uint64(uint64(r7[l]) + uint64(v1))
 				r19[l] = v2
@@ -835,7 +821,6 @@ func findFirstB4(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 93: mul.wide.s32
 				v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r18[l] = v1
 				// 94: add.s64
 				v2 := uint64(uint64(r7[l]) + uint64(v1))
 				r19[l] = v2
@@ -849,7 +834,6 @@ func findFirstB4(w *runtime.Warp, m uint32) {
 // findFirstB6 runs b6 of kernel find_first, PTX lines 59-64.
 func findFirstB6(w *runtime.Warp, m uint32) {
 	r5 := w.Reg(5)
-	r6 := w.Reg(6)
 	r7 := w.Reg(7)
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)
@@ -860,7 +844,6 @@ func findFirstB6(w *runtime.Warp, m uint32) {
 	runtime.Broadcast(r5, m, u1)
 	// PTX line 60: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/early_exit.ptx:60")
-	runtime.Broadcast(r6, m, u2)
 	// PTX line 61: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
 	runtime.Broadcast(r7, m, u3)
@@ -906,10 +889,6 @@ func findFirstB7(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
 	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
 	r15 := w.Reg(15)
 	r16 := w.Reg(16)
 	k0 := uint64(0x4)
@@ -919,20 +898,16 @@ func findFirstB7(w *runtime.Warp, m uint32) {
 	runtime.Broadcast(r10, m, u1)
 	// PTX line 68: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/early_exit.ptx:68")
-	runtime.Broadcast(r11, m, u2)
 	// PTX line 69: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
-	runtime.Broadcast(r12, m, u3)
 	// PTX lines 70, 71, 72: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 70: mul.lo.s32
 				v4 := uint64(uint32(r4[l]) * uint32(r5[l]))
-				r13[l] = v4
 				// 71: mul.wide.s32
 				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-				r14[l] = v5
 				// 72: add.s64
 				v6 := uint64(uint64(u3) + uint64(v5))
 				r15[l] = v6
@@ -942,10 +917,8 @@ func findFirstB7(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 70: mul.lo.s32
 				v4 := uint64(uint32(r4[l]) * uint32(r5[l]))
-				r13[l] = v4
 				// 71: mul.wide.s32
 				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-				r14[l] = v5
 				// 72: add.s64
 				v6 := uint64(uint64(u3) + uint64(v5))
 				r15[l] = v6
@@ -995,19 +968,14 @@ func findFirstB8(w *runtime.Warp, m uint32) {
 // classifySumB0 runs b0 of kernel classify_sum, PTX lines 112-117.
 func classifySumB0(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	// PTX line 112: ld.param.u32
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/early_exit.ptx:112")
 	runtime.Broadcast(r0, m, u1)
 	// PTX line 113: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r1, m, u2)
 	// PTX line 114: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r2, m, u3)
 	// PTX lines 115, 116, 117: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -1016,7 +984,6 @@ func classifySumB0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 115: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 116: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -1034,7 +1001,6 @@ func classifySumB0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 115: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 116: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -1065,13 +1031,9 @@ func classifySumB1(w *runtime.Warp, m uint32) {
 // classifySumB3 runs b3 of kernel classify_sum, PTX lines 120-128.
 func classifySumB3(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
-	r11 := w.Reg(11)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	k0 := uint64(0x1)
@@ -1079,13 +1041,10 @@ func classifySumB3(w *runtime.Warp, m uint32) {
 	k2 := uint64(0x0)
 	// PTX line 120: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/early_exit.ptx:120")
-	runtime.Broadcast(r5, m, u1)
 	// PTX line 121: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/early_exit.ptx:121")
-	runtime.Broadcast(r6, m, u2)
 	// PTX line 122: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
-	runtime.Broadcast(r7, m, u3)
 	// PTX line 123: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u1)
 	runtime.Broadcast(r8, m, u4)
@@ -1101,7 +1060,6 @@ func classifySumB3(w *runtime.Warp, m uint32) {
 				r10[l] = v6
 				// 126: mul.wide.s32
 				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
-				r11[l] = v7
 				// 127: add.s64
 				v8 := uint64(uint64(u3) + uint64(v7))
 				r12[l] = v8
@@ -1117,7 +1075,6 @@ func classifySumB3(w *runtime.Warp, m uint32) {
 				r10[l] = v6
 				// 126: mul.wide.s32
 				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
-				r11[l] = v7
 				// 127: add.s64
 				v8 := uint64(uint64(u3) + uint64(v7))
 				r12[l] = v8
@@ -1229,7 +1186,6 @@ func classifySumB5(w *runtime.Warp, m uint32) {
 	r8 := w.Reg(8)
 	r10 := w.Reg(10)
 	r13 := w.Reg(13)
-	r16 := w.Reg(16)
 	r17 := w.Reg(17)
 	k0 := uint64(0x2)
 	// PTX lines 150, 151: lane-local, one loop over the lanes
@@ -1238,7 +1194,6 @@ func classifySumB5(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 150: shl.b64
 				v1 := uint64(uint64(r10[l]) << uint32(k0))
-				r16[l] = v1
 				// 151: add.s64
 				v2 := uint64(uint64(r8[l]) + uint64(v1))
 				r17[l] = v2
@@ -1248,7 +1203,6 @@ func classifySumB5(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 150: shl.b64
 				v1 := uint64(uint64(r10[l]) << uint32(k0))
-				r16[l] = v1
 				// 151: add.s64
 				v2 := uint64(uint64(r8[l]) + uint64(v1))
 				r17[l] = v2

@@ -122,20 +122,13 @@ func Fapprox(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig,
 
 // fapproxB0 runs b0 of kernel fapprox, PTX lines 24-29.
 func fapproxB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	// PTX line 24: ld.param.u32
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fapprox.ptx:24")
-	runtime.Broadcast(r0, m, u1)
 	// PTX line 25: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r1, m, u2)
 	// PTX line 26: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r2, m, u3)
 	// PTX lines 27, 28, 29: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -144,7 +137,6 @@ func fapproxB0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 27: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 28: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -162,7 +154,6 @@ func fapproxB0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 27: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 28: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -183,19 +174,11 @@ func fapproxB0(w *runtime.Warp, m uint32) {
 // fapproxB2 runs b2 of kernel fapprox, PTX lines 32-58.
 func fapproxB2(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
 	r11 := w.Reg(11)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
 	r18 := w.Reg(18)
 	r19 := w.Reg(19)
 	r20 := w.Reg(20)
@@ -208,22 +191,16 @@ func fapproxB2(w *runtime.Warp, m uint32) {
 	k1 := uint64(0x6)
 	// PTX line 32: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fapprox.ptx:32")
-	runtime.Broadcast(r5, m, u1)
 	// PTX line 33: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fapprox.ptx:33")
-	runtime.Broadcast(r6, m, u2)
 	// PTX line 34: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
-	runtime.Broadcast(r7, m, u3)
 	// PTX line 35: ld.param.u64
 	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fapprox.ptx:35")
-	runtime.Broadcast(r8, m, u4)
 	// PTX line 36: cvta.to.global.u64, warp-uniform
 	u5 := uint64(u4)
-	runtime.Broadcast(r9, m, u5)
 	// PTX line 37: cvta.to.global.u64, warp-uniform
 	u6 := uint64(u1)
-	runtime.Broadcast(r10, m, u6)
 	// PTX lines 38, 39: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -274,10 +251,8 @@ func fapproxB2(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 43: mul.lo.s32
 				v10 := uint64(uint32(r4[l]) * uint32(k1))
-				r16[l] = v10
 				// 44: mul.wide.s32
 				v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
-				r17[l] = v11
 				// 45: add.s64
 				v12 := uint64(uint64(u6) + uint64(v11))
 				r18[l] = v12
@@ -290,10 +265,8 @@ func fapproxB2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 43: mul.lo.s32
 				v10 := uint64(uint32(r4[l]) * uint32(k1))
-				r16[l] = v10
 				// 44: mul.wide.s32
 				v11 := uint64(uint64(int64(int32(v10)) * int64(int32(k0))))
-				r17[l] = v11
 				// 45: add.s64
 				v12 := uint64(uint64(u6) + uint64(v11))
 				r18[l] = v12

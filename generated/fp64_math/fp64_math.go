@@ -321,20 +321,13 @@ func NewtonSqrt(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 
 // dnormB0 runs b0 of kernel dnorm, PTX lines 24-29.
 func dnormB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	// PTX line 24: ld.param.u32
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fp64_math.ptx:24")
-	runtime.Broadcast(r0, m, u1)
 	// PTX line 25: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r1, m, u2)
 	// PTX line 26: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r2, m, u3)
 	// PTX lines 27, 28, 29: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -343,7 +336,6 @@ func dnormB0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 27: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 28: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -361,7 +353,6 @@ func dnormB0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 27: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 28: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -382,48 +373,29 @@ func dnormB0(w *runtime.Warp, m uint32) {
 // dnormB2 runs b2 of kernel dnorm, PTX lines 32-54.
 func dnormB2(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
 	r11 := w.Reg(11)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
 	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
 	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
 	r25 := w.Reg(25)
 	k0 := uint64(0x8)
 	k1 := uint64(0x1)
 	k2 := uint64(0x3ff0000000000000)
 	// PTX line 32: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fp64_math.ptx:32")
-	runtime.Broadcast(r5, m, u1)
 	// PTX line 33: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fp64_math.ptx:33")
-	runtime.Broadcast(r6, m, u2)
 	// PTX line 34: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
-	runtime.Broadcast(r7, m, u3)
 	// PTX line 35: ld.param.u64
 	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fp64_math.ptx:35")
-	runtime.Broadcast(r8, m, u4)
 	// PTX line 36: cvta.to.global.u64, warp-uniform
 	u5 := uint64(u4)
-	runtime.Broadcast(r9, m, u5)
 	// PTX line 37: cvta.to.global.u64, warp-uniform
 	u6 := uint64(u1)
-	runtime.Broadcast(r10, m, u6)
 	// PTX lines 38, 39: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -474,19 +446,15 @@ func dnormB2(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 43: mul.f64
 				v10 := isa.MulF64RN(r15[l], r15[l])
-				r16[l] = v10
 				// 44: fma.rn.f64
 				v11 := isa.FmaF64RN(r13[l], r13[l], v10)
-				r17[l] = v11
 				// 45: sqrt.rn.f64
 				v12 := isa.SqrtF64(v11, isa.RN)
 				r18[l] = v12
 				// 46: shl.b32
 				v13 := uint64(uint32(r4[l]) << uint32(k1))
-				r19[l] = v13
 				// 47: mul.wide.s32
 				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
-				r20[l] = v14
 				// 48: add.s64
 				v15 := uint64(uint64(u6) + uint64(v14))
 				r21[l] = v15
@@ -496,19 +464,15 @@ func dnormB2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 43: mul.f64
 				v10 := isa.MulF64RN(r15[l], r15[l])
-				r16[l] = v10
 				// 44: fma.rn.f64
 				v11 := isa.FmaF64RN(r13[l], r13[l], v10)
-				r17[l] = v11
 				// 45: sqrt.rn.f64
 				v12 := isa.SqrtF64(v11, isa.RN)
 				r18[l] = v12
 				// 46: shl.b32
 				v13 := uint64(uint32(r4[l]) << uint32(k1))
-				r19[l] = v13
 				// 47: mul.wide.s32
 				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
-				r20[l] = v14
 				// 48: add.s64
 				v15 := uint64(uint64(u6) + uint64(v14))
 				r21[l] = v15
@@ -523,13 +487,10 @@ func dnormB2(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 50: min.f64
 				v16 := isa.MinF64(r13[l], r15[l], false)
-				r22[l] = v16
 				// 51: abs.f64
 				v17 := isa.AbsF64(r13[l])
-				r23[l] = v17
 				// 52: max.f64
 				v18 := isa.MaxF64(v17, k2, false)
-				r24[l] = v18
 				// 53: div.rn.f64
 				v19 := isa.DivF64(v16, v18, isa.RN)
 				r25[l] = v19
@@ -539,13 +500,10 @@ func dnormB2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 50: min.f64
 				v16 := isa.MinF64(r13[l], r15[l], false)
-				r22[l] = v16
 				// 51: abs.f64
 				v17 := isa.AbsF64(r13[l])
-				r23[l] = v17
 				// 52: max.f64
 				v18 := isa.MaxF64(v17, k2, false)
-				r24[l] = v18
 				// 53: div.rn.f64
 				v19 := isa.DivF64(v16, v18, isa.RN)
 				r25[l] = v19
@@ -558,20 +516,13 @@ func dnormB2(w *runtime.Warp, m uint32) {
 
 // newtonSqrtB0 runs b0 of kernel newton_sqrt, PTX lines 73-78.
 func newtonSqrtB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	// PTX line 73: ld.param.u32
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/fp64_math.ptx:73")
-	runtime.Broadcast(r0, m, u1)
 	// PTX line 74: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r1, m, u2)
 	// PTX line 75: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r2, m, u3)
 	// PTX lines 76, 77, 78: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -580,7 +531,6 @@ func newtonSqrtB0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 76: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 77: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -598,7 +548,6 @@ func newtonSqrtB0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 76: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 77: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -621,17 +570,6 @@ func newtonSqrtB1(w *runtime.Warp, m uint32) {
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
 	k0 := uint64(0x3fe0000000000000)
 	k1 := uint64(0xfffffffc)
 	k2 := uint64(0x0)
@@ -642,37 +580,26 @@ func newtonSqrtB1(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 102: div.rn.f64
 				v1 := isa.DivF64(r13[l], r14[l], isa.RN)
-				r17[l] = v1
 				// 103: add.f64
 				v2 := isa.AddF64RN(r14[l], v1)
-				r18[l] = v2
 				// 104: mul.f64
 				v3 := isa.MulF64RN(v2, k0)
-				r19[l] = v3
 				// 105: div.rn.f64
 				v4 := isa.DivF64(r13[l], v3, isa.RN)
-				r20[l] = v4
 				// 106: fma.rn.f64
 				v5 := isa.FmaF64RN(v2, k0, v4)
-				r21[l] = v5
 				// 107: mul.f64
 				v6 := isa.MulF64RN(v5, k0)
-				r22[l] = v6
 				// 108: div.rn.f64
 				v7 := isa.DivF64(r13[l], v6, isa.RN)
-				r23[l] = v7
 				// 109: fma.rn.f64
 				v8 := isa.FmaF64RN(v5, k0, v7)
-				r24[l] = v8
 				// 110: mul.f64
 				v9 := isa.MulF64RN(v8, k0)
-				r25[l] = v9
 				// 111: div.rn.f64
 				v10 := isa.DivF64(r13[l], v9, isa.RN)
-				r26[l] = v10
 				// 112: fma.rn.f64
 				v11 := isa.FmaF64RN(v8, k0, v10)
-				r27[l] = v11
 				// 113: mul.f64
 				v12 := isa.MulF64RN(v11, k0)
 				r14[l] = v12
@@ -693,37 +620,26 @@ func newtonSqrtB1(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 102: div.rn.f64
 				v1 := isa.DivF64(r13[l], r14[l], isa.RN)
-				r17[l] = v1
 				// 103: add.f64
 				v2 := isa.AddF64RN(r14[l], v1)
-				r18[l] = v2
 				// 104: mul.f64
 				v3 := isa.MulF64RN(v2, k0)
-				r19[l] = v3
 				// 105: div.rn.f64
 				v4 := isa.DivF64(r13[l], v3, isa.RN)
-				r20[l] = v4
 				// 106: fma.rn.f64
 				v5 := isa.FmaF64RN(v2, k0, v4)
-				r21[l] = v5
 				// 107: mul.f64
 				v6 := isa.MulF64RN(v5, k0)
-				r22[l] = v6
 				// 108: div.rn.f64
 				v7 := isa.DivF64(r13[l], v6, isa.RN)
-				r23[l] = v7
 				// 109: fma.rn.f64
 				v8 := isa.FmaF64RN(v5, k0, v7)
-				r24[l] = v8
 				// 110: mul.f64
 				v9 := isa.MulF64RN(v8, k0)
-				r25[l] = v9
 				// 111: div.rn.f64
 				v10 := isa.DivF64(r13[l], v9, isa.RN)
-				r26[l] = v10
 				// 112: fma.rn.f64
 				v11 := isa.FmaF64RN(v8, k0, v10)
-				r27[l] = v11
 				// 113: mul.f64
 				v12 := isa.MulF64RN(v11, k0)
 				r14[l] = v12
@@ -784,8 +700,6 @@ func newtonSqrtB3(w *runtime.Warp, m uint32) {
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
 	k0 := uint64(0x3fe0000000000000)
 	k1 := uint64(0xffffffff)
 	k2 := uint64(0x0)
@@ -796,10 +710,8 @@ func newtonSqrtB3(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 123: div.rn.f64
 				v1 := isa.DivF64(r13[l], r14[l], isa.RN)
-				r28[l] = v1
 				// 124: add.f64
 				v2 := isa.AddF64RN(r14[l], v1)
-				r29[l] = v2
 				// 125: mul.f64
 				v3 := isa.MulF64RN(v2, k0)
 				r14[l] = v3
@@ -820,10 +732,8 @@ func newtonSqrtB3(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 123: div.rn.f64
 				v1 := isa.DivF64(r13[l], r14[l], isa.RN)
-				r28[l] = v1
 				// 124: add.f64
 				v2 := isa.AddF64RN(r14[l], v1)
-				r29[l] = v2
 				// 125: mul.f64
 				v3 := isa.MulF64RN(v2, k0)
 				r14[l] = v3
@@ -849,7 +759,6 @@ func newtonSqrtB4(w *runtime.Warp, m uint32) {
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
 	r14 := w.Reg(14)
-	r30 := w.Reg(30)
 	r31 := w.Reg(31)
 	k0 := uint64(0x3)
 	// PTX lines 130, 131: lane-local, one loop over the lanes
@@ -858,7 +767,6 @@ func newtonSqrtB4(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 130: shl.b64
 				v1 := uint64(uint64(r10[l]) << uint32(k0))
-				r30[l] = v1
 				// 131: add.s64
 				v2 := uint64(uint64(r9[l]) + uint64(v1))
 				r31[l] = v2
@@ -868,7 +776,6 @@ func newtonSqrtB4(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 130: shl.b64
 				v1 := uint64(uint64(r10[l]) << uint32(k0))
-				r30[l] = v1
 				// 131: add.s64
 				v2 := uint64(uint64(r9[l]) + uint64(v1))
 				r31[l] = v2
@@ -883,12 +790,8 @@ func newtonSqrtB4(w *runtime.Warp, m uint32) {
 func newtonSqrtB6(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
-	r11 := w.Reg(11)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
@@ -899,13 +802,10 @@ func newtonSqrtB6(w *runtime.Warp, m uint32) {
 	runtime.Broadcast(r5, m, u1)
 	// PTX line 82: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fp64_math.ptx:82")
-	runtime.Broadcast(r6, m, u2)
 	// PTX line 83: ld.param.u64
 	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fp64_math.ptx:83")
-	runtime.Broadcast(r7, m, u3)
 	// PTX line 84: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u3)
-	runtime.Broadcast(r8, m, u4)
 	// PTX line 85: cvta.to.global.u64, warp-uniform
 	u5 := uint64(u2)
 	runtime.Broadcast(r9, m, u5)
@@ -918,7 +818,6 @@ func newtonSqrtB6(w *runtime.Warp, m uint32) {
 				r10[l] = v6
 				// 87: mul.wide.s32
 				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r11[l] = v7
 				// 88: add.s64
 				v8 := uint64(uint64(u4) + uint64(v7))
 				r12[l] = v8
@@ -931,7 +830,6 @@ func newtonSqrtB6(w *runtime.Warp, m uint32) {
 				r10[l] = v6
 				// 87: mul.wide.s32
 				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r11[l] = v7
 				// 88: add.s64
 				v8 := uint64(uint64(u4) + uint64(v7))
 				r12[l] = v8

@@ -232,20 +232,13 @@ func Fround64(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 
 // fround32B0 runs b0 of kernel fround32, PTX lines 25-30.
 func fround32B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	// PTX line 25: ld.param.u32
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fround.ptx:25")
-	runtime.Broadcast(r0, m, u1)
 	// PTX line 26: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r1, m, u2)
 	// PTX line 27: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r2, m, u3)
 	// PTX lines 28, 29, 30: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -254,7 +247,6 @@ func fround32B0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 28: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 29: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -272,7 +264,6 @@ func fround32B0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 28: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 29: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -293,14 +284,6 @@ func fround32B0(w *runtime.Warp, m uint32) {
 // fround32B2 runs b2 of kernel fround32, PTX lines 33-98.
 func fround32B2(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
@@ -308,8 +291,6 @@ func fround32B2(w *runtime.Warp, m uint32) {
 	r17 := w.Reg(17)
 	r18 := w.Reg(18)
 	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
 	r22 := w.Reg(22)
 	r23 := w.Reg(23)
 	r24 := w.Reg(24)
@@ -339,28 +320,20 @@ func fround32B2(w *runtime.Warp, m uint32) {
 	k1 := uint64(0x18)
 	// PTX line 33: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fround.ptx:33")
-	runtime.Broadcast(r5, m, u1)
 	// PTX line 34: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fround.ptx:34")
-	runtime.Broadcast(r6, m, u2)
 	// PTX line 35: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
-	runtime.Broadcast(r7, m, u3)
 	// PTX line 36: ld.param.u64
 	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fround.ptx:36")
-	runtime.Broadcast(r8, m, u4)
 	// PTX line 37: ld.param.u64
 	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fround.ptx:37")
-	runtime.Broadcast(r9, m, u5)
 	// PTX line 38: cvta.to.global.u64, warp-uniform
 	u6 := uint64(u5)
-	runtime.Broadcast(r10, m, u6)
 	// PTX line 39: cvta.to.global.u64, warp-uniform
 	u7 := uint64(u4)
-	runtime.Broadcast(r11, m, u7)
 	// PTX line 40: cvta.to.global.u64, warp-uniform
 	u8 := uint64(u1)
-	runtime.Broadcast(r12, m, u8)
 	// PTX lines 41, 42: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -430,10 +403,8 @@ func fround32B2(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 48: mul.lo.s32
 				v13 := uint64(uint32(r4[l]) * uint32(k1))
-				r20[l] = v13
 				// 49: mul.wide.s32
 				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
-				r21[l] = v14
 				// 50: add.s64
 				v15 := uint64(uint64(u8) + uint64(v14))
 				r22[l] = v15
@@ -446,10 +417,8 @@ func fround32B2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 48: mul.lo.s32
 				v13 := uint64(uint32(r4[l]) * uint32(k1))
-				r20[l] = v13
 				// 49: mul.wide.s32
 				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
-				r21[l] = v14
 				// 50: add.s64
 				v15 := uint64(uint64(u8) + uint64(v14))
 				r22[l] = v15
@@ -912,20 +881,13 @@ func fround32B2(w *runtime.Warp, m uint32) {
 
 // fround64B0 runs b0 of kernel fround64, PTX lines 118-123.
 func fround64B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	// PTX line 118: ld.param.u32
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fround.ptx:118")
-	runtime.Broadcast(r0, m, u1)
 	// PTX line 119: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r1, m, u2)
 	// PTX line 120: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r2, m, u3)
 	// PTX lines 121, 122, 123: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -934,7 +896,6 @@ func fround64B0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 121: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 122: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -952,7 +913,6 @@ func fround64B0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 121: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 122: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -973,14 +933,6 @@ func fround64B0(w *runtime.Warp, m uint32) {
 // fround64B2 runs b2 of kernel fround64, PTX lines 126-191.
 func fround64B2(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
@@ -988,8 +940,6 @@ func fround64B2(w *runtime.Warp, m uint32) {
 	r17 := w.Reg(17)
 	r18 := w.Reg(18)
 	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
 	r22 := w.Reg(22)
 	r23 := w.Reg(23)
 	r24 := w.Reg(24)
@@ -1019,28 +969,20 @@ func fround64B2(w *runtime.Warp, m uint32) {
 	k1 := uint64(0x18)
 	// PTX line 126: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fround.ptx:126")
-	runtime.Broadcast(r5, m, u1)
 	// PTX line 127: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fround.ptx:127")
-	runtime.Broadcast(r6, m, u2)
 	// PTX line 128: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
-	runtime.Broadcast(r7, m, u3)
 	// PTX line 129: ld.param.u64
 	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fround.ptx:129")
-	runtime.Broadcast(r8, m, u4)
 	// PTX line 130: ld.param.u64
 	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fround.ptx:130")
-	runtime.Broadcast(r9, m, u5)
 	// PTX line 131: cvta.to.global.u64, warp-uniform
 	u6 := uint64(u5)
-	runtime.Broadcast(r10, m, u6)
 	// PTX line 132: cvta.to.global.u64, warp-uniform
 	u7 := uint64(u4)
-	runtime.Broadcast(r11, m, u7)
 	// PTX line 133: cvta.to.global.u64, warp-uniform
 	u8 := uint64(u1)
-	runtime.Broadcast(r12, m, u8)
 	// PTX lines 134, 135: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -1110,10 +1052,8 @@ func fround64B2(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 141: mul.lo.s32
 				v13 := uint64(uint32(r4[l]) * uint32(k1))
-				r20[l] = v13
 				// 142: mul.wide.s32
 				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
-				r21[l] = v14
 				// 143: add.s64
 				v15 := uint64(uint64(u8) + uint64(v14))
 				r22[l] = v15
@@ -1126,10 +1066,8 @@ func fround64B2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 141: mul.lo.s32
 				v13 := uint64(uint32(r4[l]) * uint32(k1))
-				r20[l] = v13
 				// 142: mul.wide.s32
 				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
-				r21[l] = v14
 				// 143: add.s64
 				v15 := uint64(uint64(u8) + uint64(v14))
 				r22[l] = v15

@@ -888,20 +888,13 @@ func opMaxB0(w *runtime.Warp, m uint32) {
 
 // funcptrB0 runs b0 of kernel funcptr, PTX lines 116-121.
 func funcptrB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	// PTX line 116: ld.param.u32
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/funcptr.ptx:116")
-	runtime.Broadcast(r0, m, u1)
 	// PTX line 117: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r1, m, u2)
 	// PTX line 118: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r2, m, u3)
 	// PTX lines 119, 120, 121: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -910,7 +903,6 @@ func funcptrB0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 119: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 120: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -928,7 +920,6 @@ func funcptrB0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 119: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 120: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -949,20 +940,11 @@ func funcptrB0(w *runtime.Warp, m uint32) {
 // funcptrB2 runs b2 of kernel funcptr, PTX lines 124-148.
 func funcptrB2(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
-	r16 := w.Reg(16)
 	r17 := w.Reg(17)
-	r18 := w.Reg(18)
 	r19 := w.Reg(19)
 	r20 := w.Reg(20)
 	r21 := w.Reg(21)
@@ -975,25 +957,18 @@ func funcptrB2(w *runtime.Warp, m uint32) {
 	k3 := uint64(0x0)
 	// PTX line 124: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/funcptr.ptx:124")
-	runtime.Broadcast(r5, m, u1)
 	// PTX line 125: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/funcptr.ptx:125")
-	runtime.Broadcast(r6, m, u2)
 	// PTX line 126: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
-	runtime.Broadcast(r7, m, u3)
 	// PTX line 127: ld.param.u64
 	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/funcptr.ptx:127")
-	runtime.Broadcast(r8, m, u4)
 	// PTX line 128: ld.param.u64
 	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/funcptr.ptx:128")
-	runtime.Broadcast(r9, m, u5)
 	// PTX line 129: cvta.to.global.u64, warp-uniform
 	u6 := uint64(u5)
-	runtime.Broadcast(r10, m, u6)
 	// PTX line 130: cvta.to.global.u64, warp-uniform
 	u7 := uint64(u4)
-	runtime.Broadcast(r11, m, u7)
 	// PTX line 131: cvta.to.global.u64, warp-uniform
 	u8 := uint64(u1)
 	runtime.Broadcast(r12, m, u8)
@@ -1028,7 +1003,6 @@ func funcptrB2(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 135: and.b32
 				v11 := uint64(uint32(r15[l]) & uint32(k1))
-				r16[l] = v11
 				// 136: mul.wide.u32
 				v12 := uint64(uint64(uint64(uint32(v11)) * uint64(uint32(k2))))
 				r17[l] = v12
@@ -1038,7 +1012,6 @@ func funcptrB2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 135: and.b32
 				v11 := uint64(uint32(r15[l]) & uint32(k1))
-				r16[l] = v11
 				// 136: mul.wide.u32
 				v12 := uint64(uint64(uint64(uint32(v11)) * uint64(uint32(k2))))
 				r17[l] = v12
@@ -1047,7 +1020,6 @@ func funcptrB2(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 137: mov.u64, warp-uniform
 	u13 := uint64((w.GlobalVar(0) + k3))
-	runtime.Broadcast(r18, m, u13)
 	// PTX lines 138: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -1326,20 +1298,14 @@ func applyNB4(w *runtime.Warp, m uint32) {
 
 // funcptrTidB0 runs b0 of kernel funcptr_tid, PTX lines 261-266.
 func funcptrTidB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	// PTX line 261: ld.param.u32
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/funcptr.ptx:261")
-	runtime.Broadcast(r0, m, u1)
 	// PTX line 262: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r1, m, u2)
 	// PTX line 263: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r2, m, u3)
 	// PTX lines 264, 265, 266: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -1388,18 +1354,8 @@ func funcptrTidB0(w *runtime.Warp, m uint32) {
 func funcptrTidB2(w *runtime.Warp, m uint32) {
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
 	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
 	r15 := w.Reg(15)
-	r16 := w.Reg(16)
 	r17 := w.Reg(17)
 	r18 := w.Reg(18)
 	r19 := w.Reg(19)
@@ -1415,13 +1371,10 @@ func funcptrTidB2(w *runtime.Warp, m uint32) {
 	k7 := uint64(0x4)
 	// PTX line 269: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/funcptr.ptx:269")
-	runtime.Broadcast(r5, m, u1)
 	// PTX line 270: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/funcptr.ptx:270")
-	runtime.Broadcast(r6, m, u2)
 	// PTX line 271: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
-	runtime.Broadcast(r7, m, u3)
 	// PTX line 272: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u1)
 	runtime.Broadcast(r8, m, u4)
@@ -1433,16 +1386,12 @@ func funcptrTidB2(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 273: cvt.u16.u32
 				v5 := uint64(uint16(uint32(r3[l])))
-				r9[l] = v5
 				// 274: mul.hi.u16
 				v6 := uint64(uint16(isa.MulHi(v5, k0, 16, false)))
-				r10[l] = v6
 				// 275: mul.lo.s16
 				v7 := uint64(uint16(v6) * uint16(k1))
-				r11[l] = v7
 				// 276: sub.s16
 				v8 := uint64(uint16(v5) - uint16(v7))
-				r12[l] = v8
 				// 277: setp.eq.s16
 				c9t := uint16(v8) == uint16(k2)
 				c9 := c9t
@@ -1465,16 +1414,12 @@ func funcptrTidB2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 273: cvt.u16.u32
 				v5 := uint64(uint16(uint32(r3[l])))
-				r9[l] = v5
 				// 274: mul.hi.u16
 				v6 := uint64(uint16(isa.MulHi(v5, k0, 16, false)))
-				r10[l] = v6
 				// 275: mul.lo.s16
 				v7 := uint64(uint16(v6) * uint16(k1))
-				r11[l] = v7
 				// 276: sub.s16
 				v8 := uint64(uint16(v5) - uint16(v7))
-				r12[l] = v8
 				// 277: setp.eq.s16
 				c9t := uint16(v8) == uint16(k2)
 				c9 := c9t
@@ -1498,10 +1443,8 @@ func funcptrTidB2(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 279: mov.u64, warp-uniform
 	u11 := uint64(k4)
-	runtime.Broadcast(r13, m, u11)
 	// PTX line 280: mov.u64, warp-uniform
 	u12 := uint64(k5)
-	runtime.Broadcast(r14, m, u12)
 	// PTX lines 281: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
@@ -1528,7 +1471,6 @@ func funcptrTidB2(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 282: mov.u64, warp-uniform
 	u14 := uint64(k6)
-	runtime.Broadcast(r16, m, u14)
 	// PTX lines 283, 284, 285: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]

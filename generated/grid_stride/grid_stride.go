@@ -252,16 +252,13 @@ func GridStridePartial(ctx context.Context, dev *runtime.Device, cfg runtime.Lau
 // gridStrideScaleB0 runs b0 of kernel grid_stride_scale, PTX lines 24-29.
 func gridStrideScaleB0(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
-	r1 := w.Reg(1)
 	r2 := w.Reg(2)
-	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	// PTX line 24: ld.param.u32
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/grid_stride.ptx:24")
 	runtime.Broadcast(r0, m, u1)
 	// PTX line 25: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r1, m, u2)
 	// PTX line 26: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
 	runtime.Broadcast(r2, m, u3)
@@ -273,7 +270,6 @@ func gridStrideScaleB0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 27: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 28: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -291,7 +287,6 @@ func gridStrideScaleB0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 27: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 28: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -320,7 +315,6 @@ func gridStrideScaleB1(w *runtime.Warp, m uint32) {
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
-	r15 := w.Reg(15)
 	r16 := w.Reg(16)
 	r17 := w.Reg(17)
 	k0 := uint64(0x4)
@@ -355,7 +349,6 @@ func gridStrideScaleB1(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 43: cvt.rn.f32.s32
 				v3 := uint64(math.Float32bits(float32(int32(r4[l]))))
-				r15[l] = v3
 				// 44: fma.rn.f32
 				var v4 uint64
 				if v4f := math.FMA(float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v4f) {
@@ -373,7 +366,6 @@ func gridStrideScaleB1(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 43: cvt.rn.f32.s32
 				v3 := uint64(math.Float32bits(float32(int32(r4[l]))))
-				r15[l] = v3
 				// 44: fma.rn.f32
 				var v4 uint64
 				if v4f := math.FMA(float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v4f) {
@@ -431,21 +423,16 @@ func gridStrideScaleB1(w *runtime.Warp, m uint32) {
 func gridStrideScaleB3(w *runtime.Warp, m uint32) {
 	r2 := w.Reg(2)
 	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)
-	r10 := w.Reg(10)
 	r11 := w.Reg(11)
 	// PTX line 32: ld.param.f32
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/grid_stride.ptx:32")
 	runtime.Broadcast(r5, m, u1)
 	// PTX line 33: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/grid_stride.ptx:33")
-	runtime.Broadcast(r6, m, u2)
 	// PTX line 34: ld.param.u64
 	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/grid_stride.ptx:34")
-	runtime.Broadcast(r7, m, u3)
 	// PTX line 35: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u3)
 	runtime.Broadcast(r8, m, u4)
@@ -454,7 +441,6 @@ func gridStrideScaleB3(w *runtime.Warp, m uint32) {
 	runtime.Broadcast(r9, m, u5)
 	// PTX line 37: mov.u32, warp-uniform
 	u6 := uint64(uint64(w.NCTAID().X))
-	runtime.Broadcast(r10, m, u6)
 	// PTX lines 38: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -477,13 +463,8 @@ func gridStrideScaleB3(w *runtime.Warp, m uint32) {
 // gridStridePartialB0 runs b0 of kernel grid_stride_partial, PTX lines 66-77.
 func gridStridePartialB0(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
-	r1 := w.Reg(1)
 	r2 := w.Reg(2)
-	r3 := w.Reg(3)
 	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
@@ -494,19 +475,16 @@ func gridStridePartialB0(w *runtime.Warp, m uint32) {
 	runtime.Broadcast(r0, m, u1)
 	// PTX line 67: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/grid_stride.ptx:67")
-	runtime.Broadcast(r1, m, u2)
 	// PTX line 68: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
 	runtime.Broadcast(r2, m, u3)
 	// PTX line 69: mov.u32, warp-uniform
 	u4 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r3, m, u4)
 	// PTX line 70: mov.u32, warp-uniform
 	u5 := uint64(uint64(w.NTID().X))
 	runtime.Broadcast(r4, m, u5)
 	// PTX line 71: mul.wide.u32, warp-uniform
 	u6 := uint64(uint64(uint64(uint32(u4)) * uint64(uint32(u5))))
-	runtime.Broadcast(r5, m, u6)
 	// PTX lines 72, 73, 74, 75: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -515,10 +493,8 @@ func gridStridePartialB0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 72: mov.u32
 				v7 := uint64(uint64(tid0[l]))
-				r6[l] = v7
 				// 73: cvt.u64.u32
 				v8 := uint64(uint64(uint32(v7)))
-				r7[l] = v8
 				// 74: add.s64
 				v9 := uint64(uint64(u6) + uint64(v8))
 				r8[l] = v9
@@ -536,10 +512,8 @@ func gridStridePartialB0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 72: mov.u32
 				v7 := uint64(uint64(tid0[l]))
-				r6[l] = v7
 				// 73: cvt.u64.u32
 				v8 := uint64(uint64(uint32(v7)))
-				r7[l] = v8
 				// 74: add.s64
 				v9 := uint64(uint64(u6) + uint64(v8))
 				r8[l] = v9
@@ -669,9 +643,6 @@ func gridStridePartialB3(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
 	r16 := w.Reg(16)
@@ -679,13 +650,10 @@ func gridStridePartialB3(w *runtime.Warp, m uint32) {
 	k1 := uint64(0x0)
 	// PTX line 80: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/grid_stride.ptx:80")
-	runtime.Broadcast(r11, m, u1)
 	// PTX line 81: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	runtime.Broadcast(r12, m, u2)
 	// PTX line 82: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NCTAID().X))
-	runtime.Broadcast(r13, m, u3)
 	// PTX lines 83, 84, 85: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {

@@ -353,20 +353,13 @@ func Mix64(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, p
 
 // int64MathB0 runs b0 of kernel int64_math, PTX lines 23-28.
 func int64MathB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	// PTX line 23: ld.param.u32
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/int64_math.ptx:23")
-	runtime.Broadcast(r0, m, u1)
 	// PTX line 24: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r1, m, u2)
 	// PTX line 25: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r2, m, u3)
 	// PTX lines 26, 27, 28: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -375,7 +368,6 @@ func int64MathB0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 26: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 27: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -393,7 +385,6 @@ func int64MathB0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 26: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 27: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -440,22 +431,16 @@ func int64MathB2(w *runtime.Warp, m uint32) {
 	r13 := w.Reg(13)
 	r15 := w.Reg(15)
 	r22 := w.Reg(22)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
 	// PTX lines 66, 67, 68, 69: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 66: cvt.u32.u64
 				v1 := uint64(uint32(uint64(r15[l])))
-				r25[l] = v1
 				// 67: cvt.u32.u64
 				v2 := uint64(uint32(uint64(r13[l])))
-				r26[l] = v2
 				// 68: div.u32
 				v3 := isa.Div(v2, v1, 32, false)
-				r27[l] = v3
 				// 69: cvt.u64.u32
 				v4 := uint64(uint64(uint32(v3)))
 				r22[l] = v4
@@ -465,13 +450,10 @@ func int64MathB2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 66: cvt.u32.u64
 				v1 := uint64(uint32(uint64(r15[l])))
-				r25[l] = v1
 				// 67: cvt.u32.u64
 				v2 := uint64(uint32(uint64(r13[l])))
-				r26[l] = v2
 				// 68: div.u32
 				v3 := isa.Div(v2, v1, 32, false)
-				r27[l] = v3
 				// 69: cvt.u64.u32
 				v4 := uint64(uint64(uint32(v3)))
 				r22[l] = v4
@@ -486,14 +468,12 @@ func int64MathB3(w *runtime.Warp, m uint32) {
 	r15 := w.Reg(15)
 	r22 := w.Reg(22)
 	r23 := w.Reg(23)
-	r28 := w.Reg(28)
 	// PTX lines 71, 72: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 71: mul.lo.s64
 				v1 := uint64(uint64(r22[l]) * uint64(r15[l]))
-				r28[l] = v1
 				// 72: sub.s64
 				v2 := uint64(uint64(r13[l]) - uint64(v1))
 				r23[l] = v2
@@ -503,7 +483,6 @@ func int64MathB3(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 71: mul.lo.s64
 				v1 := uint64(uint64(r22[l]) * uint64(r15[l]))
-				r28[l] = v1
 				// 72: sub.s64
 				v2 := uint64(uint64(r13[l]) - uint64(v1))
 				r23[l] = v2
@@ -640,22 +619,16 @@ func int64MathB6(w *runtime.Warp, m uint32) {
 	r13 := w.Reg(13)
 	r15 := w.Reg(15)
 	r20 := w.Reg(20)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
 	// PTX lines 94, 95, 96, 97: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 94: cvt.u32.u64
 				v1 := uint64(uint32(uint64(r15[l])))
-				r35[l] = v1
 				// 95: cvt.u32.u64
 				v2 := uint64(uint32(uint64(r13[l])))
-				r36[l] = v2
 				// 96: div.u32
 				v3 := isa.Div(v2, v1, 32, false)
-				r37[l] = v3
 				// 97: cvt.u64.u32
 				v4 := uint64(uint64(uint32(v3)))
 				r20[l] = v4
@@ -665,13 +638,10 @@ func int64MathB6(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 94: cvt.u32.u64
 				v1 := uint64(uint32(uint64(r15[l])))
-				r35[l] = v1
 				// 95: cvt.u32.u64
 				v2 := uint64(uint32(uint64(r13[l])))
-				r36[l] = v2
 				// 96: div.u32
 				v3 := isa.Div(v2, v1, 32, false)
-				r37[l] = v3
 				// 97: cvt.u64.u32
 				v4 := uint64(uint64(uint32(v3)))
 				r20[l] = v4
@@ -686,14 +656,12 @@ func int64MathB7(w *runtime.Warp, m uint32) {
 	r15 := w.Reg(15)
 	r20 := w.Reg(20)
 	r33 := w.Reg(33)
-	r38 := w.Reg(38)
 	// PTX lines 99, 100: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 99: mul.lo.s64
 				v1 := uint64(uint64(r20[l]) * uint64(r15[l]))
-				r38[l] = v1
 				// 100: sub.s64
 				v2 := uint64(uint64(r13[l]) - uint64(v1))
 				r33[l] = v2
@@ -703,7 +671,6 @@ func int64MathB7(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 99: mul.lo.s64
 				v1 := uint64(uint64(r20[l]) * uint64(r15[l]))
-				r38[l] = v1
 				// 100: sub.s64
 				v2 := uint64(uint64(r13[l]) - uint64(v1))
 				r33[l] = v2
@@ -768,19 +735,12 @@ func int64MathB8(w *runtime.Warp, m uint32) {
 // int64MathB10 runs b10 of kernel int64_math, PTX lines 31-55.
 func int64MathB10(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
 	r11 := w.Reg(11)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
 	r16 := w.Reg(16)
-	r17 := w.Reg(17)
 	r18 := w.Reg(18)
 	r19 := w.Reg(19)
 	r20 := w.Reg(20)
@@ -795,22 +755,16 @@ func int64MathB10(w *runtime.Warp, m uint32) {
 	k5 := uint64(0x50)
 	// PTX line 31: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/int64_math.ptx:31")
-	runtime.Broadcast(r5, m, u1)
 	// PTX line 32: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/int64_math.ptx:32")
-	runtime.Broadcast(r6, m, u2)
 	// PTX line 33: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
-	runtime.Broadcast(r7, m, u3)
 	// PTX line 34: ld.param.u64
 	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/int64_math.ptx:34")
-	runtime.Broadcast(r8, m, u4)
 	// PTX line 35: cvta.to.global.u64, warp-uniform
 	u5 := uint64(u4)
-	runtime.Broadcast(r9, m, u5)
 	// PTX line 36: cvta.to.global.u64, warp-uniform
 	u6 := uint64(u1)
-	runtime.Broadcast(r10, m, u6)
 	// PTX lines 37, 38: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -907,7 +861,6 @@ func int64MathB10(w *runtime.Warp, m uint32) {
 				}
 				// 48: mul.wide.s32
 				v16 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k5))))
-				r17[l] = v16
 				// 49: add.s64
 				v17 := uint64(uint64(u6) + uint64(v16))
 				r18[l] = v17
@@ -961,7 +914,6 @@ func int64MathB10(w *runtime.Warp, m uint32) {
 				}
 				// 48: mul.wide.s32
 				v16 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k5))))
-				r17[l] = v16
 				// 49: add.s64
 				v17 := uint64(uint64(u6) + uint64(v16))
 				r18[l] = v17
@@ -1009,7 +961,6 @@ func int64MathB10(w *runtime.Warp, m uint32) {
 // int64MathB11 runs b11 of kernel int64_math, PTX lines 58-59.
 func int64MathB11(w *runtime.Warp, m uint32) {
 	r21 := w.Reg(21)
-	r24 := w.Reg(24)
 	k0 := uint64(0xffffffff00000000)
 	k1 := uint64(0x0)
 	// PTX lines 58, 59: lane-local, one loop over the lanes
@@ -1019,7 +970,6 @@ func int64MathB11(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 58: and.b64
 				v1 := uint64(uint64(r21[l]) & uint64(k0))
-				r24[l] = v1
 				// 59: setp.ne.s64
 				c2t := uint64(v1) != uint64(k1)
 				c2 := c2t
@@ -1034,7 +984,6 @@ func int64MathB11(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 58: and.b64
 				v1 := uint64(uint64(r21[l]) & uint64(k0))
-				r24[l] = v1
 				// 59: setp.ne.s64
 				c2t := uint64(v1) != uint64(k1)
 				c2 := c2t
@@ -1052,7 +1001,6 @@ func int64MathB11(w *runtime.Warp, m uint32) {
 // int64MathB13 runs b13 of kernel int64_math, PTX lines 86-87.
 func int64MathB13(w *runtime.Warp, m uint32) {
 	r21 := w.Reg(21)
-	r34 := w.Reg(34)
 	k0 := uint64(0xffffffff00000000)
 	k1 := uint64(0x0)
 	// PTX lines 86, 87: lane-local, one loop over the lanes
@@ -1062,7 +1010,6 @@ func int64MathB13(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 86: and.b64
 				v1 := uint64(uint64(r21[l]) & uint64(k0))
-				r34[l] = v1
 				// 87: setp.ne.s64
 				c2t := uint64(v1) != uint64(k1)
 				c2 := c2t
@@ -1077,7 +1024,6 @@ func int64MathB13(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 86: and.b64
 				v1 := uint64(uint64(r21[l]) & uint64(k0))
-				r34[l] = v1
 				// 87: setp.ne.s64
 				c2t := uint64(v1) != uint64(k1)
 				c2 := c2t
@@ -1094,20 +1040,13 @@ func int64MathB13(w *runtime.Warp, m uint32) {
 
 // mix64B0 runs b0 of kernel mix64, PTX lines 124-129.
 func mix64B0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	// PTX line 124: ld.param.u32
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/int64_math.ptx:124")
-	runtime.Broadcast(r0, m, u1)
 	// PTX line 125: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r1, m, u2)
 	// PTX line 126: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r2, m, u3)
 	// PTX lines 127, 128, 129: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -1116,7 +1055,6 @@ func mix64B0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 127: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 128: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -1134,7 +1072,6 @@ func mix64B0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 127: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 128: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -1155,21 +1092,7 @@ func mix64B0(w *runtime.Warp, m uint32) {
 // mix64B2 runs b2 of kernel mix64, PTX lines 132-148.
 func mix64B2(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
 	r18 := w.Reg(18)
-	r19 := w.Reg(19)
 	r20 := w.Reg(20)
 	k0 := uint64(0x9e3779b97f4a7c15)
 	k1 := uint64(0x1e)
@@ -1180,53 +1103,39 @@ func mix64B2(w *runtime.Warp, m uint32) {
 	k6 := uint64(0x8)
 	// PTX line 132: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/int64_math.ptx:132")
-	runtime.Broadcast(r5, m, u1)
 	// PTX line 133: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/int64_math.ptx:133")
-	runtime.Broadcast(r6, m, u2)
 	// PTX line 134: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
-	runtime.Broadcast(r7, m, u3)
 	// PTX lines 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 135: cvt.s64.s32
 				v4 := uint64(uint64(int32(r4[l])))
-				r8[l] = v4
 				// 136: mul.lo.s64
 				v5 := uint64(uint64(v4) * uint64(k0))
-				r9[l] = v5
 				// 137: add.s64
 				v6 := uint64(uint64(v5) + uint64(u1))
-				r10[l] = v6
 				// 138: shr.u64
 				v7 := uint64(uint64(v6) >> uint32(k1))
-				r11[l] = v7
 				// 139: xor.b64
 				v8 := uint64(uint64(v7) ^ uint64(v6))
-				r12[l] = v8
 				// 140: mul.lo.s64
 				v9 := uint64(uint64(v8) * uint64(k2))
-				r13[l] = v9
 				// 141: shr.u64
 				v10 := uint64(uint64(v9) >> uint32(k3))
-				r14[l] = v10
 				// 142: xor.b64
 				v11 := uint64(uint64(v10) ^ uint64(v9))
-				r15[l] = v11
 				// 143: mul.lo.s64
 				v12 := uint64(uint64(v11) * uint64(k4))
-				r16[l] = v12
 				// 144: shr.u64
 				v13 := uint64(uint64(v12) >> uint32(k5))
-				r17[l] = v13
 				// 145: xor.b64
 				v14 := uint64(uint64(v13) ^ uint64(v12))
 				r18[l] = v14
 				// 146: mul.wide.s32
 				v15 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k6))))
-				r19[l] = v15
 				// 147: add.s64
 				v16 := uint64(uint64(u3) + uint64(v15))
 				r20[l] = v16
@@ -1236,40 +1145,29 @@ func mix64B2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 135: cvt.s64.s32
 				v4 := uint64(uint64(int32(r4[l])))
-				r8[l] = v4
 				// 136: mul.lo.s64
 				v5 := uint64(uint64(v4) * uint64(k0))
-				r9[l] = v5
 				// 137: add.s64
 				v6 := uint64(uint64(v5) + uint64(u1))
-				r10[l] = v6
 				// 138: shr.u64
 				v7 := uint64(uint64(v6) >> uint32(k1))
-				r11[l] = v7
 				// 139: xor.b64
 				v8 := uint64(uint64(v7) ^ uint64(v6))
-				r12[l] = v8
 				// 140: mul.lo.s64
 				v9 := uint64(uint64(v8) * uint64(k2))
-				r13[l] = v9
 				// 141: shr.u64
 				v10 := uint64(uint64(v9) >> uint32(k3))
-				r14[l] = v10
 				// 142: xor.b64
 				v11 := uint64(uint64(v10) ^ uint64(v9))
-				r15[l] = v11
 				// 143: mul.lo.s64
 				v12 := uint64(uint64(v11) * uint64(k4))
-				r16[l] = v12
 				// 144: shr.u64
 				v13 := uint64(uint64(v12) >> uint32(k5))
-				r17[l] = v13
 				// 145: xor.b64
 				v14 := uint64(uint64(v13) ^ uint64(v12))
 				r18[l] = v14
 				// 146: mul.wide.s32
 				v15 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k6))))
-				r19[l] = v15
 				// 147: add.s64
 				v16 := uint64(uint64(u3) + uint64(v15))
 				r20[l] = v16

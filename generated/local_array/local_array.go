@@ -650,29 +650,20 @@ func NibbleHist(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 // sort8B0 runs b0 of kernel sort8, PTX lines 25-32.
 func sort8B0(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
 	r6 := w.Reg(6)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 25: mov.u64, warp-uniform
 	u1 := uint64((uint64(w.LocalBase) + k0))
-	runtime.Broadcast(r1, m, u1)
 	// PTX line 26: cvta.local.u64, warp-uniform
 	u2 := uint64(uint64(u1 + k1))
 	runtime.Broadcast(r0, m, u2)
 	// PTX line 27: ld.param.u32
 	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/local_array.ptx:27")
-	runtime.Broadcast(r2, m, u3)
 	// PTX line 28: mov.u32, warp-uniform
 	u4 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r3, m, u4)
 	// PTX line 29: mov.u32, warp-uniform
 	u5 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r4, m, u5)
 	// PTX lines 30, 31, 32: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -681,7 +672,6 @@ func sort8B0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 30: mov.u32
 				v6 := uint64(uint64(tid0[l]))
-				r5[l] = v6
 				// 31: mad.lo.s32
 				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
 				r6[l] = v7
@@ -699,7 +689,6 @@ func sort8B0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 30: mov.u32
 				v6 := uint64(uint64(tid0[l]))
-				r5[l] = v6
 				// 31: mad.lo.s32
 				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
 				r6[l] = v7
@@ -1064,7 +1053,6 @@ func sort8B7(w *runtime.Warp, m uint32) {
 	r52 := w.Reg(52)
 	r54 := w.Reg(54)
 	r61 := w.Reg(61)
-	r62 := w.Reg(62)
 	r63 := w.Reg(63)
 	r64 := w.Reg(64)
 	r65 := w.Reg(65)
@@ -1084,7 +1072,6 @@ func sort8B7(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 252: shl.b64
 				v1 := uint64(uint64(r51[l]) << uint32(k0))
-				r62[l] = v1
 				// 253: add.s64
 				v2 := uint64(uint64(r50[l]) + uint64(v1))
 				r63[l] = v2
@@ -1094,7 +1081,6 @@ func sort8B7(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 252: shl.b64
 				v1 := uint64(uint64(r51[l]) << uint32(k0))
-				r62[l] = v1
 				// 253: add.s64
 				v2 := uint64(uint64(r50[l]) + uint64(v1))
 				r63[l] = v2
@@ -1137,10 +1123,7 @@ func sort8B7(w *runtime.Warp, m uint32) {
 func sort8B9(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
 	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
 	r9 := w.Reg(9)
-	r10 := w.Reg(10)
 	r11 := w.Reg(11)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
@@ -1155,10 +1138,8 @@ func sort8B9(w *runtime.Warp, m uint32) {
 	k1 := uint64(0x4)
 	// PTX line 35: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/local_array.ptx:35")
-	runtime.Broadcast(r7, m, u1)
 	// PTX line 36: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	runtime.Broadcast(r8, m, u2)
 	// PTX lines 37, 38, 39: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -1168,7 +1149,6 @@ func sort8B9(w *runtime.Warp, m uint32) {
 				r9[l] = v3
 				// 38: mul.wide.s32
 				v4 := uint64(uint64(int64(int32(v3)) * int64(int32(k1))))
-				r10[l] = v4
 				// 39: add.s64
 				v5 := uint64(uint64(u2) + uint64(v4))
 				r11[l] = v5
@@ -1181,7 +1161,6 @@ func sort8B9(w *runtime.Warp, m uint32) {
 				r9[l] = v3
 				// 38: mul.wide.s32
 				v4 := uint64(uint64(int64(int32(v3)) * int64(int32(k1))))
-				r10[l] = v4
 				// 39: add.s64
 				v5 := uint64(uint64(u2) + uint64(v4))
 				r11[l] = v5
@@ -2479,10 +2458,6 @@ func sort8B37(w *runtime.Warp, m uint32) {
 func nibbleHistB0(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
 	r6 := w.Reg(6)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
@@ -2494,13 +2469,10 @@ func nibbleHistB0(w *runtime.Warp, m uint32) {
 	runtime.Broadcast(r0, m, u2)
 	// PTX line 290: ld.param.u32
 	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/local_array.ptx:290")
-	runtime.Broadcast(r2, m, u3)
 	// PTX line 291: mov.u32, warp-uniform
 	u4 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r3, m, u4)
 	// PTX line 292: mov.u32, warp-uniform
 	u5 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r4, m, u5)
 	// PTX lines 293, 294, 295: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -2509,7 +2481,6 @@ func nibbleHistB0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 293: mov.u32
 				v6 := uint64(uint64(tid0[l]))
-				r5[l] = v6
 				// 294: mad.lo.s32
 				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
 				r6[l] = v7
@@ -2527,7 +2498,6 @@ func nibbleHistB0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 293: mov.u32
 				v6 := uint64(uint64(tid0[l]))
-				r5[l] = v6
 				// 294: mad.lo.s32
 				v7 := uint64(uint32(uint32(u4)*uint32(u5) + uint32(v6)))
 				r6[l] = v7
@@ -2550,58 +2520,36 @@ func nibbleHistB2(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
 	r11 := w.Reg(11)
-	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
 	r18 := w.Reg(18)
 	r19 := w.Reg(19)
 	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
 	r23 := w.Reg(23)
 	r24 := w.Reg(24)
 	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
 	r28 := w.Reg(28)
 	r29 := w.Reg(29)
 	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
 	r33 := w.Reg(33)
 	r34 := w.Reg(34)
 	r35 := w.Reg(35)
-	r36 := w.Reg(36)
-	r37 := w.Reg(37)
 	r38 := w.Reg(38)
 	r39 := w.Reg(39)
 	r40 := w.Reg(40)
-	r41 := w.Reg(41)
-	r42 := w.Reg(42)
 	r43 := w.Reg(43)
 	r44 := w.Reg(44)
 	r45 := w.Reg(45)
-	r46 := w.Reg(46)
-	r47 := w.Reg(47)
 	r48 := w.Reg(48)
 	r49 := w.Reg(49)
 	r50 := w.Reg(50)
-	r51 := w.Reg(51)
-	r52 := w.Reg(52)
 	r53 := w.Reg(53)
 	r54 := w.Reg(54)
 	r55 := w.Reg(55)
 	r56 := w.Reg(56)
 	r57 := w.Reg(57)
-	r58 := w.Reg(58)
 	r59 := w.Reg(59)
 	r60 := w.Reg(60)
 	r61 := w.Reg(61)
@@ -2630,16 +2578,12 @@ func nibbleHistB2(w *runtime.Warp, m uint32) {
 	k9 := uint64(0x1c)
 	// PTX line 298: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/local_array.ptx:298")
-	runtime.Broadcast(r7, m, u1)
 	// PTX line 299: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/local_array.ptx:299")
-	runtime.Broadcast(r8, m, u2)
 	// PTX line 300: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
-	runtime.Broadcast(r9, m, u3)
 	// PTX line 301: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u1)
-	runtime.Broadcast(r10, m, u4)
 	// PTX lines 302, 303, 304: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -2649,7 +2593,6 @@ func nibbleHistB2(w *runtime.Warp, m uint32) {
 				r11[l] = v5
 				// 303: mul.wide.s32
 				v6 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k1))))
-				r12[l] = v6
 				// 304: add.s64
 				v7 := uint64(uint64(u3) + uint64(v6))
 				r13[l] = v7
@@ -2662,7 +2605,6 @@ func nibbleHistB2(w *runtime.Warp, m uint32) {
 				r11[l] = v5
 				// 303: mul.wide.s32
 				v6 := uint64(uint64(int64(int32(r6[l])) * int64(int32(k1))))
-				r12[l] = v6
 				// 304: add.s64
 				v7 := uint64(uint64(u3) + uint64(v6))
 				r13[l] = v7
@@ -2696,10 +2638,8 @@ func nibbleHistB2(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 315: and.b32
 				v9 := uint64(uint32(r15[l]) & uint32(k2))
-				r16[l] = v9
 				// 316: mul.wide.u32
 				v10 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k1))))
-				r17[l] = v10
 				// 317: add.s64
 				v11 := uint64(uint64(r11[l]) + uint64(v10))
 				r18[l] = v11
@@ -2709,10 +2649,8 @@ func nibbleHistB2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 315: and.b32
 				v9 := uint64(uint32(r15[l]) & uint32(k2))
-				r16[l] = v9
 				// 316: mul.wide.u32
 				v10 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k1))))
-				r17[l] = v10
 				// 317: add.s64
 				v11 := uint64(uint64(r11[l]) + uint64(v10))
 				r18[l] = v11
@@ -2746,10 +2684,8 @@ func nibbleHistB2(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 321: bfe.u32
 				v13 := isa.Bfe(r15[l], uint32(k1), uint32(k1), 32, false)
-				r21[l] = v13
 				// 322: mul.wide.u32
 				v14 := uint64(uint64(uint64(uint32(v13)) * uint64(uint32(k1))))
-				r22[l] = v14
 				// 323: add.s64
 				v15 := uint64(uint64(r11[l]) + uint64(v14))
 				r23[l] = v15
@@ -2759,10 +2695,8 @@ func nibbleHistB2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 321: bfe.u32
 				v13 := isa.Bfe(r15[l], uint32(k1), uint32(k1), 32, false)
-				r21[l] = v13
 				// 322: mul.wide.u32
 				v14 := uint64(uint64(uint64(uint32(v13)) * uint64(uint32(k1))))
-				r22[l] = v14
 				// 323: add.s64
 				v15 := uint64(uint64(r11[l]) + uint64(v14))
 				r23[l] = v15
@@ -2796,10 +2730,8 @@ func nibbleHistB2(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 327: bfe.u32
 				v17 := isa.Bfe(r15[l], uint32(k4), uint32(k1), 32, false)
-				r26[l] = v17
 				// 328: mul.wide.u32
 				v18 := uint64(uint64(uint64(uint32(v17)) * uint64(uint32(k1))))
-				r27[l] = v18
 				// 329: add.s64
 				v19 := uint64(uint64(r11[l]) + uint64(v18))
 				r28[l] = v19
@@ -2809,10 +2741,8 @@ func nibbleHistB2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 327: bfe.u32
 				v17 := isa.Bfe(r15[l], uint32(k4), uint32(k1), 32, false)
-				r26[l] = v17
 				// 328: mul.wide.u32
 				v18 := uint64(uint64(uint64(uint32(v17)) * uint64(uint32(k1))))
-				r27[l] = v18
 				// 329: add.s64
 				v19 := uint64(uint64(r11[l]) + uint64(v18))
 				r28[l] = v19
@@ -2846,10 +2776,8 @@ func nibbleHistB2(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 333: bfe.u32
 				v21 := isa.Bfe(r15[l], uint32(k5), uint32(k1), 32, false)
-				r31[l] = v21
 				// 334: mul.wide.u32
 				v22 := uint64(uint64(uint64(uint32(v21)) * uint64(uint32(k1))))
-				r32[l] = v22
 				// 335: add.s64
 				v23 := uint64(uint64(r11[l]) + uint64(v22))
 				r33[l] = v23
@@ -2859,10 +2787,8 @@ func nibbleHistB2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 333: bfe.u32
 				v21 := isa.Bfe(r15[l], uint32(k5), uint32(k1), 32, false)
-				r31[l] = v21
 				// 334: mul.wide.u32
 				v22 := uint64(uint64(uint64(uint32(v21)) * uint64(uint32(k1))))
-				r32[l] = v22
 				// 335: add.s64
 				v23 := uint64(uint64(r11[l]) + uint64(v22))
 				r33[l] = v23
@@ -2896,10 +2822,8 @@ func nibbleHistB2(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 339: bfe.u32
 				v25 := isa.Bfe(r15[l], uint32(k6), uint32(k1), 32, false)
-				r36[l] = v25
 				// 340: mul.wide.u32
 				v26 := uint64(uint64(uint64(uint32(v25)) * uint64(uint32(k1))))
-				r37[l] = v26
 				// 341: add.s64
 				v27 := uint64(uint64(r11[l]) + uint64(v26))
 				r38[l] = v27
@@ -2909,10 +2833,8 @@ func nibbleHistB2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 339: bfe.u32
 				v25 := isa.Bfe(r15[l], uint32(k6), uint32(k1), 32, false)
-				r36[l] = v25
 				// 340: mul.wide.u32
 				v26 := uint64(uint64(uint64(uint32(v25)) * uint64(uint32(k1))))
-				r37[l] = v26
 				// 341: add.s64
 				v27 := uint64(uint64(r11[l]) + uint64(v26))
 				r38[l] = v27
@@ -2946,10 +2868,8 @@ func nibbleHistB2(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 345: bfe.u32
 				v29 := isa.Bfe(r15[l], uint32(k7), uint32(k1), 32, false)
-				r41[l] = v29
 				// 346: mul.wide.u32
 				v30 := uint64(uint64(uint64(uint32(v29)) * uint64(uint32(k1))))
-				r42[l] = v30
 				// 347: add.s64
 				v31 := uint64(uint64(r11[l]) + uint64(v30))
 				r43[l] = v31
@@ -2959,10 +2879,8 @@ func nibbleHistB2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 345: bfe.u32
 				v29 := isa.Bfe(r15[l], uint32(k7), uint32(k1), 32, false)
-				r41[l] = v29
 				// 346: mul.wide.u32
 				v30 := uint64(uint64(uint64(uint32(v29)) * uint64(uint32(k1))))
-				r42[l] = v30
 				// 347: add.s64
 				v31 := uint64(uint64(r11[l]) + uint64(v30))
 				r43[l] = v31
@@ -2996,10 +2914,8 @@ func nibbleHistB2(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 351: bfe.u32
 				v33 := isa.Bfe(r15[l], uint32(k8), uint32(k1), 32, false)
-				r46[l] = v33
 				// 352: mul.wide.u32
 				v34 := uint64(uint64(uint64(uint32(v33)) * uint64(uint32(k1))))
-				r47[l] = v34
 				// 353: add.s64
 				v35 := uint64(uint64(r11[l]) + uint64(v34))
 				r48[l] = v35
@@ -3009,10 +2925,8 @@ func nibbleHistB2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 351: bfe.u32
 				v33 := isa.Bfe(r15[l], uint32(k8), uint32(k1), 32, false)
-				r46[l] = v33
 				// 352: mul.wide.u32
 				v34 := uint64(uint64(uint64(uint32(v33)) * uint64(uint32(k1))))
-				r47[l] = v34
 				// 353: add.s64
 				v35 := uint64(uint64(r11[l]) + uint64(v34))
 				r48[l] = v35
@@ -3046,10 +2960,8 @@ func nibbleHistB2(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 357: shr.u32
 				v37 := uint64(uint32(r15[l]) >> uint32(k9))
-				r51[l] = v37
 				// 358: mul.wide.u32
 				v38 := uint64(uint64(uint64(uint32(v37)) * uint64(uint32(k1))))
-				r52[l] = v38
 				// 359: add.s64
 				v39 := uint64(uint64(r11[l]) + uint64(v38))
 				r53[l] = v39
@@ -3059,10 +2971,8 @@ func nibbleHistB2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 357: shr.u32
 				v37 := uint64(uint32(r15[l]) >> uint32(k9))
-				r51[l] = v37
 				// 358: mul.wide.u32
 				v38 := uint64(uint64(uint64(uint32(v37)) * uint64(uint32(k1))))
-				r52[l] = v38
 				// 359: add.s64
 				v39 := uint64(uint64(r11[l]) + uint64(v38))
 				r53[l] = v39
@@ -3115,7 +3025,6 @@ func nibbleHistB2(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 365: mul.wide.s32
 				v42 := uint64(uint64(int64(int32(r56[l])) * int64(int32(k1))))
-				r58[l] = v42
 				// 366: add.s64
 				v43 := uint64(uint64(u4) + uint64(v42))
 				r59[l] = v43
@@ -3125,7 +3034,6 @@ func nibbleHistB2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 365: mul.wide.s32
 				v42 := uint64(uint64(int64(int32(r56[l])) * int64(int32(k1))))
-				r58[l] = v42
 				// 366: add.s64
 				v43 := uint64(uint64(u4) + uint64(v42))
 				r59[l] = v43

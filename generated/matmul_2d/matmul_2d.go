@@ -621,27 +621,17 @@ func MatmulTiled(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCon
 // matmulB0 runs b0 of kernel matmul, PTX lines 28-40.
 func matmulB0(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
 	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
 	r9 := w.Reg(9)
 	// PTX line 28: ld.param.u32
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/matmul_2d.ptx:28")
 	runtime.Broadcast(r0, m, u1)
 	// PTX line 29: ld.param.u32
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/matmul_2d.ptx:29")
-	runtime.Broadcast(r1, m, u2)
 	// PTX line 30: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.CTAID().Y))
-	runtime.Broadcast(r2, m, u3)
 	// PTX line 31: mov.u32, warp-uniform
 	u4 := uint64(uint64(w.NTID().Y))
-	runtime.Broadcast(r3, m, u4)
 	// PTX lines 32, 33: lane-local, one loop over the lanes
 	{
 		tid1 := &w.Tid[1]
@@ -649,7 +639,6 @@ func matmulB0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 32: mov.u32
 				v5 := uint64(uint64(tid1[l]))
-				r4[l] = v5
 				// 33: mad.lo.s32
 				v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
 				r5[l] = v6
@@ -659,7 +648,6 @@ func matmulB0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 32: mov.u32
 				v5 := uint64(uint64(tid1[l]))
-				r4[l] = v5
 				// 33: mad.lo.s32
 				v6 := uint64(uint32(uint32(u3)*uint32(u4) + uint32(v5)))
 				r5[l] = v6
@@ -668,10 +656,8 @@ func matmulB0(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 34: mov.u32, warp-uniform
 	u7 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r6, m, u7)
 	// PTX line 35: mov.u32, warp-uniform
 	u8 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r7, m, u8)
 	// PTX lines 36, 37, 38, 39, 40: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -682,7 +668,6 @@ func matmulB0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 36: mov.u32
 				v9 := uint64(uint64(tid0[l]))
-				r8[l] = v9
 				// 37: mad.lo.s32
 				v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
 				r9[l] = v10
@@ -715,7 +700,6 @@ func matmulB0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 36: mov.u32
 				v9 := uint64(uint64(tid0[l]))
-				r8[l] = v9
 				// 37: mad.lo.s32
 				v10 := uint64(uint32(uint32(u7)*uint32(u8) + uint32(v9)))
 				r9[l] = v10
@@ -761,13 +745,10 @@ func matmulB1(w *runtime.Warp, m uint32) {
 	r25 := w.Reg(25)
 	r26 := w.Reg(26)
 	r27 := w.Reg(27)
-	r28 := w.Reg(28)
 	r29 := w.Reg(29)
 	r30 := w.Reg(30)
 	r31 := w.Reg(31)
 	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	r34 := w.Reg(34)
 	r35 := w.Reg(35)
 	r36 := w.Reg(36)
 	k0 := uint64(0x4)
@@ -781,7 +762,6 @@ func matmulB1(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 71: mul.wide.s32
 				v1 := uint64(uint64(int64(int32(r26[l])) * int64(int32(k0))))
-				r28[l] = v1
 				// 72: add.s64
 				v2 := uint64(uint64(r15[l]) + uint64(v1))
 				r29[l] = v2
@@ -791,7 +771,6 @@ func matmulB1(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 71: mul.wide.s32
 				v1 := uint64(uint64(int64(int32(r26[l])) * int64(int32(k0))))
-				r28[l] = v1
 				// 72: add.s64
 				v2 := uint64(uint64(r15[l]) + uint64(v1))
 				r29[l] = v2
@@ -835,10 +814,8 @@ func matmulB1(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 76: add.s32
 				v4 := uint64(uint32(r0[l]) + uint32(r26[l]))
-				r33[l] = v4
 				// 77: mul.wide.s32
 				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-				r34[l] = v5
 				// 78: add.s64
 				v6 := uint64(uint64(r15[l]) + uint64(v5))
 				r35[l] = v6
@@ -848,10 +825,8 @@ func matmulB1(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 76: add.s32
 				v4 := uint64(uint32(r0[l]) + uint32(r26[l]))
-				r33[l] = v4
 				// 77: mul.wide.s32
 				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-				r34[l] = v5
 				// 78: add.s64
 				v6 := uint64(uint64(r15[l]) + uint64(v5))
 				r35[l] = v6
@@ -967,8 +942,6 @@ func matmulB3(w *runtime.Warp, m uint32) {
 	r9 := w.Reg(9)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
-	r45 := w.Reg(45)
-	r46 := w.Reg(46)
 	r47 := w.Reg(47)
 	k0 := uint64(0x4)
 	// PTX lines 101, 102, 103: lane-local, one loop over the lanes
@@ -977,10 +950,8 @@ func matmulB3(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 101: mad.lo.s32
 				v1 := uint64(uint32(uint32(r5[l])*uint32(r0[l]) + uint32(r9[l])))
-				r45[l] = v1
 				// 102: mul.wide.s32
 				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-				r46[l] = v2
 				// 103: add.s64
 				v3 := uint64(uint64(r12[l]) + uint64(v2))
 				r47[l] = v3
@@ -990,10 +961,8 @@ func matmulB3(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 101: mad.lo.s32
 				v1 := uint64(uint32(uint32(r5[l])*uint32(r0[l]) + uint32(r9[l])))
-				r45[l] = v1
 				// 102: mul.wide.s32
 				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-				r46[l] = v2
 				// 103: add.s64
 				v3 := uint64(uint64(r12[l]) + uint64(v2))
 				r47[l] = v3
@@ -1007,7 +976,6 @@ func matmulB3(w *runtime.Warp, m uint32) {
 // matmulB5 runs b5 of kernel matmul, PTX lines 43-47.
 func matmulB5(w *runtime.Warp, m uint32) {
 	r10 := w.Reg(10)
-	r11 := w.Reg(11)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	k0 := uint64(0x1)
@@ -1017,7 +985,6 @@ func matmulB5(w *runtime.Warp, m uint32) {
 	runtime.Broadcast(r10, m, u1)
 	// PTX line 44: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/matmul_2d.ptx:44")
-	runtime.Broadcast(r11, m, u2)
 	// PTX line 45: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
 	runtime.Broadcast(r12, m, u3)
@@ -1060,9 +1027,7 @@ func matmulB6(w *runtime.Warp, m uint32) {
 	r5 := w.Reg(5)
 	r10 := w.Reg(10)
 	r13 := w.Reg(13)
-	r14 := w.Reg(14)
 	r15 := w.Reg(15)
-	r16 := w.Reg(16)
 	r17 := w.Reg(17)
 	r18 := w.Reg(18)
 	r19 := w.Reg(19)
@@ -1071,13 +1036,11 @@ func matmulB6(w *runtime.Warp, m uint32) {
 	k1 := uint64(0x0)
 	// PTX line 50: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/matmul_2d.ptx:50")
-	runtime.Broadcast(r14, m, u1)
 	// PTX line 51: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
 	runtime.Broadcast(r15, m, u2)
 	// PTX line 52: ld.param.u64
 	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/matmul_2d.ptx:52")
-	runtime.Broadcast(r16, m, u3)
 	// PTX line 53: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u3)
 	runtime.Broadcast(r17, m, u4)
@@ -1140,8 +1103,6 @@ func matmulB7(w *runtime.Warp, m uint32) {
 	r18 := w.Reg(18)
 	r20 := w.Reg(20)
 	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
 	r24 := w.Reg(24)
 	r25 := w.Reg(25)
 	r26 := w.Reg(26)
@@ -1158,10 +1119,8 @@ func matmulB7(w *runtime.Warp, m uint32) {
 				r21[l] = v1
 				// 62: mul.wide.u32
 				v2 := uint64(uint64(uint64(uint32(r18[l])) * uint64(uint32(k1))))
-				r22[l] = v2
 				// 63: add.s64
 				v3 := uint64(uint64(v2) + uint64(r17[l]))
-				r23[l] = v3
 				// 64: add.s64
 				v4 := uint64(uint64(v3) + uint64(k1))
 				r24[l] = v4
@@ -1177,10 +1136,8 @@ func matmulB7(w *runtime.Warp, m uint32) {
 				r21[l] = v1
 				// 62: mul.wide.u32
 				v2 := uint64(uint64(uint64(uint32(r18[l])) * uint64(uint32(k1))))
-				r22[l] = v2
 				// 63: add.s64
 				v3 := uint64(uint64(v2) + uint64(r17[l]))
-				r23[l] = v3
 				// 64: add.s64
 				v4 := uint64(uint64(v3) + uint64(k1))
 				r24[l] = v4
@@ -1224,11 +1181,7 @@ func matmulB9(w *runtime.Warp, m uint32) {
 	r17 := w.Reg(17)
 	r18 := w.Reg(18)
 	r20 := w.Reg(20)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
 	r39 := w.Reg(39)
-	r40 := w.Reg(40)
-	r41 := w.Reg(41)
 	r42 := w.Reg(42)
 	r43 := w.Reg(43)
 	r44 := w.Reg(44)
@@ -1239,19 +1192,15 @@ func matmulB9(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 91: add.s32
 				v1 := uint64(uint32(r20[l]) + uint32(r18[l]))
-				r37[l] = v1
 				// 92: mul.wide.u32
 				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
-				r38[l] = v2
 				// 93: add.s64
 				v3 := uint64(uint64(r17[l]) + uint64(v2))
 				r39[l] = v3
 				// 94: mad.lo.s32
 				v4 := uint64(uint32(uint32(r20[l])*uint32(r0[l]) + uint32(r9[l])))
-				r40[l] = v4
 				// 95: mul.wide.s32
 				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-				r41[l] = v5
 				// 96: add.s64
 				v6 := uint64(uint64(r15[l]) + uint64(v5))
 				r42[l] = v6
@@ -1261,19 +1210,15 @@ func matmulB9(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 91: add.s32
 				v1 := uint64(uint32(r20[l]) + uint32(r18[l]))
-				r37[l] = v1
 				// 92: mul.wide.u32
 				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
-				r38[l] = v2
 				// 93: add.s64
 				v3 := uint64(uint64(r17[l]) + uint64(v2))
 				r39[l] = v3
 				// 94: mad.lo.s32
 				v4 := uint64(uint32(uint32(r20[l])*uint32(r0[l]) + uint32(r9[l])))
-				r40[l] = v4
 				// 95: mul.wide.s32
 				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-				r41[l] = v5
 				// 96: add.s64
 				v6 := uint64(uint64(r15[l]) + uint64(v5))
 				r42[l] = v6
@@ -1317,14 +1262,9 @@ func matmulB9(w *runtime.Warp, m uint32) {
 func matmulTiledB0(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
-	r2 := w.Reg(2)
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
 	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
 	r10 := w.Reg(10)
 	r11 := w.Reg(11)
 	k0 := uint64(0x4)
@@ -1338,7 +1278,6 @@ func matmulTiledB0(w *runtime.Warp, m uint32) {
 	runtime.Broadcast(r1, m, u2)
 	// PTX line 130: ld.param.u32
 	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/matmul_2d.ptx:130")
-	runtime.Broadcast(r2, m, u3)
 	// PTX lines 131, 132: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
@@ -1366,10 +1305,8 @@ func matmulTiledB0(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 133: mov.u32, warp-uniform
 	u6 := uint64(uint64(w.CTAID().Y))
-	runtime.Broadcast(r5, m, u6)
 	// PTX line 134: shl.b32, warp-uniform
 	u7 := uint64(uint32(u6) << uint32(k0))
-	runtime.Broadcast(r6, m, u7)
 	// PTX lines 135: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -1389,10 +1326,8 @@ func matmulTiledB0(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 136: mov.u32, warp-uniform
 	u9 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r8, m, u9)
 	// PTX line 137: shl.b32, warp-uniform
 	u10 := uint64(uint32(u9) << uint32(k0))
-	runtime.Broadcast(r9, m, u10)
 	// PTX lines 138, 139: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -1586,8 +1521,6 @@ func matmulTiledB3(w *runtime.Warp, m uint32) {
 	r16 := w.Reg(16)
 	r30 := w.Reg(30)
 	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
 	r34 := w.Reg(34)
 	k0 := uint64(0x4)
 	// PTX lines 182, 183, 184: lane-local, one loop over the lanes
@@ -1596,10 +1529,8 @@ func matmulTiledB3(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 182: add.s32
 				v1 := uint64(uint32(r30[l]) + uint32(r16[l]))
-				r32[l] = v1
 				// 183: mul.wide.s32
 				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-				r33[l] = v2
 				// 184: add.s64
 				v3 := uint64(uint64(r15[l]) + uint64(v2))
 				r34[l] = v3
@@ -1609,10 +1540,8 @@ func matmulTiledB3(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 182: add.s32
 				v1 := uint64(uint32(r30[l]) + uint32(r16[l]))
-				r32[l] = v1
 				// 183: mul.wide.s32
 				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-				r33[l] = v2
 				// 184: add.s64
 				v3 := uint64(uint64(r15[l]) + uint64(v2))
 				r34[l] = v3
@@ -1879,7 +1808,6 @@ func matmulTiledB6(w *runtime.Warp, m uint32) {
 // matmulTiledB7 runs b7 ($L__BB1_11) of kernel matmul_tiled, PTX lines 237-238.
 func matmulTiledB7(w *runtime.Warp, m uint32) {
 	r41 := w.Reg(41)
-	r57 := w.Reg(57)
 	k0 := uint64(0x3)
 	k1 := uint64(0x0)
 	// PTX lines 237, 238: lane-local, one loop over the lanes
@@ -1889,7 +1817,6 @@ func matmulTiledB7(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 237: and.b32
 				v1 := uint64(uint32(r41[l]) & uint32(k0))
-				r57[l] = v1
 				// 238: setp.eq.s32
 				c2t := uint32(v1) == uint32(k1)
 				c2 := c2t
@@ -1904,7 +1831,6 @@ func matmulTiledB7(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 237: and.b32
 				v1 := uint64(uint32(r41[l]) & uint32(k0))
-				r57[l] = v1
 				// 238: setp.eq.s32
 				c2t := uint32(v1) == uint32(k1)
 				c2 := c2t
@@ -2058,28 +1984,20 @@ func matmulTiledB10(w *runtime.Warp, m uint32) {
 	r7 := w.Reg(7)
 	r10 := w.Reg(10)
 	r11 := w.Reg(11)
-	r65 := w.Reg(65)
-	r66 := w.Reg(66)
-	r67 := w.Reg(67)
-	r68 := w.Reg(68)
 	r69 := w.Reg(69)
 	k0 := uint64(0x4)
 	// PTX line 264: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/matmul_2d.ptx:264")
-	runtime.Broadcast(r65, m, u1)
 	// PTX line 265: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	runtime.Broadcast(r66, m, u2)
 	// PTX lines 266, 267, 268: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 266: mad.lo.s32
 				v3 := uint64(uint32(uint32(r7[l])*uint32(r1[l]) + uint32(r10[l])))
-				r67[l] = v3
 				// 267: mul.wide.s32
 				v4 := uint64(uint64(int64(int32(v3)) * int64(int32(k0))))
-				r68[l] = v4
 				// 268: add.s64
 				v5 := uint64(uint64(u2) + uint64(v4))
 				r69[l] = v5
@@ -2089,10 +2007,8 @@ func matmulTiledB10(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 266: mad.lo.s32
 				v3 := uint64(uint32(uint32(r7[l])*uint32(r1[l]) + uint32(r10[l])))
-				r67[l] = v3
 				// 267: mul.wide.s32
 				v4 := uint64(uint64(int64(int32(v3)) * int64(int32(k0))))
-				r68[l] = v4
 				// 268: add.s64
 				v5 := uint64(uint64(u2) + uint64(v4))
 				r69[l] = v5
@@ -2112,17 +2028,13 @@ func matmulTiledB12(w *runtime.Warp, m uint32) {
 	r7 := w.Reg(7)
 	r10 := w.Reg(10)
 	r11 := w.Reg(11)
-	r12 := w.Reg(12)
 	r13 := w.Reg(13)
-	r14 := w.Reg(14)
 	r15 := w.Reg(15)
 	r16 := w.Reg(16)
-	r17 := w.Reg(17)
 	r18 := w.Reg(18)
 	r19 := w.Reg(19)
 	r20 := w.Reg(20)
 	r21 := w.Reg(21)
-	r22 := w.Reg(22)
 	r23 := w.Reg(23)
 	r24 := w.Reg(24)
 	r25 := w.Reg(25)
@@ -2138,13 +2050,11 @@ func matmulTiledB12(w *runtime.Warp, m uint32) {
 	k5 := uint64(0x8)
 	// PTX line 144: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/matmul_2d.ptx:144")
-	runtime.Broadcast(r12, m, u1)
 	// PTX line 145: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
 	runtime.Broadcast(r13, m, u2)
 	// PTX line 146: ld.param.u64
 	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/matmul_2d.ptx:146")
-	runtime.Broadcast(r14, m, u3)
 	// PTX line 147: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u3)
 	runtime.Broadcast(r15, m, u4)
@@ -2167,7 +2077,6 @@ func matmulTiledB12(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 149: mov.u64, warp-uniform
 	u6 := uint64(k0)
-	runtime.Broadcast(r17, m, u6)
 	// PTX lines 150, 151, 152, 153: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -2205,7 +2114,6 @@ func matmulTiledB12(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 154: mov.u64, warp-uniform
 	u11 := uint64(k3)
-	runtime.Broadcast(r22, m, u11)
 	// PTX lines 155, 156, 157, 158: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -2345,8 +2253,6 @@ func matmulTiledB16(w *runtime.Warp, m uint32) {
 	r13 := w.Reg(13)
 	r35 := w.Reg(35)
 	r36 := w.Reg(36)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
 	r39 := w.Reg(39)
 	k0 := uint64(0x4)
 	// PTX lines 196, 197, 198: lane-local, one loop over the lanes
@@ -2355,10 +2261,8 @@ func matmulTiledB16(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 196: mad.lo.s32
 				v1 := uint64(uint32(uint32(r36[l])*uint32(r1[l]) + uint32(r10[l])))
-				r37[l] = v1
 				// 197: mul.wide.s32
 				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-				r38[l] = v2
 				// 198: add.s64
 				v3 := uint64(uint64(r13[l]) + uint64(v2))
 				r39[l] = v3
@@ -2368,10 +2272,8 @@ func matmulTiledB16(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 196: mad.lo.s32
 				v1 := uint64(uint32(uint32(r36[l])*uint32(r1[l]) + uint32(r10[l])))
-				r37[l] = v1
 				// 197: mul.wide.s32
 				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-				r38[l] = v2
 				// 198: add.s64
 				v3 := uint64(uint64(r13[l]) + uint64(v2))
 				r39[l] = v3
@@ -2385,7 +2287,6 @@ func matmulTiledB16(w *runtime.Warp, m uint32) {
 // matmulTiledB17 runs b17 of kernel matmul_tiled, PTX lines 206-209.
 func matmulTiledB17(w *runtime.Warp, m uint32) {
 	r29 := w.Reg(29)
-	r40 := w.Reg(40)
 	r41 := w.Reg(41)
 	r42 := w.Reg(42)
 	k0 := uint64(0x10)
@@ -2399,7 +2300,6 @@ func matmulTiledB17(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 206: min.s32
 				v1 := uint64(uint32(min(int32(r29[l]), int32(k0))))
-				r40[l] = v1
 				// 207: max.s32
 				v2 := uint64(uint32(max(int32(v1), int32(k1))))
 				r41[l] = v2
@@ -2417,7 +2317,6 @@ func matmulTiledB17(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 206: min.s32
 				v1 := uint64(uint32(min(int32(r29[l]), int32(k0))))
-				r40[l] = v1
 				// 207: max.s32
 				v2 := uint64(uint32(max(int32(v1), int32(k1))))
 				r41[l] = v2
@@ -2501,9 +2400,7 @@ func matmulTiledB20(w *runtime.Warp, m uint32) {
 	r41 := w.Reg(41)
 	r42 := w.Reg(42)
 	r58 := w.Reg(58)
-	r59 := w.Reg(59)
 	r60 := w.Reg(60)
-	r61 := w.Reg(61)
 	r62 := w.Reg(62)
 	k0 := uint64(0x3)
 	k1 := uint64(0x4)
@@ -2517,13 +2414,11 @@ func matmulTiledB20(w *runtime.Warp, m uint32) {
 				r58[l] = v1
 				// 242: mul.wide.u32
 				v2 := uint64(uint64(uint64(uint32(r42[l])) * uint64(uint32(k1))))
-				r59[l] = v2
 				// 243: add.s64
 				v3 := uint64(uint64(r20[l]) + uint64(v2))
 				r60[l] = v3
 				// 244: mul.wide.u32
 				v4 := uint64(uint64(uint64(uint32(r42[l])) * uint64(uint32(k2))))
-				r61[l] = v4
 				// 245: add.s64
 				v5 := uint64(uint64(r23[l]) + uint64(v4))
 				r62[l] = v5
@@ -2536,13 +2431,11 @@ func matmulTiledB20(w *runtime.Warp, m uint32) {
 				r58[l] = v1
 				// 242: mul.wide.u32
 				v2 := uint64(uint64(uint64(uint32(r42[l])) * uint64(uint32(k1))))
-				r59[l] = v2
 				// 243: add.s64
 				v3 := uint64(uint64(r20[l]) + uint64(v2))
 				r60[l] = v3
 				// 244: mul.wide.u32
 				v4 := uint64(uint64(uint64(uint32(r42[l])) * uint64(uint32(k2))))
-				r61[l] = v4
 				// 245: add.s64
 				v5 := uint64(uint64(r23[l]) + uint64(v4))
 				r62[l] = v5

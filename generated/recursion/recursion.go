@@ -976,8 +976,6 @@ func fibB4(w *runtime.Warp, m uint32) {
 func fibB5(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
 	k0 := uint64(0xfffffffe)
@@ -992,10 +990,8 @@ func fibB5(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 24: add.s32
 				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r2[l] = v1
 				// 25: shr.u32
 				v2 := uint64(uint32(v1) >> uint32(k1))
-				r3[l] = v2
 				// 26: add.s32
 				v3 := uint64(uint32(v2) + uint32(k1))
 				r4[l] = v3
@@ -1016,10 +1012,8 @@ func fibB5(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 24: add.s32
 				v1 := uint64(uint32(r0[l]) + uint32(k0))
-				r2[l] = v1
 				// 25: shr.u32
 				v2 := uint64(uint32(v1) >> uint32(k1))
-				r3[l] = v2
 				// 26: add.s32
 				v3 := uint64(uint32(v2) + uint32(k1))
 				r4[l] = v3
@@ -1433,7 +1427,6 @@ func treeDepthB2(w *runtime.Warp, m uint32) {
 func treeDepthB4(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
 	r3 := w.Reg(3)
-	r4 := w.Reg(4)
 	r5 := w.Reg(5)
 	k0 := uint64(0xaaaaaaab)
 	k1 := uint64(0x1)
@@ -1445,7 +1438,6 @@ func treeDepthB4(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 151: mul.hi.u32
 				v1 := uint64(uint32(isa.MulHi(r0[l], k0, 32, false)))
-				r4[l] = v1
 				// 152: shr.u32
 				v2 := uint64(uint32(v1) >> uint32(k1))
 				r5[l] = v2
@@ -1455,7 +1447,6 @@ func treeDepthB4(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 151: mul.hi.u32
 				v1 := uint64(uint32(isa.MulHi(r0[l], k0, 32, false)))
-				r4[l] = v1
 				// 152: shr.u32
 				v2 := uint64(uint32(v1) >> uint32(k1))
 				r5[l] = v2
@@ -1471,7 +1462,6 @@ func treeDepthB5(w *runtime.Warp, m uint32) {
 	r1 := w.Reg(1)
 	r3 := w.Reg(3)
 	r6 := w.Reg(6)
-	r7 := w.Reg(7)
 	k0 := uint64(0x1)
 	// PTX line 162: ld.param.b32
 	w.LoadLanes(runtime.SpaceParam, r6, nil, 0, 0xc, 4, 0, m, "testdata/ptx/recursion.ptx:162")
@@ -1481,7 +1471,6 @@ func treeDepthB5(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 164: max.s32
 				v1 := uint64(uint32(max(int32(r3[l]), int32(r6[l]))))
-				r7[l] = v1
 				// 165: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
 				r1[l] = v2
@@ -1491,7 +1480,6 @@ func treeDepthB5(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 164: max.s32
 				v1 := uint64(uint32(max(int32(r3[l]), int32(r6[l]))))
-				r7[l] = v1
 				// 165: add.s32
 				v2 := uint64(uint32(v1) + uint32(k0))
 				r1[l] = v2
@@ -1627,20 +1615,13 @@ func gcdB3(w *runtime.Warp, m uint32) {
 
 // recursionB0 runs b0 of kernel recursion, PTX lines 213-218.
 func recursionB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	// PTX line 213: ld.param.u32
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/recursion.ptx:213")
-	runtime.Broadcast(r0, m, u1)
 	// PTX line 214: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r1, m, u2)
 	// PTX line 215: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r2, m, u3)
 	// PTX lines 216, 217, 218: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -1649,7 +1630,6 @@ func recursionB0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 216: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 217: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -1667,7 +1647,6 @@ func recursionB0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 216: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 217: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -1688,13 +1667,7 @@ func recursionB0(w *runtime.Warp, m uint32) {
 // recursionB2 runs b2 of kernel recursion, PTX lines 221-236.
 func recursionB2(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
 	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
@@ -1704,25 +1677,19 @@ func recursionB2(w *runtime.Warp, m uint32) {
 	k0 := uint64(0x4)
 	// PTX line 221: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/recursion.ptx:221")
-	runtime.Broadcast(r5, m, u1)
 	// PTX line 222: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/recursion.ptx:222")
-	runtime.Broadcast(r6, m, u2)
 	// PTX line 223: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
 	runtime.Broadcast(r7, m, u3)
 	// PTX line 224: ld.param.u64
 	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/recursion.ptx:224")
-	runtime.Broadcast(r8, m, u4)
 	// PTX line 225: ld.param.u64
 	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/recursion.ptx:225")
-	runtime.Broadcast(r9, m, u5)
 	// PTX line 226: cvta.to.global.u64, warp-uniform
 	u6 := uint64(u5)
-	runtime.Broadcast(r10, m, u6)
 	// PTX line 227: ld.param.u64
 	u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/recursion.ptx:227")
-	runtime.Broadcast(r11, m, u7)
 	// PTX line 228: cvta.to.global.u64, warp-uniform
 	u8 := uint64(u7)
 	runtime.Broadcast(r12, m, u8)

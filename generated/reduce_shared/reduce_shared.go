@@ -909,17 +909,14 @@ func ReduceMax(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 
 // reduceSumB0 runs b0 of kernel reduce_sum, PTX lines 25-31.
 func reduceSumB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
-	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
 	k0 := uint64(0x8)
 	k1 := uint64(0x0)
 	// PTX line 25: ld.param.u32
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/reduce_shared.ptx:25")
-	runtime.Broadcast(r0, m, u1)
 	// PTX lines 26: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
@@ -943,7 +940,6 @@ func reduceSumB0(w *runtime.Warp, m uint32) {
 	runtime.Broadcast(r2, m, u3)
 	// PTX line 28: shl.b32, warp-uniform
 	u4 := uint64(uint32(u3) << uint32(k0))
-	runtime.Broadcast(r3, m, u4)
 	// PTX lines 29, 30: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -989,7 +985,6 @@ func reduceSumB1(w *runtime.Warp, m uint32) {
 	r1 := w.Reg(1)
 	r5 := w.Reg(5)
 	r10 := w.Reg(10)
-	r11 := w.Reg(11)
 	r12 := w.Reg(12)
 	k0 := uint64(0x4)
 	k1 := uint64(0x0)
@@ -1012,7 +1007,6 @@ func reduceSumB1(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 41: mov.u64, warp-uniform
 	u2 := uint64(k1)
-	runtime.Broadcast(r11, m, u2)
 	// PTX lines 42: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -1318,24 +1312,18 @@ func reduceSumB8_1(w *runtime.Warp, m uint32) {
 func reduceSumB11(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
 	r9 := w.Reg(9)
 	k0 := uint64(0x4)
 	// PTX line 34: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/reduce_shared.ptx:34")
-	runtime.Broadcast(r6, m, u1)
 	// PTX line 35: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	runtime.Broadcast(r7, m, u2)
 	// PTX lines 36, 37: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 36: mul.wide.s32
 				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r8[l] = v3
 				// 37: add.s64
 				v4 := uint64(uint64(u2) + uint64(v3))
 				r9[l] = v4
@@ -1345,7 +1333,6 @@ func reduceSumB11(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 36: mul.wide.s32
 				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r8[l] = v3
 				// 37: add.s64
 				v4 := uint64(uint64(u2) + uint64(v3))
 				r9[l] = v4
@@ -1576,12 +1563,10 @@ func reduceSumB18(w *runtime.Warp, m uint32) {
 // reduceSumB19 runs b19 of kernel reduce_sum, PTX lines 111-114.
 func reduceSumB19(w *runtime.Warp, m uint32) {
 	r12 := w.Reg(12)
-	r34 := w.Reg(34)
 	r35 := w.Reg(35)
 	r36 := w.Reg(36)
 	// PTX line 111: ld.shared.u32
 	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/reduce_shared.ptx:111")
-	runtime.Broadcast(r34, m, u1)
 	// PTX line 112: ld.shared.u32
 	w.LoadLanes(runtime.SpaceShared, r35, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:112")
 	// PTX lines 113: lane-local, one loop over the lanes
@@ -1608,25 +1593,19 @@ func reduceSumB19(w *runtime.Warp, m uint32) {
 // reduceSumB20 runs b20 of kernel reduce_sum, PTX lines 119-124.
 func reduceSumB20(w *runtime.Warp, m uint32) {
 	r2 := w.Reg(2)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
 	r40 := w.Reg(40)
 	r41 := w.Reg(41)
 	k0 := uint64(0x4)
 	// PTX line 119: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/reduce_shared.ptx:119")
-	runtime.Broadcast(r37, m, u1)
 	// PTX line 120: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	runtime.Broadcast(r38, m, u2)
 	// PTX lines 121, 122: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 121: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-				r39[l] = v3
 				// 122: add.s64
 				v4 := uint64(uint64(u2) + uint64(v3))
 				r40[l] = v4
@@ -1636,7 +1615,6 @@ func reduceSumB20(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 121: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-				r39[l] = v3
 				// 122: add.s64
 				v4 := uint64(uint64(u2) + uint64(v3))
 				r40[l] = v4
@@ -1652,17 +1630,14 @@ func reduceSumB20(w *runtime.Warp, m uint32) {
 
 // reduceMaxB0 runs b0 of kernel reduce_max, PTX lines 143-149.
 func reduceMaxB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
-	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
 	k0 := uint64(0x8)
 	k1 := uint64(0xff800000)
 	// PTX line 143: ld.param.u32
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/reduce_shared.ptx:143")
-	runtime.Broadcast(r0, m, u1)
 	// PTX lines 144: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
@@ -1686,7 +1661,6 @@ func reduceMaxB0(w *runtime.Warp, m uint32) {
 	runtime.Broadcast(r2, m, u3)
 	// PTX line 146: shl.b32, warp-uniform
 	u4 := uint64(uint32(u3) << uint32(k0))
-	runtime.Broadcast(r3, m, u4)
 	// PTX lines 147, 148: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -1732,7 +1706,6 @@ func reduceMaxB1(w *runtime.Warp, m uint32) {
 	r1 := w.Reg(1)
 	r5 := w.Reg(5)
 	r10 := w.Reg(10)
-	r11 := w.Reg(11)
 	r12 := w.Reg(12)
 	k0 := uint64(0x4)
 	k1 := uint64(0x400)
@@ -1755,7 +1728,6 @@ func reduceMaxB1(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 159: mov.u64, warp-uniform
 	u2 := uint64(k1)
-	runtime.Broadcast(r11, m, u2)
 	// PTX lines 160: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -2061,24 +2033,18 @@ func reduceMaxB8_1(w *runtime.Warp, m uint32) {
 func reduceMaxB11(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
 	r9 := w.Reg(9)
 	k0 := uint64(0x4)
 	// PTX line 152: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/reduce_shared.ptx:152")
-	runtime.Broadcast(r6, m, u1)
 	// PTX line 153: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	runtime.Broadcast(r7, m, u2)
 	// PTX lines 154, 155: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 154: mul.wide.s32
 				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r8[l] = v3
 				// 155: add.s64
 				v4 := uint64(uint64(u2) + uint64(v3))
 				r9[l] = v4
@@ -2088,7 +2054,6 @@ func reduceMaxB11(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 154: mul.wide.s32
 				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r8[l] = v3
 				// 155: add.s64
 				v4 := uint64(uint64(u2) + uint64(v3))
 				r9[l] = v4
@@ -2320,13 +2285,11 @@ func reduceMaxB18(w *runtime.Warp, m uint32) {
 func reduceMaxB19(w *runtime.Warp, m uint32) {
 	r12 := w.Reg(12)
 	r34 := w.Reg(34)
-	r35 := w.Reg(35)
 	r36 := w.Reg(36)
 	// PTX line 229: ld.shared.f32
 	w.LoadLanes(runtime.SpaceShared, r34, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:229")
 	// PTX line 230: ld.shared.f32
 	u1 := w.LoadUniform(runtime.SpaceShared, 0x404, 4, m, "testdata/ptx/reduce_shared.ptx:230")
-	runtime.Broadcast(r35, m, u1)
 	// PTX lines 231: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -2351,25 +2314,19 @@ func reduceMaxB19(w *runtime.Warp, m uint32) {
 // reduceMaxB20 runs b20 of kernel reduce_max, PTX lines 237-242.
 func reduceMaxB20(w *runtime.Warp, m uint32) {
 	r2 := w.Reg(2)
-	r37 := w.Reg(37)
-	r38 := w.Reg(38)
-	r39 := w.Reg(39)
 	r40 := w.Reg(40)
 	r41 := w.Reg(41)
 	k0 := uint64(0x4)
 	// PTX line 237: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/reduce_shared.ptx:237")
-	runtime.Broadcast(r37, m, u1)
 	// PTX line 238: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	runtime.Broadcast(r38, m, u2)
 	// PTX lines 239, 240: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 239: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-				r39[l] = v3
 				// 240: add.s64
 				v4 := uint64(uint64(u2) + uint64(v3))
 				r40[l] = v4
@@ -2379,7 +2336,6 @@ func reduceMaxB20(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 239: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-				r39[l] = v3
 				// 240: add.s64
 				v4 := uint64(uint64(u2) + uint64(v3))
 				r40[l] = v4

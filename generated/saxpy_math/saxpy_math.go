@@ -239,20 +239,13 @@ func FloatMath(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 
 // saxpyB0 runs b0 of kernel saxpy, PTX lines 24-29.
 func saxpyB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	// PTX line 24: ld.param.u32
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/saxpy_math.ptx:24")
-	runtime.Broadcast(r0, m, u1)
 	// PTX line 25: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r1, m, u2)
 	// PTX line 26: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r2, m, u3)
 	// PTX lines 27, 28, 29: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -261,7 +254,6 @@ func saxpyB0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 27: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 28: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -279,7 +271,6 @@ func saxpyB0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 27: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 28: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -300,12 +291,6 @@ func saxpyB0(w *runtime.Warp, m uint32) {
 // saxpyB2 runs b2 of kernel saxpy, PTX lines 32-43.
 func saxpyB2(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
 	r11 := w.Reg(11)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
@@ -314,26 +299,20 @@ func saxpyB2(w *runtime.Warp, m uint32) {
 	k0 := uint64(0x4)
 	// PTX line 32: ld.param.f32
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/saxpy_math.ptx:32")
-	runtime.Broadcast(r5, m, u1)
 	// PTX line 33: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/saxpy_math.ptx:33")
-	runtime.Broadcast(r6, m, u2)
 	// PTX line 34: ld.param.u64
 	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/saxpy_math.ptx:34")
-	runtime.Broadcast(r7, m, u3)
 	// PTX line 35: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u3)
-	runtime.Broadcast(r8, m, u4)
 	// PTX line 36: cvta.to.global.u64, warp-uniform
 	u5 := uint64(u2)
-	runtime.Broadcast(r9, m, u5)
 	// PTX lines 37, 38, 39: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 37: mul.wide.s32
 				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r10[l] = v6
 				// 38: add.s64
 				v7 := uint64(uint64(u5) + uint64(v6))
 				r11[l] = v7
@@ -346,7 +325,6 @@ func saxpyB2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 37: mul.wide.s32
 				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r10[l] = v6
 				// 38: add.s64
 				v7 := uint64(uint64(u5) + uint64(v6))
 				r11[l] = v7
@@ -393,20 +371,13 @@ func saxpyB2(w *runtime.Warp, m uint32) {
 
 // floatMathB0 runs b0 of kernel float_math, PTX lines 65-70.
 func floatMathB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	// PTX line 65: ld.param.u32
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/saxpy_math.ptx:65")
-	runtime.Broadcast(r0, m, u1)
 	// PTX line 66: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r1, m, u2)
 	// PTX line 67: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r2, m, u3)
 	// PTX lines 68, 69, 70: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -415,7 +386,6 @@ func floatMathB0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 68: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 69: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -433,7 +403,6 @@ func floatMathB0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 68: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 69: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -454,38 +423,17 @@ func floatMathB0(w *runtime.Warp, m uint32) {
 // floatMathB2 runs b2 of kernel float_math, PTX lines 73-110.
 func floatMathB2(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
 	r17 := w.Reg(17)
 	r18 := w.Reg(18)
 	r19 := w.Reg(19)
 	r20 := w.Reg(20)
 	r21 := w.Reg(21)
-	r22 := w.Reg(22)
 	r23 := w.Reg(23)
 	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r28 := w.Reg(28)
 	r29 := w.Reg(29)
 	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
 	r33 := w.Reg(33)
 	r34 := w.Reg(34)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
 	r37 := w.Reg(37)
 	r38 := w.Reg(38)
 	k0 := uint64(0x4)
@@ -495,40 +443,28 @@ func floatMathB2(w *runtime.Warp, m uint32) {
 	k4 := uint64(0xbf800000)
 	// PTX line 73: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/saxpy_math.ptx:73")
-	runtime.Broadcast(r5, m, u1)
 	// PTX line 74: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/saxpy_math.ptx:74")
-	runtime.Broadcast(r6, m, u2)
 	// PTX line 75: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
-	runtime.Broadcast(r7, m, u3)
 	// PTX line 76: ld.param.u64
 	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/saxpy_math.ptx:76")
-	runtime.Broadcast(r8, m, u4)
 	// PTX line 77: ld.param.u64
 	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/saxpy_math.ptx:77")
-	runtime.Broadcast(r9, m, u5)
 	// PTX line 78: cvta.to.global.u64, warp-uniform
 	u6 := uint64(u5)
-	runtime.Broadcast(r10, m, u6)
 	// PTX line 79: ld.param.u64
 	u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/saxpy_math.ptx:79")
-	runtime.Broadcast(r11, m, u7)
 	// PTX line 80: ld.param.u64
 	u8 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/saxpy_math.ptx:80")
-	runtime.Broadcast(r12, m, u8)
 	// PTX line 81: cvta.to.global.u64, warp-uniform
 	u9 := uint64(u8)
-	runtime.Broadcast(r13, m, u9)
 	// PTX line 82: cvta.to.global.u64, warp-uniform
 	u10 := uint64(u7)
-	runtime.Broadcast(r14, m, u10)
 	// PTX line 83: cvta.to.global.u64, warp-uniform
 	u11 := uint64(u4)
-	runtime.Broadcast(r15, m, u11)
 	// PTX line 84: cvta.to.global.u64, warp-uniform
 	u12 := uint64(u1)
-	runtime.Broadcast(r16, m, u12)
 	// PTX lines 85, 86: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -579,7 +515,6 @@ func floatMathB2(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 90: abs.f32
 				v16 := uint64(isa.AbsF32(uint32(r19[l])))
-				r22[l] = v16
 				// 91: sqrt.rn.f32
 				v17 := uint64(isa.SqrtF32(uint32(v16), isa.RN))
 				r23[l] = v17
@@ -592,7 +527,6 @@ func floatMathB2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 90: abs.f32
 				v16 := uint64(isa.AbsF32(uint32(r19[l])))
-				r22[l] = v16
 				// 91: sqrt.rn.f32
 				v17 := uint64(isa.SqrtF32(uint32(v16), isa.RN))
 				r23[l] = v17
@@ -610,10 +544,8 @@ func floatMathB2(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 94: min.f32
 				v19 := uint64(isa.MinF32(uint32(r19[l]), uint32(r21[l]), false))
-				r25[l] = v19
 				// 95: max.f32
 				v20 := uint64(isa.MaxF32(uint32(r19[l]), uint32(r21[l]), false))
-				r26[l] = v20
 				// 96: fma.rn.f32
 				var v21 uint64
 				if v21f := math.FMA(float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v21f) {
@@ -621,10 +553,8 @@ func floatMathB2(w *runtime.Warp, m uint32) {
 				} else {
 					v21 = uint64(isa.FmaF32RN(uint32(r21[l]), uint32(r21[l]), uint32(k1)))
 				}
-				r27[l] = v21
 				// 97: div.rn.f32
 				v22 := uint64(isa.DivF32(uint32(v20), uint32(v21), isa.RN))
-				r28[l] = v22
 				// 98: sub.f32
 				v23 := uint64(isa.SubF32RN(uint32(v19), uint32(v22)))
 				r29[l] = v23
@@ -637,10 +567,8 @@ func floatMathB2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 94: min.f32
 				v19 := uint64(isa.MinF32(uint32(r19[l]), uint32(r21[l]), false))
-				r25[l] = v19
 				// 95: max.f32
 				v20 := uint64(isa.MaxF32(uint32(r19[l]), uint32(r21[l]), false))
-				r26[l] = v20
 				// 96: fma.rn.f32
 				var v21 uint64
 				if v21f := math.FMA(float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v21f) {
@@ -648,10 +576,8 @@ func floatMathB2(w *runtime.Warp, m uint32) {
 				} else {
 					v21 = uint64(isa.FmaF32RN(uint32(r21[l]), uint32(r21[l]), uint32(k1)))
 				}
-				r27[l] = v21
 				// 97: div.rn.f32
 				v22 := uint64(isa.DivF32(uint32(v20), uint32(v21), isa.RN))
-				r28[l] = v22
 				// 98: sub.f32
 				v23 := uint64(isa.SubF32RN(uint32(v19), uint32(v22)))
 				r29[l] = v23
@@ -669,10 +595,8 @@ func floatMathB2(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 101: mul.f32
 				v25 := uint64(isa.MulF32RN(uint32(r19[l]), uint32(r19[l])))
-				r31[l] = v25
 				// 102: mul.f32
 				v26 := uint64(isa.MulF32RN(uint32(v25), uint32(k2)))
-				r32[l] = v26
 				// 103: ex2.approx.f32
 				v27 := uint64(isa.Ex2ApproxF32(uint32(v26)))
 				r33[l] = v27
@@ -685,10 +609,8 @@ func floatMathB2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 101: mul.f32
 				v25 := uint64(isa.MulF32RN(uint32(r19[l]), uint32(r19[l])))
-				r31[l] = v25
 				// 102: mul.f32
 				v26 := uint64(isa.MulF32RN(uint32(v25), uint32(k2)))
-				r32[l] = v26
 				// 103: ex2.approx.f32
 				v27 := uint64(isa.Ex2ApproxF32(uint32(v26)))
 				r33[l] = v27
@@ -711,10 +633,8 @@ func floatMathB2(w *runtime.Warp, m uint32) {
 				} else {
 					v29 = uint64(isa.FmaF32RN(uint32(r19[l]), uint32(r21[l]), uint32(k3)))
 				}
-				r35[l] = v29
 				// 107: max.f32
 				v30 := uint64(isa.MaxF32(uint32(v29), uint32(k4), false))
-				r36[l] = v30
 				// 108: min.f32
 				v31 := uint64(isa.MinF32(uint32(v30), uint32(k1), false))
 				r37[l] = v31
@@ -732,10 +652,8 @@ func floatMathB2(w *runtime.Warp, m uint32) {
 				} else {
 					v29 = uint64(isa.FmaF32RN(uint32(r19[l]), uint32(r21[l]), uint32(k3)))
 				}
-				r35[l] = v29
 				// 107: max.f32
 				v30 := uint64(isa.MaxF32(uint32(v29), uint32(k4), false))
-				r36[l] = v30
 				// 108: min.f32
 				v31 := uint64(isa.MinF32(uint32(v30), uint32(k1), false))
 				r37[l] = v31

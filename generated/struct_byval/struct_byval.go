@@ -481,7 +481,6 @@ func dot3B0(w *runtime.Warp, m uint32) {
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
 	r3 := w.Reg(3)
-	r4 := w.Reg(4)
 	r5 := w.Reg(5)
 	r6 := w.Reg(6)
 	r7 := w.Reg(7)
@@ -500,7 +499,6 @@ func dot3B0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 23: mul.f32
 				v1 := uint64(isa.MulF32RN(uint32(r2[l]), uint32(r3[l])))
-				r4[l] = v1
 				// 24: fma.rn.f32
 				var v2 uint64
 				if v2f := math.FMA(float64(math.Float32frombits(uint32(r0[l]))), float64(math.Float32frombits(uint32(r1[l]))), float64(math.Float32frombits(uint32(v1)))); isa.FmaF32Direct(v2f) {
@@ -515,7 +513,6 @@ func dot3B0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 23: mul.f32
 				v1 := uint64(isa.MulF32RN(uint32(r2[l]), uint32(r3[l])))
-				r4[l] = v1
 				// 24: fma.rn.f32
 				var v2 uint64
 				if v2f := math.FMA(float64(math.Float32frombits(uint32(r0[l]))), float64(math.Float32frombits(uint32(r1[l]))), float64(math.Float32frombits(uint32(v1)))); isa.FmaF32Direct(v2f) {
@@ -568,16 +565,10 @@ func cross3B0(w *runtime.Warp, m uint32) {
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
 	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
 	r6 := w.Reg(6)
 	r7 := w.Reg(7)
 	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
 	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	// PTX line 41: ld.param.f32
 	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x4, 4, 0, m, "testdata/ptx/struct_byval.ptx:41")
@@ -593,10 +584,8 @@ func cross3B0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 45: mul.f32
 				v1 := uint64(isa.MulF32RN(uint32(r2[l]), uint32(r3[l])))
-				r4[l] = v1
 				// 46: neg.f32
 				v2 := uint64(isa.NegF32(uint32(v1)))
-				r5[l] = v2
 				// 47: fma.rn.f32
 				var v3 uint64
 				if v3f := math.FMA(float64(math.Float32frombits(uint32(r0[l]))), float64(math.Float32frombits(uint32(r1[l]))), float64(math.Float32frombits(uint32(v2)))); isa.FmaF32Direct(v3f) {
@@ -611,10 +600,8 @@ func cross3B0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 45: mul.f32
 				v1 := uint64(isa.MulF32RN(uint32(r2[l]), uint32(r3[l])))
-				r4[l] = v1
 				// 46: neg.f32
 				v2 := uint64(isa.NegF32(uint32(v1)))
-				r5[l] = v2
 				// 47: fma.rn.f32
 				var v3 uint64
 				if v3f := math.FMA(float64(math.Float32frombits(uint32(r0[l]))), float64(math.Float32frombits(uint32(r1[l]))), float64(math.Float32frombits(uint32(v2)))); isa.FmaF32Direct(v3f) {
@@ -636,10 +623,8 @@ func cross3B0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 50: mul.f32
 				v4 := uint64(isa.MulF32RN(uint32(r1[l]), uint32(r8[l])))
-				r9[l] = v4
 				// 51: neg.f32
 				v5 := uint64(isa.NegF32(uint32(v4)))
-				r10[l] = v5
 				// 52: fma.rn.f32
 				var v6 uint64
 				if v6f := math.FMA(float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(v5)))); isa.FmaF32Direct(v6f) {
@@ -650,10 +635,8 @@ func cross3B0(w *runtime.Warp, m uint32) {
 				r11[l] = v6
 				// 53: mul.f32
 				v7 := uint64(isa.MulF32RN(uint32(r0[l]), uint32(r7[l])))
-				r12[l] = v7
 				// 54: neg.f32
 				v8 := uint64(isa.NegF32(uint32(v7)))
-				r13[l] = v8
 				// 55: fma.rn.f32
 				var v9 uint64
 				if v9f := math.FMA(float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r8[l]))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v9f) {
@@ -668,10 +651,8 @@ func cross3B0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 50: mul.f32
 				v4 := uint64(isa.MulF32RN(uint32(r1[l]), uint32(r8[l])))
-				r9[l] = v4
 				// 51: neg.f32
 				v5 := uint64(isa.NegF32(uint32(v4)))
-				r10[l] = v5
 				// 52: fma.rn.f32
 				var v6 uint64
 				if v6f := math.FMA(float64(math.Float32frombits(uint32(r2[l]))), float64(math.Float32frombits(uint32(r7[l]))), float64(math.Float32frombits(uint32(v5)))); isa.FmaF32Direct(v6f) {
@@ -682,10 +663,8 @@ func cross3B0(w *runtime.Warp, m uint32) {
 				r11[l] = v6
 				// 53: mul.f32
 				v7 := uint64(isa.MulF32RN(uint32(r0[l]), uint32(r7[l])))
-				r12[l] = v7
 				// 54: neg.f32
 				v8 := uint64(isa.NegF32(uint32(v7)))
-				r13[l] = v8
 				// 55: fma.rn.f32
 				var v9 uint64
 				if v9f := math.FMA(float64(math.Float32frombits(uint32(r3[l]))), float64(math.Float32frombits(uint32(r8[l]))), float64(math.Float32frombits(uint32(v8)))); isa.FmaF32Direct(v9f) {
@@ -707,17 +686,11 @@ func cross3B0(w *runtime.Warp, m uint32) {
 
 // affineB0 runs b0 of kernel affine, PTX lines 75-80.
 func affineB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
 	r3 := w.Reg(3)
-	r4 := w.Reg(4)
 	// PTX line 75: mov.u32, warp-uniform
 	u1 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r0, m, u1)
 	// PTX line 76: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r1, m, u2)
 	// PTX lines 77, 78: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
@@ -725,7 +698,6 @@ func affineB0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 77: mov.u32
 				v3 := uint64(uint64(tid0[l]))
-				r2[l] = v3
 				// 78: mad.lo.s32
 				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
 				r3[l] = v4
@@ -735,7 +707,6 @@ func affineB0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 77: mov.u32
 				v3 := uint64(uint64(tid0[l]))
-				r2[l] = v3
 				// 78: mad.lo.s32
 				v4 := uint64(uint32(uint32(u1)*uint32(u2) + uint32(v3)))
 				r3[l] = v4
@@ -744,7 +715,6 @@ func affineB0(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 79: ld.param.u32
 	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/struct_byval.ptx:79")
-	runtime.Broadcast(r4, m, u5)
 	// PTX lines 80: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -779,12 +749,7 @@ func affineB0(w *runtime.Warp, m uint32) {
 // affineB2 runs b2 of kernel affine, PTX lines 83-101.
 func affineB2(w *runtime.Warp, m uint32) {
 	r3 := w.Reg(3)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
 	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
 	r11 := w.Reg(11)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
@@ -792,8 +757,6 @@ func affineB2(w *runtime.Warp, m uint32) {
 	r15 := w.Reg(15)
 	r16 := w.Reg(16)
 	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
 	r20 := w.Reg(20)
 	r21 := w.Reg(21)
 	k0 := uint64(0x10)
@@ -802,22 +765,17 @@ func affineB2(w *runtime.Warp, m uint32) {
 	k3 := uint64(0x0)
 	// PTX line 83: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/struct_byval.ptx:83")
-	runtime.Broadcast(r5, m, u1)
 	// PTX line 84: mov.b64, warp-uniform
 	u2 := uint64(k0)
-	runtime.Broadcast(r6, m, u2)
 	// PTX line 85: mov.u64, warp-uniform
 	u3 := uint64(u2)
 	runtime.Broadcast(r7, m, u3)
 	// PTX line 86: ld.param.u64
 	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/struct_byval.ptx:86")
-	runtime.Broadcast(r8, m, u4)
 	// PTX line 87: cvta.to.global.u64, warp-uniform
 	u5 := uint64(u4)
-	runtime.Broadcast(r9, m, u5)
 	// PTX line 88: cvta.to.global.u64, warp-uniform
 	u6 := uint64(u1)
-	runtime.Broadcast(r10, m, u6)
 	// PTX lines 89, 90: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
@@ -883,7 +841,6 @@ func affineB2(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 96: and.b32
 				v10 := uint64(uint32(r17[l]) & uint32(k2))
-				r18[l] = v10
 				// 97: setp.eq.b32
 				c11t := uint32(v10) == uint32(k2)
 				c11 := c11t
@@ -894,7 +851,6 @@ func affineB2(w *runtime.Warp, m uint32) {
 				}
 				// 98: max.f32
 				v12 := uint64(isa.MaxF32(uint32(r16[l]), uint32(k3), false))
-				r19[l] = v12
 				// 99: selp.f32
 				v13 := uint64(r16[l])
 				if p1>>l&1 != 0 {
@@ -910,7 +866,6 @@ func affineB2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 96: and.b32
 				v10 := uint64(uint32(r17[l]) & uint32(k2))
-				r18[l] = v10
 				// 97: setp.eq.b32
 				c11t := uint32(v10) == uint32(k2)
 				c11 := c11t
@@ -921,7 +876,6 @@ func affineB2(w *runtime.Warp, m uint32) {
 				}
 				// 98: max.f32
 				v12 := uint64(isa.MaxF32(uint32(r16[l]), uint32(k3), false))
-				r19[l] = v12
 				// 99: selp.f32
 				v13 := uint64(r16[l])
 				if p1>>l&1 != 0 {
@@ -942,21 +896,15 @@ func affineB2(w *runtime.Warp, m uint32) {
 // vecOpsB0 runs b0 of kernel vec_ops, PTX lines 124-138.
 func vecOpsB0(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
-	r1 := w.Reg(1)
 	r2 := w.Reg(2)
-	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
 	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
 	r10 := w.Reg(10)
 	k0 := uint64(0x0)
 	k1 := uint64(0xf0000000)
 	// PTX line 124: mov.u64, warp-uniform
 	u1 := uint64((uint64(w.LocalBase) + k0))
-	runtime.Broadcast(r1, m, u1)
 	// PTX line 125: cvta.local.u64, warp-uniform
 	u2 := uint64(uint64(u1 + k1))
 	runtime.Broadcast(r0, m, u2)
@@ -965,7 +913,6 @@ func vecOpsB0(w *runtime.Warp, m uint32) {
 	runtime.Broadcast(r2, m, u3)
 	// PTX line 127: ld.param.u32
 	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x24, 4, m, "testdata/ptx/struct_byval.ptx:127")
-	runtime.Broadcast(r3, m, u4)
 	// PTX line 128: ld.param.f32
 	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/struct_byval.ptx:128")
 	runtime.Broadcast(r4, m, u5)
@@ -983,10 +930,8 @@ func vecOpsB0(w *runtime.Warp, m uint32) {
 	w.StoreLanes(runtime.SpaceLocal, r4, r2, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/struct_byval.ptx:133")
 	// PTX line 134: mov.u32, warp-uniform
 	u8 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r7, m, u8)
 	// PTX line 135: mov.u32, warp-uniform
 	u9 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r8, m, u9)
 	// PTX lines 136, 137, 138: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -995,7 +940,6 @@ func vecOpsB0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 136: mov.u32
 				v10 := uint64(uint64(tid0[l]))
-				r9[l] = v10
 				// 137: mad.lo.s32
 				v11 := uint64(uint32(uint32(u8)*uint32(u9) + uint32(v10)))
 				r10[l] = v11
@@ -1013,7 +957,6 @@ func vecOpsB0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 136: mov.u32
 				v10 := uint64(uint64(tid0[l]))
-				r9[l] = v10
 				// 137: mad.lo.s32
 				v11 := uint64(uint32(uint32(u8)*uint32(u9) + uint32(v10)))
 				r10[l] = v11
@@ -1035,9 +978,6 @@ func vecOpsB0(w *runtime.Warp, m uint32) {
 func vecOpsB2(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
 	r10 := w.Reg(10)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
 	r16 := w.Reg(16)
@@ -1051,13 +991,10 @@ func vecOpsB2(w *runtime.Warp, m uint32) {
 	k0 := uint64(0xc)
 	// PTX line 141: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/struct_byval.ptx:141")
-	runtime.Broadcast(r11, m, u1)
 	// PTX line 142: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/struct_byval.ptx:142")
-	runtime.Broadcast(r12, m, u2)
 	// PTX line 143: ld.param.u64
 	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/struct_byval.ptx:143")
-	runtime.Broadcast(r13, m, u3)
 	// PTX line 144: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u3)
 	runtime.Broadcast(r14, m, u4)
@@ -1120,7 +1057,6 @@ func vecOpsB3(w *runtime.Warp, m uint32) {
 	r15 := w.Reg(15)
 	r17 := w.Reg(17)
 	r24 := w.Reg(24)
-	r25 := w.Reg(25)
 	r26 := w.Reg(26)
 	r27 := w.Reg(27)
 	r28 := w.Reg(28)
@@ -1137,7 +1073,6 @@ func vecOpsB3(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 172: mul.wide.s32
 				v1 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-				r25[l] = v1
 				// 173: add.s64
 				v2 := uint64(uint64(r15[l]) + uint64(v1))
 				r26[l] = v2
@@ -1147,7 +1082,6 @@ func vecOpsB3(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 172: mul.wide.s32
 				v1 := uint64(uint64(int64(int32(r10[l])) * int64(int32(k0))))
-				r25[l] = v1
 				// 173: add.s64
 				v2 := uint64(uint64(r15[l]) + uint64(v1))
 				r26[l] = v2
@@ -1223,20 +1157,13 @@ func vecOpsB4(w *runtime.Warp, m uint32) {
 
 // mixedParamB0 runs b0 of kernel mixed_param, PTX lines 223-228.
 func mixedParamB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	// PTX line 223: ld.param.u32
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/struct_byval.ptx:223")
-	runtime.Broadcast(r0, m, u1)
 	// PTX line 224: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r1, m, u2)
 	// PTX line 225: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r2, m, u3)
 	// PTX lines 226, 227, 228: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -1245,7 +1172,6 @@ func mixedParamB0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 226: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 227: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -1263,7 +1189,6 @@ func mixedParamB0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 226: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 227: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -1284,13 +1209,7 @@ func mixedParamB0(w *runtime.Warp, m uint32) {
 // mixedParamB2 runs b2 of kernel mixed_param, PTX lines 231-251.
 func mixedParamB2(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
 	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r11 := w.Reg(11)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
@@ -1299,39 +1218,30 @@ func mixedParamB2(w *runtime.Warp, m uint32) {
 	r17 := w.Reg(17)
 	r18 := w.Reg(18)
 	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
 	r22 := w.Reg(22)
-	r23 := w.Reg(23)
 	r24 := w.Reg(24)
 	k0 := uint64(0x10)
 	k1 := uint64(0x4)
 	k2 := uint64(0x8)
 	// PTX line 231: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/struct_byval.ptx:231")
-	runtime.Broadcast(r5, m, u1)
 	// PTX line 232: mov.b64, warp-uniform
 	u2 := uint64(k0)
-	runtime.Broadcast(r6, m, u2)
 	// PTX line 233: mov.u64, warp-uniform
 	u3 := uint64(u2)
 	runtime.Broadcast(r7, m, u3)
 	// PTX line 234: ld.param.u64
 	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/struct_byval.ptx:234")
-	runtime.Broadcast(r8, m, u4)
 	// PTX line 235: cvta.to.global.u64, warp-uniform
 	u5 := uint64(u4)
-	runtime.Broadcast(r9, m, u5)
 	// PTX line 236: cvta.to.global.u64, warp-uniform
 	u6 := uint64(u1)
-	runtime.Broadcast(r10, m, u6)
 	// PTX lines 237, 238: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 237: mul.wide.s32
 				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
-				r11[l] = v7
 				// 238: add.s64
 				v8 := uint64(uint64(u5) + uint64(v7))
 				r12[l] = v8
@@ -1341,7 +1251,6 @@ func mixedParamB2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 237: mul.wide.s32
 				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
-				r11[l] = v7
 				// 238: add.s64
 				v8 := uint64(uint64(u5) + uint64(v7))
 				r12[l] = v8
@@ -1398,16 +1307,13 @@ func mixedParamB2(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 246: add.s32
 				v11 := uint64(uint32(r18[l]) + uint32(r19[l]))
-				r20[l] = v11
 				// 247: cvt.rn.f64.s32
 				v12 := math.Float64bits(float64(int32(v11)))
-				r21[l] = v12
 				// 248: fma.rn.f64
 				v13 := isa.FmaF64RN(r15[l], r14[l], v12)
 				r22[l] = v13
 				// 249: mul.wide.s32
 				v14 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k2))))
-				r23[l] = v14
 				// 250: add.s64
 				v15 := uint64(uint64(u6) + uint64(v14))
 				r24[l] = v15
@@ -1417,16 +1323,13 @@ func mixedParamB2(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 246: add.s32
 				v11 := uint64(uint32(r18[l]) + uint32(r19[l]))
-				r20[l] = v11
 				// 247: cvt.rn.f64.s32
 				v12 := math.Float64bits(float64(int32(v11)))
-				r21[l] = v12
 				// 248: fma.rn.f64
 				v13 := isa.FmaF64RN(r15[l], r14[l], v12)
 				r22[l] = v13
 				// 249: mul.wide.s32
 				v14 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k2))))
-				r23[l] = v14
 				// 250: add.s64
 				v15 := uint64(uint64(u6) + uint64(v14))
 				r24[l] = v15

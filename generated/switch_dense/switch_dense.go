@@ -866,20 +866,13 @@ func SwitchDefault(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchC
 
 // switchDenseB0 runs b0 of kernel switch_dense, PTX lines 22-27.
 func switchDenseB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	// PTX line 22: ld.param.u32
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/switch_dense.ptx:22")
-	runtime.Broadcast(r0, m, u1)
 	// PTX line 23: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r1, m, u2)
 	// PTX line 24: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r2, m, u3)
 	// PTX lines 25, 26, 27: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -888,7 +881,6 @@ func switchDenseB0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 25: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 26: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -906,7 +898,6 @@ func switchDenseB0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 25: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 26: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -1222,10 +1213,6 @@ func switchDenseB10(w *runtime.Warp, m uint32) {
 func switchDenseB11(w *runtime.Warp, m uint32) {
 	r9 := w.Reg(9)
 	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
 	k0 := uint64(0x92492493)
 	k1 := uint64(0x1)
 	k2 := uint64(0x1f)
@@ -1236,16 +1223,12 @@ func switchDenseB11(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 84: mul.hi.s32
 				v1 := uint64(uint32(isa.MulHi(r9[l], k0, 32, true)))
-				r12[l] = v1
 				// 85: mad.lo.s32
 				v2 := uint64(uint32(uint32(r9[l])*uint32(k1) + uint32(v1)))
-				r13[l] = v2
 				// 86: shr.u32
 				v3 := uint64(uint32(v2) >> uint32(k2))
-				r14[l] = v3
 				// 87: shr.s32
 				v4 := uint64(uint32(int32(v2) >> uint32(k3)))
-				r15[l] = v4
 				// 88: add.s32
 				v5 := uint64(uint32(v4) + uint32(v3))
 				r11[l] = v5
@@ -1255,16 +1238,12 @@ func switchDenseB11(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 84: mul.hi.s32
 				v1 := uint64(uint32(isa.MulHi(r9[l], k0, 32, true)))
-				r12[l] = v1
 				// 85: mad.lo.s32
 				v2 := uint64(uint32(uint32(r9[l])*uint32(k1) + uint32(v1)))
-				r13[l] = v2
 				// 86: shr.u32
 				v3 := uint64(uint32(v2) >> uint32(k2))
-				r14[l] = v3
 				// 87: shr.s32
 				v4 := uint64(uint32(int32(v2) >> uint32(k3)))
-				r15[l] = v4
 				// 88: add.s32
 				v5 := uint64(uint32(v4) + uint32(v3))
 				r11[l] = v5
@@ -1394,28 +1373,20 @@ func switchDenseB15(w *runtime.Warp, m uint32) {
 func switchDenseB16(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
 	r11 := w.Reg(11)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
 	r20 := w.Reg(20)
 	k0 := uint64(0x2)
 	// PTX line 104: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/switch_dense.ptx:104")
-	runtime.Broadcast(r16, m, u1)
 	// PTX line 105: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	runtime.Broadcast(r17, m, u2)
 	// PTX lines 106, 107, 108: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 106: cvt.s64.s32
 				v3 := uint64(uint64(int32(r4[l])))
-				r18[l] = v3
 				// 107: shl.b64
 				v4 := uint64(uint64(v3) << uint32(k0))
-				r19[l] = v4
 				// 108: add.s64
 				v5 := uint64(uint64(u2) + uint64(v4))
 				r20[l] = v5
@@ -1425,10 +1396,8 @@ func switchDenseB16(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 106: cvt.s64.s32
 				v3 := uint64(uint64(int32(r4[l])))
-				r18[l] = v3
 				// 107: shl.b64
 				v4 := uint64(uint64(v3) << uint32(k0))
-				r19[l] = v4
 				// 108: add.s64
 				v5 := uint64(uint64(u2) + uint64(v4))
 				r20[l] = v5
@@ -1442,9 +1411,6 @@ func switchDenseB16(w *runtime.Warp, m uint32) {
 // switchDenseB19 runs b19 of kernel switch_dense, PTX lines 30-36.
 func switchDenseB19(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
@@ -1453,17 +1419,14 @@ func switchDenseB19(w *runtime.Warp, m uint32) {
 	k2 := uint64(0x3)
 	// PTX line 30: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/switch_dense.ptx:30")
-	runtime.Broadcast(r5, m, u1)
 	// PTX line 31: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	runtime.Broadcast(r6, m, u2)
 	// PTX lines 32, 33: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 32: mul.wide.s32
 				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r7[l] = v3
 				// 33: add.s64
 				v4 := uint64(uint64(u2) + uint64(v3))
 				r8[l] = v4
@@ -1473,7 +1436,6 @@ func switchDenseB19(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 32: mul.wide.s32
 				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r7[l] = v3
 				// 33: add.s64
 				v4 := uint64(uint64(u2) + uint64(v3))
 				r8[l] = v4
@@ -1626,20 +1588,13 @@ func switchDenseB23(w *runtime.Warp, m uint32) {
 
 // switchDefaultB0 runs b0 of kernel switch_default, PTX lines 130-135.
 func switchDefaultB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	// PTX line 130: ld.param.u32
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/switch_dense.ptx:130")
-	runtime.Broadcast(r0, m, u1)
 	// PTX line 131: mov.u32, warp-uniform
 	u2 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r1, m, u2)
 	// PTX line 132: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
-	runtime.Broadcast(r2, m, u3)
 	// PTX lines 133, 134, 135: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
@@ -1648,7 +1603,6 @@ func switchDefaultB0(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 133: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 134: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -1666,7 +1620,6 @@ func switchDefaultB0(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 133: mov.u32
 				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
 				// 134: mad.lo.s32
 				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
 				r4[l] = v5
@@ -2071,7 +2024,6 @@ func switchDefaultB15(w *runtime.Warp, m uint32) {
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)
 	r13 := w.Reg(13)
-	r14 := w.Reg(14)
 	r15 := w.Reg(15)
 	k0 := uint64(0x2)
 	// PTX lines 215, 216: lane-local, one loop over the lanes
@@ -2080,7 +2032,6 @@ func switchDefaultB15(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 215: shl.b64
 				v1 := uint64(uint64(r9[l]) << uint32(k0))
-				r14[l] = v1
 				// 216: add.s64
 				v2 := uint64(uint64(r8[l]) + uint64(v1))
 				r15[l] = v2
@@ -2090,7 +2041,6 @@ func switchDefaultB15(w *runtime.Warp, m uint32) {
 				l := bits.TrailingZeros32(mm) & 31
 				// 215: shl.b64
 				v1 := uint64(uint64(r9[l]) << uint32(k0))
-				r14[l] = v1
 				// 216: add.s64
 				v2 := uint64(uint64(r8[l]) + uint64(v1))
 				r15[l] = v2
@@ -2104,25 +2054,18 @@ func switchDefaultB15(w *runtime.Warp, m uint32) {
 // switchDefaultB17 runs b17 of kernel switch_default, PTX lines 138-146.
 func switchDefaultB17(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)
-	r10 := w.Reg(10)
 	r11 := w.Reg(11)
 	r12 := w.Reg(12)
 	k0 := uint64(0x4)
 	k1 := uint64(0x3)
 	// PTX line 138: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/switch_dense.ptx:138")
-	runtime.Broadcast(r5, m, u1)
 	// PTX line 139: ld.param.u64
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/switch_dense.ptx:139")
-	runtime.Broadcast(r6, m, u2)
 	// PTX line 140: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
-	runtime.Broadcast(r7, m, u3)
 	// PTX line 141: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u1)
 	runtime.Broadcast(r8, m, u4)
@@ -2135,7 +2078,6 @@ func switchDefaultB17(w *runtime.Warp, m uint32) {
 				r9[l] = v5
 				// 143: mul.wide.s32
 				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r10[l] = v6
 				// 144: add.s64
 				v7 := uint64(uint64(u3) + uint64(v6))
 				r11[l] = v7
@@ -2148,7 +2090,6 @@ func switchDefaultB17(w *runtime.Warp, m uint32) {
 				r9[l] = v5
 				// 143: mul.wide.s32
 				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r10[l] = v6
 				// 144: add.s64
 				v7 := uint64(uint64(u3) + uint64(v6))
 				r11[l] = v7
