@@ -44,6 +44,8 @@ type segment struct {
 	tid    map[int]bool
 	lines  []int
 	instrs map[*ssa.Instr]bool
+	// plocal holds, for a predicate the loop wrote unguarded, the bool local with its value.
+	plocal map[int]string
 	// stores are the register-file writes of unguarded results, filled in at flush time
 	// only for values something outside the loop reads.
 	stores []laneStore
@@ -370,6 +372,12 @@ func (c ctx) pred(a ssa.Arg) jen.Code {
 			panic("predicate in a uniform instruction")
 		}
 		p := e.f.regs[a.Value.Reg.ID]
+		if x, ok := e.seg.plocal[p]; ok {
+			if strings.HasPrefix(x, "!") != a.Not {
+				return jen.Op("!").Id(strings.TrimPrefix(x, "!"))
+			}
+			return jen.Id(strings.TrimPrefix(x, "!"))
+		}
 		e.seg.preds[p] = true
 		op := "!="
 		if a.Not {
@@ -493,7 +501,7 @@ func (e *blockEmit) uniformInstr(in *ssa.Instr) bool {
 // laneInstr adds a lane-local instruction to the current lane loop.
 func (e *blockEmit) laneInstr(in *ssa.Instr) {
 	if e.seg == nil {
-		e.seg = &segment{lanes: map[int]string{}, preds: map[int]bool{}, wpreds: map[int]bool{}, tid: map[int]bool{}, instrs: map[*ssa.Instr]bool{}}
+		e.seg = &segment{lanes: map[int]string{}, preds: map[int]bool{}, wpreds: map[int]bool{}, tid: map[int]bool{}, instrs: map[*ssa.Instr]bool{}, plocal: map[int]string{}}
 	}
 	s := e.seg
 	s.instrs[in] = true
@@ -536,7 +544,21 @@ func (e *blockEmit) laneInstr(in *ssa.Instr) {
 				if pairComb(in) != "" && negs[i] {
 					cond = jen.Id(n + "q")
 				}
-				out = append(out, jen.If(cond).Block(jen.Id(predName(p)).Op("|=").Lit(1).Op("<<").Id("l")).Else().Block(jen.Id(predName(p)).Op("&^=").Lit(1).Op("<<").Id("l")))
+				// Branch-free: the bit is a conditional move, not a data-dependent branch.
+				bit := fmt.Sprintf("%sb%d", n, i)
+				out = append(out,
+					jen.Id(bit).Op(":=").Uint32().Call(jen.Lit(0)),
+					jen.If(cond).Block(jen.Id(bit).Op("=").Lit(1)),
+					jen.Id(predName(p)).Op("=").Id(predName(p)).Op("&^").Parens(jen.Lit(1).Op("<<").Id("l")).Op("|").Id(bit).Op("<<").Id("l"))
+				if in.Guard == nil && pairComb(in) == "" {
+					if negs[i] {
+						defer func() { s.plocal[p] = "!" + n }()
+					} else {
+						defer func() { s.plocal[p] = n }()
+					}
+				} else {
+					delete(s.plocal, p)
+				}
 			}
 			return out
 		}

@@ -438,11 +438,11 @@ func earlyReturnBarrierB0(w *runtime.Warp, m uint32) {
 				// 29: setp.ge.s32
 				c3t := int32(v2) >= int32(u1)
 				c3 := c3t
+				c3b0 := uint32(0)
 				if c3 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c3b0 = 1
 				}
+				p0 = p0&^(1<<l) | c3b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -453,11 +453,11 @@ func earlyReturnBarrierB0(w *runtime.Warp, m uint32) {
 				// 29: setp.ge.s32
 				c3t := int32(v2) >= int32(u1)
 				c3 := c3t
+				c3b0 := uint32(0)
 				if c3 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c3b0 = 1
 				}
+				p0 = p0&^(1<<l) | c3b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -684,11 +684,11 @@ func interleavedReturnBarrierB0(w *runtime.Warp, m uint32) {
 				// 80: setp.lt.u16
 				c4t := uint16(v3) < uint16(k1)
 				c4 := c4t
+				c4b0 := uint32(0)
 				if c4 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c4b0 = 1
 				}
+				p0 = p0&^(1<<l) | c4b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -703,11 +703,11 @@ func interleavedReturnBarrierB0(w *runtime.Warp, m uint32) {
 				// 80: setp.lt.u16
 				c4t := uint16(v3) < uint16(k1)
 				c4 := c4t
+				c4b0 := uint32(0)
 				if c4 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c4b0 = 1
 				}
+				p0 = p0&^(1<<l) | c4b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -831,14 +831,14 @@ func interleavedReturnBarrierB2_1(w *runtime.Warp, m uint32) {
 				// 99: setp.lt.u32
 				c2t := uint32(v1) < uint32(r7[l])
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c2b0 = 1
 				}
+				p1 = p1&^(1<<l) | c2b0<<l
 				// 100: selp.b32
 				v3 := uint64(k1)
-				if p1>>l&1 != 0 {
+				if c2 {
 					v3 = uint64(v1)
 				}
 				// 101: mul.wide.u32
@@ -855,14 +855,14 @@ func interleavedReturnBarrierB2_1(w *runtime.Warp, m uint32) {
 				// 99: setp.lt.u32
 				c2t := uint32(v1) < uint32(r7[l])
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c2b0 = 1
 				}
+				p1 = p1&^(1<<l) | c2b0<<l
 				// 100: selp.b32
 				v3 := uint64(k1)
-				if p1>>l&1 != 0 {
+				if c2 {
 					v3 = uint64(v1)
 				}
 				// 101: mul.wide.u32
@@ -966,11 +966,11 @@ func warpHandoffB0(w *runtime.Warp, m uint32) {
 				// 132: setp.ne.s32
 				c3t := uint32(v2) != uint32(k0)
 				c3 := c3t
+				c3b0 := uint32(0)
 				if c3 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c3b0 = 1
 				}
+				p0 = p0&^(1<<l) | c3b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -981,11 +981,11 @@ func warpHandoffB0(w *runtime.Warp, m uint32) {
 				// 132: setp.ne.s32
 				c3t := uint32(v2) != uint32(k0)
 				c3 := c3t
+				c3b0 := uint32(0)
 				if c3 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c3b0 = 1
 				}
+				p0 = p0&^(1<<l) | c3b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -1035,11 +1035,11 @@ func warpHandoffB1_1(w *runtime.Warp, m uint32) {
 				// 142: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c1b0 = 1
 				}
+				p1 = p1&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1047,11 +1047,11 @@ func warpHandoffB1_1(w *runtime.Warp, m uint32) {
 				// 142: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c1b0 = 1
 				}
+				p1 = p1&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[1] = p1
@@ -1071,11 +1071,11 @@ func warpHandoffB2(w *runtime.Warp, m uint32) {
 				// 146: setp.eq.s32
 				c2t := uint32(u1) == uint32(k0)
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c2b0 = 1
 				}
+				p2 = p2&^(1<<l) | c2b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1083,11 +1083,11 @@ func warpHandoffB2(w *runtime.Warp, m uint32) {
 				// 146: setp.eq.s32
 				c2t := uint32(u1) == uint32(k0)
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c2b0 = 1
 				}
+				p2 = p2&^(1<<l) | c2b0<<l
 			}
 		}
 		w.P[2] = p2
@@ -1110,11 +1110,11 @@ func warpHandoffB3(w *runtime.Warp, m uint32) {
 				// 154: setp.ne.s32
 				c2t := uint32(r1[l]) != uint32(v1)
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c2b0 = 1
 				}
+				p3 = p3&^(1<<l) | c2b0<<l
 				// 155: mov.u32
 				v3 := uint64(r1[l])
 				r8[l] = v3
@@ -1127,11 +1127,11 @@ func warpHandoffB3(w *runtime.Warp, m uint32) {
 				// 154: setp.ne.s32
 				c2t := uint32(r1[l]) != uint32(v1)
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c2b0 = 1
 				}
+				p3 = p3&^(1<<l) | c2b0<<l
 				// 155: mov.u32
 				v3 := uint64(r1[l])
 				r8[l] = v3

@@ -407,11 +407,11 @@ func collatzStepsB0(w *runtime.Warp, m uint32) {
 				// 27: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -424,11 +424,11 @@ func collatzStepsB0(w *runtime.Warp, m uint32) {
 				// 27: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -481,22 +481,22 @@ func collatzStepsB3(w *runtime.Warp, m uint32) {
 			for l := range 32 {
 				// 50: mov.pred
 				c2 := false
+				c2b0 := uint32(0)
 				if c2 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c2b0 = 1
 				}
+				p2 = p2&^(1<<l) | c2b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 50: mov.pred
 				c2 := false
+				c2b0 := uint32(0)
 				if c2 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c2b0 = 1
 				}
+				p2 = p2&^(1<<l) | c2b0<<l
 			}
 		}
 		w.P[2] = p2
@@ -546,26 +546,26 @@ func collatzStepsB5(w *runtime.Warp, m uint32) {
 				// 56: setp.ne.s64
 				c2t := uint64(r12[l]) != uint64(k0)
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c2b0 = 1
 				}
+				p3 = p3&^(1<<l) | c2b0<<l
 				// 57: setp.lt.u32
 				c3t := uint32(r16[l]) < uint32(k1)
 				c3 := c3t
+				c3b0 := uint32(0)
 				if c3 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c3b0 = 1
 				}
+				p4 = p4&^(1<<l) | c3b0<<l
 				// 58: and.pred
-				c4 := (p3>>l&1 != 0) && (p4>>l&1 != 0)
+				c4 := (c2) && (c3)
+				c4b0 := uint32(0)
 				if c4 {
-					p5 |= 1 << l
-				} else {
-					p5 &^= 1 << l
+					c4b0 = 1
 				}
+				p5 = p5&^(1<<l) | c4b0<<l
 				// 59: mov.u32
 				v5 := uint64(v1)
 				r16[l] = v5
@@ -579,26 +579,26 @@ func collatzStepsB5(w *runtime.Warp, m uint32) {
 				// 56: setp.ne.s64
 				c2t := uint64(r12[l]) != uint64(k0)
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c2b0 = 1
 				}
+				p3 = p3&^(1<<l) | c2b0<<l
 				// 57: setp.lt.u32
 				c3t := uint32(r16[l]) < uint32(k1)
 				c3 := c3t
+				c3b0 := uint32(0)
 				if c3 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c3b0 = 1
 				}
+				p4 = p4&^(1<<l) | c3b0<<l
 				// 58: and.pred
-				c4 := (p3>>l&1 != 0) && (p4>>l&1 != 0)
+				c4 := (c2) && (c3)
+				c4b0 := uint32(0)
 				if c4 {
-					p5 |= 1 << l
-				} else {
-					p5 &^= 1 << l
+					c4b0 = 1
 				}
+				p5 = p5&^(1<<l) | c4b0<<l
 				// 59: mov.u32
 				v5 := uint64(v1)
 				r16[l] = v5
@@ -627,25 +627,25 @@ func collatzStepsB6(w *runtime.Warp, m uint32) {
 				// 64: setp.eq.b64
 				c2t := uint64(v1) == uint64(k0)
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p6 |= 1 << l
-				} else {
-					p6 &^= 1 << l
+					c2b0 = 1
 				}
+				p6 = p6&^(1<<l) | c2b0<<l
 				// 65: xor.pred
-				c3 := (p6>>l&1 != 0) != (p2>>l&1 != 0)
+				c3 := (c2) != (p2>>l&1 != 0)
+				c3b0 := uint32(0)
 				if c3 {
-					p7 |= 1 << l
-				} else {
-					p7 &^= 1 << l
+					c3b0 = 1
 				}
+				p7 = p7&^(1<<l) | c3b0<<l
 				// 66: not.pred
-				c4 := !(p7>>l&1 != 0)
+				c4 := !(c3)
+				c4b0 := uint32(0)
 				if c4 {
-					p8 |= 1 << l
-				} else {
-					p8 &^= 1 << l
+					c4b0 = 1
 				}
+				p8 = p8&^(1<<l) | c4b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -655,25 +655,25 @@ func collatzStepsB6(w *runtime.Warp, m uint32) {
 				// 64: setp.eq.b64
 				c2t := uint64(v1) == uint64(k0)
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p6 |= 1 << l
-				} else {
-					p6 &^= 1 << l
+					c2b0 = 1
 				}
+				p6 = p6&^(1<<l) | c2b0<<l
 				// 65: xor.pred
-				c3 := (p6>>l&1 != 0) != (p2>>l&1 != 0)
+				c3 := (c2) != (p2>>l&1 != 0)
+				c3b0 := uint32(0)
 				if c3 {
-					p7 |= 1 << l
-				} else {
-					p7 &^= 1 << l
+					c3b0 = 1
 				}
+				p7 = p7&^(1<<l) | c3b0<<l
 				// 66: not.pred
-				c4 := !(p7>>l&1 != 0)
+				c4 := !(c3)
+				c4b0 := uint32(0)
 				if c4 {
-					p8 |= 1 << l
-				} else {
-					p8 &^= 1 << l
+					c4b0 = 1
 				}
+				p8 = p8&^(1<<l) | c4b0<<l
 			}
 		}
 		w.P[6] = p6
@@ -739,11 +739,11 @@ func collatzStepsB7(w *runtime.Warp, m uint32) {
 				// 38: setp.eq.s64
 				c8t := uint64(r12[l]) == uint64(k1)
 				c8 := c8t
+				c8b0 := uint32(0)
 				if c8 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c8b0 = 1
 				}
+				p1 = p1&^(1<<l) | c8b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -751,11 +751,11 @@ func collatzStepsB7(w *runtime.Warp, m uint32) {
 				// 38: setp.eq.s64
 				c8t := uint64(r12[l]) == uint64(k1)
 				c8 := c8t
+				c8b0 := uint32(0)
 				if c8 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c8b0 = 1
 				}
+				p1 = p1&^(1<<l) | c8b0<<l
 			}
 		}
 		w.P[1] = p1
@@ -818,11 +818,11 @@ func tidHashB0(w *runtime.Warp, m uint32) {
 				// 91: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -836,11 +836,11 @@ func tidHashB0(w *runtime.Warp, m uint32) {
 				// 91: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -920,11 +920,11 @@ func tidHashB1(w *runtime.Warp, m uint32) {
 				// 135: setp.eq.s32
 				c25t := uint32(v24) == uint32(r15[l])
 				c25 := c25t
+				c25b0 := uint32(0)
 				if c25 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c25b0 = 1
 				}
+				p2 = p2&^(1<<l) | c25b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -982,11 +982,11 @@ func tidHashB1(w *runtime.Warp, m uint32) {
 				// 135: setp.eq.s32
 				c25t := uint32(v24) == uint32(r15[l])
 				c25 := c25t
+				c25b0 := uint32(0)
 				if c25 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c25b0 = 1
 				}
+				p2 = p2&^(1<<l) | c25b0<<l
 			}
 		}
 		w.P[2] = p2
@@ -1015,11 +1015,11 @@ func tidHashB2(w *runtime.Warp, m uint32) {
 				// 141: setp.eq.s32
 				c3t := uint32(r12[l]) == uint32(k0)
 				c3 := c3t
+				c3b0 := uint32(0)
 				if c3 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c3b0 = 1
 				}
+				p3 = p3&^(1<<l) | c3b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1033,11 +1033,11 @@ func tidHashB2(w *runtime.Warp, m uint32) {
 				// 141: setp.eq.s32
 				c3t := uint32(r12[l]) == uint32(k0)
 				c3 := c3t
+				c3b0 := uint32(0)
 				if c3 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c3b0 = 1
 				}
+				p3 = p3&^(1<<l) | c3b0<<l
 			}
 		}
 		w.P[3] = p3
@@ -1073,11 +1073,11 @@ func tidHashB3(w *runtime.Warp, m uint32) {
 				// 149: setp.ne.s32
 				c5t := uint32(v4) != uint32(k3)
 				c5 := c5t
+				c5b0 := uint32(0)
 				if c5 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c5b0 = 1
 				}
+				p4 = p4&^(1<<l) | c5b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1096,11 +1096,11 @@ func tidHashB3(w *runtime.Warp, m uint32) {
 				// 149: setp.ne.s32
 				c5t := uint32(v4) != uint32(k3)
 				c5 := c5t
+				c5b0 := uint32(0)
 				if c5 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c5b0 = 1
 				}
+				p4 = p4&^(1<<l) | c5b0<<l
 			}
 		}
 		w.P[4] = p4
@@ -1199,11 +1199,11 @@ func tidHashB6(w *runtime.Warp, m uint32) {
 				// 102: setp.lt.u32
 				c8t := uint32(r3[l]) < uint32(k2)
 				c8 := c8t
+				c8b0 := uint32(0)
 				if c8 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c8b0 = 1
 				}
+				p1 = p1&^(1<<l) | c8b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1217,11 +1217,11 @@ func tidHashB6(w *runtime.Warp, m uint32) {
 				// 102: setp.lt.u32
 				c8t := uint32(r3[l]) < uint32(k2)
 				c8 := c8t
+				c8b0 := uint32(0)
 				if c8 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c8b0 = 1
 				}
+				p1 = p1&^(1<<l) | c8b0<<l
 			}
 		}
 		w.P[1] = p1

@@ -558,11 +558,11 @@ func stencil3B0(w *runtime.Warp, m uint32) {
 				// 68: setp.ge.s32
 				c8t := int32(v7) >= int32(u1)
 				c8 := c8t
+				c8b0 := uint32(0)
 				if c8 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c8b0 = 1
 				}
+				p0 = p0&^(1<<l) | c8b0<<l
 				// 69: cvt.s64.s32
 				v9 := uint64(uint64(int32(v7)))
 				r7[l] = v9
@@ -580,11 +580,11 @@ func stencil3B0(w *runtime.Warp, m uint32) {
 				// 68: setp.ge.s32
 				c8t := int32(v7) >= int32(u1)
 				c8 := c8t
+				c8b0 := uint32(0)
 				if c8 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c8b0 = 1
 				}
+				p0 = p0&^(1<<l) | c8b0<<l
 				// 69: cvt.s64.s32
 				v9 := uint64(uint64(int32(v7)))
 				r7[l] = v9
@@ -658,11 +658,11 @@ func stencil3B1(w *runtime.Warp, m uint32) {
 				// 81: setp.ne.s32
 				c4t := uint32(r3[l]) != uint32(k1)
 				c4 := c4t
+				c4b0 := uint32(0)
 				if c4 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c4b0 = 1
 				}
+				p1 = p1&^(1<<l) | c4b0<<l
 				// 82: cvt.u32.u64
 				v5 := uint64(uint32(uint64(r7[l])))
 				r14[l] = v5
@@ -673,11 +673,11 @@ func stencil3B1(w *runtime.Warp, m uint32) {
 				// 81: setp.ne.s32
 				c4t := uint32(r3[l]) != uint32(k1)
 				c4 := c4t
+				c4b0 := uint32(0)
 				if c4 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c4b0 = 1
 				}
+				p1 = p1&^(1<<l) | c4b0<<l
 				// 82: cvt.u32.u64
 				v5 := uint64(uint32(uint64(r7[l])))
 				r14[l] = v5
@@ -709,11 +709,11 @@ func stencil3B3(w *runtime.Warp, m uint32) {
 				// 98: setp.ne.s32
 				c2t := uint32(r3[l]) != uint32(v1)
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p5 |= 1 << l
-				} else {
-					p5 &^= 1 << l
+					c2b0 = 1
 				}
+				p5 = p5&^(1<<l) | c2b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -723,11 +723,11 @@ func stencil3B3(w *runtime.Warp, m uint32) {
 				// 98: setp.ne.s32
 				c2t := uint32(r3[l]) != uint32(v1)
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p5 |= 1 << l
-				} else {
-					p5 &^= 1 << l
+					c2b0 = 1
 				}
+				p5 = p5&^(1<<l) | c2b0<<l
 			}
 		}
 		w.P[5] = p5
@@ -754,11 +754,11 @@ func stencil3B5(w *runtime.Warp, m uint32) {
 				// 110: setp.ge.s32
 				c1t := int32(r14[l]) >= int32(r0[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p7 |= 1 << l
-				} else {
-					p7 &^= 1 << l
+					c1b0 = 1
 				}
+				p7 = p7&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -766,11 +766,11 @@ func stencil3B5(w *runtime.Warp, m uint32) {
 				// 110: setp.ge.s32
 				c1t := int32(r14[l]) >= int32(r0[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p7 |= 1 << l
-				} else {
-					p7 &^= 1 << l
+					c1b0 = 1
 				}
+				p7 = p7&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[7] = p7
@@ -802,26 +802,26 @@ func stencil3B8(w *runtime.Warp, m uint32) {
 				// 85: setp.lt.s32
 				c1t := int32(r14[l]) < int32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c1b0 = 1
 				}
+				p2 = p2&^(1<<l) | c1b0<<l
 				// 86: setp.gt.s32
 				c2t := int32(r14[l]) > int32(r0[l])
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c2b0 = 1
 				}
+				p3 = p3&^(1<<l) | c2b0<<l
 				// 87: or.pred
-				c3 := (p2>>l&1 != 0) || (p3>>l&1 != 0)
+				c3 := (c1) || (c2)
+				c3b0 := uint32(0)
 				if c3 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c3b0 = 1
 				}
+				p4 = p4&^(1<<l) | c3b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -829,26 +829,26 @@ func stencil3B8(w *runtime.Warp, m uint32) {
 				// 85: setp.lt.s32
 				c1t := int32(r14[l]) < int32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c1b0 = 1
 				}
+				p2 = p2&^(1<<l) | c1b0<<l
 				// 86: setp.gt.s32
 				c2t := int32(r14[l]) > int32(r0[l])
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c2b0 = 1
 				}
+				p3 = p3&^(1<<l) | c2b0<<l
 				// 87: or.pred
-				c3 := (p2>>l&1 != 0) || (p3>>l&1 != 0)
+				c3 := (c1) || (c2)
+				c3b0 := uint32(0)
 				if c3 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c3b0 = 1
 				}
+				p4 = p4&^(1<<l) | c3b0<<l
 			}
 		}
 		w.P[2] = p2
@@ -909,11 +909,11 @@ func stencil3B10(w *runtime.Warp, m uint32) {
 				// 102: setp.ge.s32
 				c2t := int32(v1) >= int32(r0[l])
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p6 |= 1 << l
-				} else {
-					p6 &^= 1 << l
+					c2b0 = 1
 				}
+				p6 = p6&^(1<<l) | c2b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -923,11 +923,11 @@ func stencil3B10(w *runtime.Warp, m uint32) {
 				// 102: setp.ge.s32
 				c2t := int32(v1) >= int32(r0[l])
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p6 |= 1 << l
-				} else {
-					p6 &^= 1 << l
+					c2b0 = 1
 				}
+				p6 = p6&^(1<<l) | c2b0<<l
 			}
 		}
 		w.P[6] = p6

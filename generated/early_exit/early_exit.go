@@ -464,11 +464,11 @@ func classifyB0(w *runtime.Warp, m uint32) {
 				// 20: setp.lt.s32
 				c1t := int32(r0[l]) < int32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c1b0 = 1
 				}
+				p0 = p0&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -476,11 +476,11 @@ func classifyB0(w *runtime.Warp, m uint32) {
 				// 20: setp.lt.s32
 				c1t := int32(r0[l]) < int32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c1b0 = 1
 				}
+				p0 = p0&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -510,11 +510,11 @@ func classifyB2(w *runtime.Warp, m uint32) {
 				// 24: setp.eq.s32
 				c1t := uint32(r0[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c1b0 = 1
 				}
+				p1 = p1&^(1<<l) | c1b0<<l
 				// 25: mov.b32
 				v2 := uint64(k0)
 				r1[l] = v2
@@ -525,11 +525,11 @@ func classifyB2(w *runtime.Warp, m uint32) {
 				// 24: setp.eq.s32
 				c1t := uint32(r0[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c1b0 = 1
 				}
+				p1 = p1&^(1<<l) | c1b0<<l
 				// 25: mov.b32
 				v2 := uint64(k0)
 				r1[l] = v2
@@ -557,27 +557,27 @@ func classifyB3(w *runtime.Warp, m uint32) {
 				// 28: setp.lt.u32
 				c1t := uint32(r0[l]) < uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c1b0 = 1
 				}
+				p2 = p2&^(1<<l) | c1b0<<l
 				// 29: setp.lt.u32
 				c2t := uint32(r0[l]) < uint32(k1)
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c2b0 = 1
 				}
+				p3 = p3&^(1<<l) | c2b0<<l
 				// 30: selp.b32
 				v3 := uint64(k2)
-				if p3>>l&1 != 0 {
+				if c2 {
 					v3 = uint64(k3)
 				}
 				// 31: selp.b32
 				v4 := uint64(v3)
-				if p2>>l&1 != 0 {
+				if c1 {
 					v4 = uint64(k4)
 				}
 				r1[l] = v4
@@ -588,27 +588,27 @@ func classifyB3(w *runtime.Warp, m uint32) {
 				// 28: setp.lt.u32
 				c1t := uint32(r0[l]) < uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c1b0 = 1
 				}
+				p2 = p2&^(1<<l) | c1b0<<l
 				// 29: setp.lt.u32
 				c2t := uint32(r0[l]) < uint32(k1)
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c2b0 = 1
 				}
+				p3 = p3&^(1<<l) | c2b0<<l
 				// 30: selp.b32
 				v3 := uint64(k2)
-				if p3>>l&1 != 0 {
+				if c2 {
 					v3 = uint64(k3)
 				}
 				// 31: selp.b32
 				v4 := uint64(v3)
-				if p2>>l&1 != 0 {
+				if c1 {
 					v4 = uint64(k4)
 				}
 				r1[l] = v4
@@ -642,11 +642,11 @@ func findFirstB0(w *runtime.Warp, m uint32) {
 				// 56: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -659,11 +659,11 @@ func findFirstB0(w *runtime.Warp, m uint32) {
 				// 56: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -687,11 +687,11 @@ func findFirstB1(w *runtime.Warp, m uint32) {
 				// 76: setp.eq.s32
 				c1t := uint32(r17[l]) == uint32(r10[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c1b0 = 1
 				}
+				p2 = p2&^(1<<l) | c1b0<<l
 				// 77: mov.u32
 				v2 := uint64(r16[l])
 				r9[l] = v2
@@ -702,11 +702,11 @@ func findFirstB1(w *runtime.Warp, m uint32) {
 				// 76: setp.eq.s32
 				c1t := uint32(r17[l]) == uint32(r10[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c1b0 = 1
 				}
+				p2 = p2&^(1<<l) | c1b0<<l
 				// 77: mov.u32
 				v2 := uint64(r16[l])
 				r9[l] = v2
@@ -739,11 +739,11 @@ func findFirstB2(w *runtime.Warp, m uint32) {
 				// 86: setp.ne.s32
 				c3t := uint32(r5[l]) != uint32(v1)
 				c3 := c3t
+				c3b0 := uint32(0)
 				if c3 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c3b0 = 1
 				}
+				p4 = p4&^(1<<l) | c3b0<<l
 				// 87: mov.u32
 				v4 := uint64(r8[l])
 				r9[l] = v4
@@ -760,11 +760,11 @@ func findFirstB2(w *runtime.Warp, m uint32) {
 				// 86: setp.ne.s32
 				c3t := uint32(r5[l]) != uint32(v1)
 				c3 := c3t
+				c3b0 := uint32(0)
 				if c3 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c3b0 = 1
 				}
+				p4 = p4&^(1<<l) | c3b0<<l
 				// 87: mov.u32
 				v4 := uint64(r8[l])
 				r9[l] = v4
@@ -855,11 +855,11 @@ func findFirstB6(w *runtime.Warp, m uint32) {
 				// 62: setp.lt.s32
 				c4t := int32(u1) < int32(k0)
 				c4 := c4t
+				c4b0 := uint32(0)
 				if c4 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c4b0 = 1
 				}
+				p1 = p1&^(1<<l) | c4b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -867,11 +867,11 @@ func findFirstB6(w *runtime.Warp, m uint32) {
 				// 62: setp.lt.s32
 				c4t := int32(u1) < int32(k0)
 				c4 := c4t
+				c4b0 := uint32(0)
 				if c4 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c4b0 = 1
 				}
+				p1 = p1&^(1<<l) | c4b0<<l
 			}
 		}
 		w.P[1] = p1
@@ -942,11 +942,11 @@ func findFirstB8(w *runtime.Warp, m uint32) {
 				// 80: setp.gt.s32
 				c1t := int32(r17[l]) > int32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c1b0 = 1
 				}
+				p3 = p3&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -954,11 +954,11 @@ func findFirstB8(w *runtime.Warp, m uint32) {
 				// 80: setp.gt.s32
 				c1t := int32(r17[l]) > int32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c1b0 = 1
 				}
+				p3 = p3&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[3] = p3
@@ -990,11 +990,11 @@ func classifySumB0(w *runtime.Warp, m uint32) {
 				// 117: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1007,11 +1007,11 @@ func classifySumB0(w *runtime.Warp, m uint32) {
 				// 117: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -1111,26 +1111,26 @@ func classifySumB4(w *runtime.Warp, m uint32) {
 				// 143: setp.ne.s32
 				c2t := uint32(r15[l]) != uint32(k0)
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c2b0 = 1
 				}
+				p1 = p1&^(1<<l) | c2b0<<l
 				// 144: setp.lt.s32
 				c3t := int32(r9[l]) < int32(r0[l])
 				c3 := c3t
+				c3b0 := uint32(0)
 				if c3 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c3b0 = 1
 				}
+				p2 = p2&^(1<<l) | c3b0<<l
 				// 145: and.pred
-				c4 := (p1>>l&1 != 0) && (p2>>l&1 != 0)
+				c4 := (c2) && (c3)
+				c4b0 := uint32(0)
 				if c4 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c4b0 = 1
 				}
+				p3 = p3&^(1<<l) | c4b0<<l
 				// 146: add.s32
 				v5 := uint64(uint32(r9[l]) + uint32(k1))
 				r9[l] = v5
@@ -1147,26 +1147,26 @@ func classifySumB4(w *runtime.Warp, m uint32) {
 				// 143: setp.ne.s32
 				c2t := uint32(r15[l]) != uint32(k0)
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c2b0 = 1
 				}
+				p1 = p1&^(1<<l) | c2b0<<l
 				// 144: setp.lt.s32
 				c3t := int32(r9[l]) < int32(r0[l])
 				c3 := c3t
+				c3b0 := uint32(0)
 				if c3 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c3b0 = 1
 				}
+				p2 = p2&^(1<<l) | c3b0<<l
 				// 145: and.pred
-				c4 := (p1>>l&1 != 0) && (p2>>l&1 != 0)
+				c4 := (c2) && (c3)
+				c4b0 := uint32(0)
 				if c4 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c4b0 = 1
 				}
+				p3 = p3&^(1<<l) | c4b0<<l
 				// 146: add.s32
 				v5 := uint64(uint32(r9[l]) + uint32(k1))
 				r9[l] = v5

@@ -342,11 +342,11 @@ func dnormB0(w *runtime.Warp, m uint32) {
 				// 29: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -359,11 +359,11 @@ func dnormB0(w *runtime.Warp, m uint32) {
 				// 29: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -537,11 +537,11 @@ func newtonSqrtB0(w *runtime.Warp, m uint32) {
 				// 78: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -554,11 +554,11 @@ func newtonSqrtB0(w *runtime.Warp, m uint32) {
 				// 78: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -609,11 +609,11 @@ func newtonSqrtB1(w *runtime.Warp, m uint32) {
 				// 115: setp.eq.s32
 				c14t := uint32(v13) == uint32(k2)
 				c14 := c14t
+				c14b0 := uint32(0)
 				if c14 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c14b0 = 1
 				}
+				p3 = p3&^(1<<l) | c14b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -649,11 +649,11 @@ func newtonSqrtB1(w *runtime.Warp, m uint32) {
 				// 115: setp.eq.s32
 				c14t := uint32(v13) == uint32(k2)
 				c14 := c14t
+				c14b0 := uint32(0)
 				if c14 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c14b0 = 1
 				}
+				p3 = p3&^(1<<l) | c14b0<<l
 			}
 		}
 		w.P[3] = p3
@@ -672,11 +672,11 @@ func newtonSqrtB2(w *runtime.Warp, m uint32) {
 				// 119: setp.eq.s32
 				c1t := uint32(r15[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c1b0 = 1
 				}
+				p4 = p4&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -684,11 +684,11 @@ func newtonSqrtB2(w *runtime.Warp, m uint32) {
 				// 119: setp.eq.s32
 				c1t := uint32(r15[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c1b0 = 1
 				}
+				p4 = p4&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[4] = p4
@@ -721,11 +721,11 @@ func newtonSqrtB3(w *runtime.Warp, m uint32) {
 				// 127: setp.ne.s32
 				c5t := uint32(v4) != uint32(k2)
 				c5 := c5t
+				c5b0 := uint32(0)
 				if c5 {
-					p5 |= 1 << l
-				} else {
-					p5 &^= 1 << l
+					c5b0 = 1
 				}
+				p5 = p5&^(1<<l) | c5b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -743,11 +743,11 @@ func newtonSqrtB3(w *runtime.Warp, m uint32) {
 				// 127: setp.ne.s32
 				c5t := uint32(v4) != uint32(k2)
 				c5 := c5t
+				c5b0 := uint32(0)
 				if c5 {
-					p5 |= 1 << l
-				} else {
-					p5 &^= 1 << l
+					c5b0 = 1
 				}
+				p5 = p5&^(1<<l) | c5b0<<l
 			}
 		}
 		w.P[5] = p5
@@ -846,11 +846,11 @@ func newtonSqrtB6(w *runtime.Warp, m uint32) {
 				// 90: setp.lt.s32
 				c9t := int32(u1) < int32(k1)
 				c9 := c9t
+				c9b0 := uint32(0)
 				if c9 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c9b0 = 1
 				}
+				p1 = p1&^(1<<l) | c9b0<<l
 				// 91: mov.f64
 				v10 := uint64(r13[l])
 				r14[l] = v10
@@ -861,11 +861,11 @@ func newtonSqrtB6(w *runtime.Warp, m uint32) {
 				// 90: setp.lt.s32
 				c9t := int32(u1) < int32(k1)
 				c9 := c9t
+				c9b0 := uint32(0)
 				if c9 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c9b0 = 1
 				}
+				p1 = p1&^(1<<l) | c9b0<<l
 				// 91: mov.f64
 				v10 := uint64(r13[l])
 				r14[l] = v10
@@ -894,11 +894,11 @@ func newtonSqrtB7(w *runtime.Warp, m uint32) {
 				// 95: setp.lt.u32
 				c2t := uint32(r5[l]) < uint32(k1)
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c2b0 = 1
 				}
+				p2 = p2&^(1<<l) | c2b0<<l
 				// 96: mov.f64
 				v3 := uint64(r13[l])
 				r14[l] = v3
@@ -912,11 +912,11 @@ func newtonSqrtB7(w *runtime.Warp, m uint32) {
 				// 95: setp.lt.u32
 				c2t := uint32(r5[l]) < uint32(k1)
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c2b0 = 1
 				}
+				p2 = p2&^(1<<l) | c2b0<<l
 				// 96: mov.f64
 				v3 := uint64(r13[l])
 				r14[l] = v3

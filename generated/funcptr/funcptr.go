@@ -848,14 +848,14 @@ func opMaxB0(w *runtime.Warp, m uint32) {
 				c1x, c1y := float64(math.Float32frombits(uint32(r0[l]))), float64(math.Float32frombits(uint32(r1[l])))
 				c1t := c1x > c1y
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c1b0 = 1
 				}
+				p0 = p0&^(1<<l) | c1b0<<l
 				// 96: selp.f32
 				v2 := uint64(r1[l])
-				if p0>>l&1 != 0 {
+				if c1 {
 					v2 = uint64(r0[l])
 				}
 				r2[l] = v2
@@ -867,14 +867,14 @@ func opMaxB0(w *runtime.Warp, m uint32) {
 				c1x, c1y := float64(math.Float32frombits(uint32(r0[l]))), float64(math.Float32frombits(uint32(r1[l])))
 				c1t := c1x > c1y
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c1b0 = 1
 				}
+				p0 = p0&^(1<<l) | c1b0<<l
 				// 96: selp.f32
 				v2 := uint64(r1[l])
-				if p0>>l&1 != 0 {
+				if c1 {
 					v2 = uint64(r0[l])
 				}
 				r2[l] = v2
@@ -909,11 +909,11 @@ func funcptrB0(w *runtime.Warp, m uint32) {
 				// 121: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -926,11 +926,11 @@ func funcptrB0(w *runtime.Warp, m uint32) {
 				// 121: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -1214,11 +1214,11 @@ func applyNB0(w *runtime.Warp, m uint32) {
 				// 223: setp.lt.s32
 				c1t := int32(r0[l]) < int32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c1b0 = 1
 				}
+				p0 = p0&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1226,11 +1226,11 @@ func applyNB0(w *runtime.Warp, m uint32) {
 				// 223: setp.lt.s32
 				c1t := int32(r0[l]) < int32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c1b0 = 1
 				}
+				p0 = p0&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -1270,11 +1270,11 @@ func applyNB4(w *runtime.Warp, m uint32) {
 				// 240: setp.eq.s32
 				c2t := uint32(v1) == uint32(k1)
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c2b0 = 1
 				}
+				p1 = p1&^(1<<l) | c2b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1285,11 +1285,11 @@ func applyNB4(w *runtime.Warp, m uint32) {
 				// 240: setp.eq.s32
 				c2t := uint32(v1) == uint32(k1)
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c2b0 = 1
 				}
+				p1 = p1&^(1<<l) | c2b0<<l
 			}
 		}
 		w.P[1] = p1
@@ -1321,11 +1321,11 @@ func funcptrTidB0(w *runtime.Warp, m uint32) {
 				// 266: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1339,11 +1339,11 @@ func funcptrTidB0(w *runtime.Warp, m uint32) {
 				// 266: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -1395,19 +1395,19 @@ func funcptrTidB2(w *runtime.Warp, m uint32) {
 				// 277: setp.eq.s16
 				c9t := uint16(v8) == uint16(k2)
 				c9 := c9t
+				c9b0 := uint32(0)
 				if c9 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c9b0 = 1
 				}
+				p1 = p1&^(1<<l) | c9b0<<l
 				// 278: setp.eq.s16
 				c10t := uint16(v8) == uint16(k3)
 				c10 := c10t
+				c10b0 := uint32(0)
 				if c10 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c10b0 = 1
 				}
+				p2 = p2&^(1<<l) | c10b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1423,19 +1423,19 @@ func funcptrTidB2(w *runtime.Warp, m uint32) {
 				// 277: setp.eq.s16
 				c9t := uint16(v8) == uint16(k2)
 				c9 := c9t
+				c9b0 := uint32(0)
 				if c9 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c9b0 = 1
 				}
+				p1 = p1&^(1<<l) | c9b0<<l
 				// 278: setp.eq.s16
 				c10t := uint16(v8) == uint16(k3)
 				c10 := c10t
+				c10b0 := uint32(0)
 				if c10 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c10b0 = 1
 				}
+				p2 = p2&^(1<<l) | c10b0<<l
 			}
 		}
 		w.P[1] = p1

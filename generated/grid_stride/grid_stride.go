@@ -276,11 +276,11 @@ func gridStrideScaleB0(w *runtime.Warp, m uint32) {
 				// 29: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -293,11 +293,11 @@ func gridStrideScaleB0(w *runtime.Warp, m uint32) {
 				// 29: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -393,11 +393,11 @@ func gridStrideScaleB1(w *runtime.Warp, m uint32) {
 				// 48: setp.lt.s32
 				c7t := int32(v6) < int32(r0[l])
 				c7 := c7t
+				c7b0 := uint32(0)
 				if c7 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c7b0 = 1
 				}
+				p1 = p1&^(1<<l) | c7b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -408,11 +408,11 @@ func gridStrideScaleB1(w *runtime.Warp, m uint32) {
 				// 48: setp.lt.s32
 				c7t := int32(v6) < int32(r0[l])
 				c7 := c7t
+				c7b0 := uint32(0)
 				if c7 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c7b0 = 1
 				}
+				p1 = p1&^(1<<l) | c7b0<<l
 			}
 		}
 		w.P[1] = p1
@@ -501,11 +501,11 @@ func gridStridePartialB0(w *runtime.Warp, m uint32) {
 				// 75: setp.ge.s64
 				c10t := int64(v9) >= int64(u1)
 				c10 := c10t
+				c10b0 := uint32(0)
 				if c10 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c10b0 = 1
 				}
+				p0 = p0&^(1<<l) | c10b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -520,11 +520,11 @@ func gridStridePartialB0(w *runtime.Warp, m uint32) {
 				// 75: setp.ge.s64
 				c10t := int64(v9) >= int64(u1)
 				c10 := c10t
+				c10b0 := uint32(0)
 				if c10 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c10b0 = 1
 				}
+				p0 = p0&^(1<<l) | c10b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -579,11 +579,11 @@ func gridStridePartialB1(w *runtime.Warp, m uint32) {
 				// 92: setp.lt.s64
 				c4t := int64(v3) < int64(r0[l])
 				c4 := c4t
+				c4b0 := uint32(0)
 				if c4 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c4b0 = 1
 				}
+				p1 = p1&^(1<<l) | c4b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -600,11 +600,11 @@ func gridStridePartialB1(w *runtime.Warp, m uint32) {
 				// 92: setp.lt.s64
 				c4t := int64(v3) < int64(r0[l])
 				c4 := c4t
+				c4b0 := uint32(0)
 				if c4 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c4b0 = 1
 				}
+				p1 = p1&^(1<<l) | c4b0<<l
 			}
 		}
 		w.P[1] = p1

@@ -374,11 +374,11 @@ func int64MathB0(w *runtime.Warp, m uint32) {
 				// 28: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -391,11 +391,11 @@ func int64MathB0(w *runtime.Warp, m uint32) {
 				// 28: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -824,41 +824,41 @@ func int64MathB10(w *runtime.Warp, m uint32) {
 				// 43: setp.eq.s64
 				c11t := uint64(r15[l]) == uint64(k2)
 				c11 := c11t
+				c11b0 := uint32(0)
 				if c11 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c11b0 = 1
 				}
+				p1 = p1&^(1<<l) | c11b0<<l
 				// 44: setp.eq.s64
 				c12t := uint64(r13[l]) == uint64(k3)
 				c12 := c12t
+				c12b0 := uint32(0)
 				if c12 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c12b0 = 1
 				}
+				p2 = p2&^(1<<l) | c12b0<<l
 				// 45: setp.eq.s64
 				c13t := uint64(r15[l]) == uint64(k4)
 				c13 := c13t
+				c13b0 := uint32(0)
 				if c13 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c13b0 = 1
 				}
+				p3 = p3&^(1<<l) | c13b0<<l
 				// 46: and.pred
-				c14 := (p2>>l&1 != 0) && (p3>>l&1 != 0)
+				c14 := (c12) && (c13)
+				c14b0 := uint32(0)
 				if c14 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c14b0 = 1
 				}
+				p4 = p4&^(1<<l) | c14b0<<l
 				// 47: or.pred
-				c15 := (p1>>l&1 != 0) || (p4>>l&1 != 0)
+				c15 := (c11) || (c14)
+				c15b0 := uint32(0)
 				if c15 {
-					p5 |= 1 << l
-				} else {
-					p5 &^= 1 << l
+					c15b0 = 1
 				}
+				p5 = p5&^(1<<l) | c15b0<<l
 				// 48: mul.wide.s32
 				v16 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k5))))
 				// 49: add.s64
@@ -877,41 +877,41 @@ func int64MathB10(w *runtime.Warp, m uint32) {
 				// 43: setp.eq.s64
 				c11t := uint64(r15[l]) == uint64(k2)
 				c11 := c11t
+				c11b0 := uint32(0)
 				if c11 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c11b0 = 1
 				}
+				p1 = p1&^(1<<l) | c11b0<<l
 				// 44: setp.eq.s64
 				c12t := uint64(r13[l]) == uint64(k3)
 				c12 := c12t
+				c12b0 := uint32(0)
 				if c12 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c12b0 = 1
 				}
+				p2 = p2&^(1<<l) | c12b0<<l
 				// 45: setp.eq.s64
 				c13t := uint64(r15[l]) == uint64(k4)
 				c13 := c13t
+				c13b0 := uint32(0)
 				if c13 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c13b0 = 1
 				}
+				p3 = p3&^(1<<l) | c13b0<<l
 				// 46: and.pred
-				c14 := (p2>>l&1 != 0) && (p3>>l&1 != 0)
+				c14 := (c12) && (c13)
+				c14b0 := uint32(0)
 				if c14 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c14b0 = 1
 				}
+				p4 = p4&^(1<<l) | c14b0<<l
 				// 47: or.pred
-				c15 := (p1>>l&1 != 0) || (p4>>l&1 != 0)
+				c15 := (c11) || (c14)
+				c15b0 := uint32(0)
 				if c15 {
-					p5 |= 1 << l
-				} else {
-					p5 &^= 1 << l
+					c15b0 = 1
 				}
+				p5 = p5&^(1<<l) | c15b0<<l
 				// 48: mul.wide.s32
 				v16 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k5))))
 				// 49: add.s64
@@ -973,11 +973,11 @@ func int64MathB11(w *runtime.Warp, m uint32) {
 				// 59: setp.ne.s64
 				c2t := uint64(v1) != uint64(k1)
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p6 |= 1 << l
-				} else {
-					p6 &^= 1 << l
+					c2b0 = 1
 				}
+				p6 = p6&^(1<<l) | c2b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -987,11 +987,11 @@ func int64MathB11(w *runtime.Warp, m uint32) {
 				// 59: setp.ne.s64
 				c2t := uint64(v1) != uint64(k1)
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p6 |= 1 << l
-				} else {
-					p6 &^= 1 << l
+					c2b0 = 1
 				}
+				p6 = p6&^(1<<l) | c2b0<<l
 			}
 		}
 		w.P[6] = p6
@@ -1013,11 +1013,11 @@ func int64MathB13(w *runtime.Warp, m uint32) {
 				// 87: setp.ne.s64
 				c2t := uint64(v1) != uint64(k1)
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p7 |= 1 << l
-				} else {
-					p7 &^= 1 << l
+					c2b0 = 1
 				}
+				p7 = p7&^(1<<l) | c2b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1027,11 +1027,11 @@ func int64MathB13(w *runtime.Warp, m uint32) {
 				// 87: setp.ne.s64
 				c2t := uint64(v1) != uint64(k1)
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p7 |= 1 << l
-				} else {
-					p7 &^= 1 << l
+					c2b0 = 1
 				}
+				p7 = p7&^(1<<l) | c2b0<<l
 			}
 		}
 		w.P[7] = p7
@@ -1061,11 +1061,11 @@ func mix64B0(w *runtime.Warp, m uint32) {
 				// 129: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1078,11 +1078,11 @@ func mix64B0(w *runtime.Warp, m uint32) {
 				// 129: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		}
 		w.P[0] = p0

@@ -678,11 +678,11 @@ func sort8B0(w *runtime.Warp, m uint32) {
 				// 32: setp.ge.s32
 				c8t := int32(v7) >= int32(u3)
 				c8 := c8t
+				c8b0 := uint32(0)
 				if c8 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c8b0 = 1
 				}
+				p0 = p0&^(1<<l) | c8b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -695,11 +695,11 @@ func sort8B0(w *runtime.Warp, m uint32) {
 				// 32: setp.ge.s32
 				c8t := int32(v7) >= int32(u3)
 				c8 := c8t
+				c8b0 := uint32(0)
 				if c8 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c8b0 = 1
 				}
+				p0 = p0&^(1<<l) | c8b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -727,11 +727,11 @@ func sort8B1(w *runtime.Warp, m uint32) {
 				// 65: setp.le.s32
 				c1t := int32(r21[l]) <= int32(r14[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c1b0 = 1
 				}
+				p2 = p2&^(1<<l) | c1b0<<l
 				// 66: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r22[l] = v2
@@ -742,11 +742,11 @@ func sort8B1(w *runtime.Warp, m uint32) {
 				// 65: setp.le.s32
 				c1t := int32(r21[l]) <= int32(r14[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c1b0 = 1
 				}
+				p2 = p2&^(1<<l) | c1b0<<l
 				// 66: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r22[l] = v2
@@ -779,11 +779,11 @@ func sort8B2(w *runtime.Warp, m uint32) {
 				// 81: setp.le.s32
 				c1t := int32(r25[l]) <= int32(r24[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c1b0 = 1
 				}
+				p4 = p4&^(1<<l) | c1b0<<l
 				// 82: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r26[l] = v2
@@ -794,11 +794,11 @@ func sort8B2(w *runtime.Warp, m uint32) {
 				// 81: setp.le.s32
 				c1t := int32(r25[l]) <= int32(r24[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c1b0 = 1
 				}
+				p4 = p4&^(1<<l) | c1b0<<l
 				// 82: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r26[l] = v2
@@ -829,11 +829,11 @@ func sort8B3(w *runtime.Warp, m uint32) {
 				// 102: setp.le.s32
 				c1t := int32(r29[l]) <= int32(r16[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p7 |= 1 << l
-				} else {
-					p7 &^= 1 << l
+					c1b0 = 1
 				}
+				p7 = p7&^(1<<l) | c1b0<<l
 				// 103: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r30[l] = v2
@@ -844,11 +844,11 @@ func sort8B3(w *runtime.Warp, m uint32) {
 				// 102: setp.le.s32
 				c1t := int32(r29[l]) <= int32(r16[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p7 |= 1 << l
-				} else {
-					p7 &^= 1 << l
+					c1b0 = 1
 				}
+				p7 = p7&^(1<<l) | c1b0<<l
 				// 103: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r30[l] = v2
@@ -881,11 +881,11 @@ func sort8B4(w *runtime.Warp, m uint32) {
 				// 130: setp.le.s32
 				c1t := int32(r35[l]) <= int32(r34[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p11 |= 1 << l
-				} else {
-					p11 &^= 1 << l
+					c1b0 = 1
 				}
+				p11 = p11&^(1<<l) | c1b0<<l
 				// 131: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r36[l] = v2
@@ -896,11 +896,11 @@ func sort8B4(w *runtime.Warp, m uint32) {
 				// 130: setp.le.s32
 				c1t := int32(r35[l]) <= int32(r34[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p11 |= 1 << l
-				} else {
-					p11 &^= 1 << l
+					c1b0 = 1
 				}
+				p11 = p11&^(1<<l) | c1b0<<l
 				// 131: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r36[l] = v2
@@ -937,11 +937,11 @@ func sort8B5(w *runtime.Warp, m uint32) {
 				// 165: setp.le.s32
 				c2t := int32(r43[l]) <= int32(r42[l])
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p16 |= 1 << l
-				} else {
-					p16 &^= 1 << l
+					c2b0 = 1
 				}
+				p16 = p16&^(1<<l) | c2b0<<l
 				// 166: add.u64
 				v3 := uint64(uint64(r0[l]) + uint64(k0))
 				r44[l] = v3
@@ -952,11 +952,11 @@ func sort8B5(w *runtime.Warp, m uint32) {
 				// 165: setp.le.s32
 				c2t := int32(r43[l]) <= int32(r42[l])
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p16 |= 1 << l
-				} else {
-					p16 &^= 1 << l
+					c2b0 = 1
 				}
+				p16 = p16&^(1<<l) | c2b0<<l
 				// 166: add.u64
 				v3 := uint64(uint64(r0[l]) + uint64(k0))
 				r44[l] = v3
@@ -1016,11 +1016,11 @@ func sort8B6(w *runtime.Warp, m uint32) {
 				// 207: setp.le.s32
 				c3t := int32(r53[l]) <= int32(r52[l])
 				c3 := c3t
+				c3b0 := uint32(0)
 				if c3 {
-					p22 |= 1 << l
-				} else {
-					p22 &^= 1 << l
+					c3b0 = 1
 				}
+				p22 = p22&^(1<<l) | c3b0<<l
 				// 208: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v4
@@ -1031,11 +1031,11 @@ func sort8B6(w *runtime.Warp, m uint32) {
 				// 207: setp.le.s32
 				c3t := int32(r53[l]) <= int32(r52[l])
 				c3 := c3t
+				c3b0 := uint32(0)
 				if c3 {
-					p22 |= 1 << l
-				} else {
-					p22 &^= 1 << l
+					c3b0 = 1
 				}
+				p22 = p22&^(1<<l) | c3b0<<l
 				// 208: add.u64
 				v4 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v4
@@ -1207,11 +1207,11 @@ func sort8B9(w *runtime.Warp, m uint32) {
 				// 56: setp.le.s32
 				c6t := int32(r12[l]) <= int32(r13[l])
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c6b0 = 1
 				}
+				p1 = p1&^(1<<l) | c6b0<<l
 				// 57: add.u64
 				v7 := uint64(uint64(r0[l]) + uint64(k1))
 				r20[l] = v7
@@ -1222,11 +1222,11 @@ func sort8B9(w *runtime.Warp, m uint32) {
 				// 56: setp.le.s32
 				c6t := int32(r12[l]) <= int32(r13[l])
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c6b0 = 1
 				}
+				p1 = p1&^(1<<l) | c6b0<<l
 				// 57: add.u64
 				v7 := uint64(uint64(r0[l]) + uint64(k1))
 				r20[l] = v7
@@ -1283,11 +1283,11 @@ func sort8B11(w *runtime.Warp, m uint32) {
 				// 71: setp.le.s32
 				c1t := int32(r23[l]) <= int32(r14[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c1b0 = 1
 				}
+				p3 = p3&^(1<<l) | c1b0<<l
 				// 72: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r22[l] = v2
@@ -1298,11 +1298,11 @@ func sort8B11(w *runtime.Warp, m uint32) {
 				// 71: setp.le.s32
 				c1t := int32(r23[l]) <= int32(r14[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c1b0 = 1
 				}
+				p3 = p3&^(1<<l) | c1b0<<l
 				// 72: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r22[l] = v2
@@ -1359,11 +1359,11 @@ func sort8B13(w *runtime.Warp, m uint32) {
 				// 87: setp.le.s32
 				c1t := int32(r27[l]) <= int32(r24[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p5 |= 1 << l
-				} else {
-					p5 &^= 1 << l
+					c1b0 = 1
 				}
+				p5 = p5&^(1<<l) | c1b0<<l
 				// 88: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r26[l] = v2
@@ -1374,11 +1374,11 @@ func sort8B13(w *runtime.Warp, m uint32) {
 				// 87: setp.le.s32
 				c1t := int32(r27[l]) <= int32(r24[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p5 |= 1 << l
-				} else {
-					p5 &^= 1 << l
+					c1b0 = 1
 				}
+				p5 = p5&^(1<<l) | c1b0<<l
 				// 88: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r26[l] = v2
@@ -1408,11 +1408,11 @@ func sort8B14(w *runtime.Warp, m uint32) {
 				// 93: setp.le.s32
 				c1t := int32(r28[l]) <= int32(r24[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p6 |= 1 << l
-				} else {
-					p6 &^= 1 << l
+					c1b0 = 1
 				}
+				p6 = p6&^(1<<l) | c1b0<<l
 				// 94: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r26[l] = v2
@@ -1423,11 +1423,11 @@ func sort8B14(w *runtime.Warp, m uint32) {
 				// 93: setp.le.s32
 				c1t := int32(r28[l]) <= int32(r24[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p6 |= 1 << l
-				} else {
-					p6 &^= 1 << l
+					c1b0 = 1
 				}
+				p6 = p6&^(1<<l) | c1b0<<l
 				// 94: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r26[l] = v2
@@ -1484,11 +1484,11 @@ func sort8B16(w *runtime.Warp, m uint32) {
 				// 108: setp.le.s32
 				c1t := int32(r31[l]) <= int32(r16[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p8 |= 1 << l
-				} else {
-					p8 &^= 1 << l
+					c1b0 = 1
 				}
+				p8 = p8&^(1<<l) | c1b0<<l
 				// 109: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r30[l] = v2
@@ -1499,11 +1499,11 @@ func sort8B16(w *runtime.Warp, m uint32) {
 				// 108: setp.le.s32
 				c1t := int32(r31[l]) <= int32(r16[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p8 |= 1 << l
-				} else {
-					p8 &^= 1 << l
+					c1b0 = 1
 				}
+				p8 = p8&^(1<<l) | c1b0<<l
 				// 109: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r30[l] = v2
@@ -1533,11 +1533,11 @@ func sort8B17(w *runtime.Warp, m uint32) {
 				// 114: setp.le.s32
 				c1t := int32(r32[l]) <= int32(r16[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p9 |= 1 << l
-				} else {
-					p9 &^= 1 << l
+					c1b0 = 1
 				}
+				p9 = p9&^(1<<l) | c1b0<<l
 				// 115: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r30[l] = v2
@@ -1548,11 +1548,11 @@ func sort8B17(w *runtime.Warp, m uint32) {
 				// 114: setp.le.s32
 				c1t := int32(r32[l]) <= int32(r16[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p9 |= 1 << l
-				} else {
-					p9 &^= 1 << l
+					c1b0 = 1
 				}
+				p9 = p9&^(1<<l) | c1b0<<l
 				// 115: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r30[l] = v2
@@ -1582,11 +1582,11 @@ func sort8B18(w *runtime.Warp, m uint32) {
 				// 120: setp.le.s32
 				c1t := int32(r33[l]) <= int32(r16[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p10 |= 1 << l
-				} else {
-					p10 &^= 1 << l
+					c1b0 = 1
 				}
+				p10 = p10&^(1<<l) | c1b0<<l
 				// 121: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r30[l] = v2
@@ -1597,11 +1597,11 @@ func sort8B18(w *runtime.Warp, m uint32) {
 				// 120: setp.le.s32
 				c1t := int32(r33[l]) <= int32(r16[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p10 |= 1 << l
-				} else {
-					p10 &^= 1 << l
+					c1b0 = 1
 				}
+				p10 = p10&^(1<<l) | c1b0<<l
 				// 121: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r30[l] = v2
@@ -1658,11 +1658,11 @@ func sort8B20(w *runtime.Warp, m uint32) {
 				// 136: setp.le.s32
 				c1t := int32(r37[l]) <= int32(r34[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p12 |= 1 << l
-				} else {
-					p12 &^= 1 << l
+					c1b0 = 1
 				}
+				p12 = p12&^(1<<l) | c1b0<<l
 				// 137: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r36[l] = v2
@@ -1673,11 +1673,11 @@ func sort8B20(w *runtime.Warp, m uint32) {
 				// 136: setp.le.s32
 				c1t := int32(r37[l]) <= int32(r34[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p12 |= 1 << l
-				} else {
-					p12 &^= 1 << l
+					c1b0 = 1
 				}
+				p12 = p12&^(1<<l) | c1b0<<l
 				// 137: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r36[l] = v2
@@ -1707,11 +1707,11 @@ func sort8B21(w *runtime.Warp, m uint32) {
 				// 142: setp.le.s32
 				c1t := int32(r38[l]) <= int32(r34[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p13 |= 1 << l
-				} else {
-					p13 &^= 1 << l
+					c1b0 = 1
 				}
+				p13 = p13&^(1<<l) | c1b0<<l
 				// 143: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r36[l] = v2
@@ -1722,11 +1722,11 @@ func sort8B21(w *runtime.Warp, m uint32) {
 				// 142: setp.le.s32
 				c1t := int32(r38[l]) <= int32(r34[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p13 |= 1 << l
-				} else {
-					p13 &^= 1 << l
+					c1b0 = 1
 				}
+				p13 = p13&^(1<<l) | c1b0<<l
 				// 143: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r36[l] = v2
@@ -1756,11 +1756,11 @@ func sort8B22(w *runtime.Warp, m uint32) {
 				// 148: setp.le.s32
 				c1t := int32(r39[l]) <= int32(r34[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p14 |= 1 << l
-				} else {
-					p14 &^= 1 << l
+					c1b0 = 1
 				}
+				p14 = p14&^(1<<l) | c1b0<<l
 				// 149: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r36[l] = v2
@@ -1771,11 +1771,11 @@ func sort8B22(w *runtime.Warp, m uint32) {
 				// 148: setp.le.s32
 				c1t := int32(r39[l]) <= int32(r34[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p14 |= 1 << l
-				} else {
-					p14 &^= 1 << l
+					c1b0 = 1
 				}
+				p14 = p14&^(1<<l) | c1b0<<l
 				// 149: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r36[l] = v2
@@ -1805,11 +1805,11 @@ func sort8B23(w *runtime.Warp, m uint32) {
 				// 154: setp.le.s32
 				c1t := int32(r40[l]) <= int32(r34[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p15 |= 1 << l
-				} else {
-					p15 &^= 1 << l
+					c1b0 = 1
 				}
+				p15 = p15&^(1<<l) | c1b0<<l
 				// 155: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r36[l] = v2
@@ -1820,11 +1820,11 @@ func sort8B23(w *runtime.Warp, m uint32) {
 				// 154: setp.le.s32
 				c1t := int32(r40[l]) <= int32(r34[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p15 |= 1 << l
-				} else {
-					p15 &^= 1 << l
+					c1b0 = 1
 				}
+				p15 = p15&^(1<<l) | c1b0<<l
 				// 155: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r36[l] = v2
@@ -1881,11 +1881,11 @@ func sort8B25(w *runtime.Warp, m uint32) {
 				// 171: setp.le.s32
 				c1t := int32(r45[l]) <= int32(r42[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p17 |= 1 << l
-				} else {
-					p17 &^= 1 << l
+					c1b0 = 1
 				}
+				p17 = p17&^(1<<l) | c1b0<<l
 				// 172: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r44[l] = v2
@@ -1896,11 +1896,11 @@ func sort8B25(w *runtime.Warp, m uint32) {
 				// 171: setp.le.s32
 				c1t := int32(r45[l]) <= int32(r42[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p17 |= 1 << l
-				} else {
-					p17 &^= 1 << l
+					c1b0 = 1
 				}
+				p17 = p17&^(1<<l) | c1b0<<l
 				// 172: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r44[l] = v2
@@ -1930,11 +1930,11 @@ func sort8B26(w *runtime.Warp, m uint32) {
 				// 177: setp.le.s32
 				c1t := int32(r46[l]) <= int32(r42[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p18 |= 1 << l
-				} else {
-					p18 &^= 1 << l
+					c1b0 = 1
 				}
+				p18 = p18&^(1<<l) | c1b0<<l
 				// 178: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r44[l] = v2
@@ -1945,11 +1945,11 @@ func sort8B26(w *runtime.Warp, m uint32) {
 				// 177: setp.le.s32
 				c1t := int32(r46[l]) <= int32(r42[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p18 |= 1 << l
-				} else {
-					p18 &^= 1 << l
+					c1b0 = 1
 				}
+				p18 = p18&^(1<<l) | c1b0<<l
 				// 178: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r44[l] = v2
@@ -1979,11 +1979,11 @@ func sort8B27(w *runtime.Warp, m uint32) {
 				// 183: setp.le.s32
 				c1t := int32(r47[l]) <= int32(r42[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p19 |= 1 << l
-				} else {
-					p19 &^= 1 << l
+					c1b0 = 1
 				}
+				p19 = p19&^(1<<l) | c1b0<<l
 				// 184: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r44[l] = v2
@@ -1994,11 +1994,11 @@ func sort8B27(w *runtime.Warp, m uint32) {
 				// 183: setp.le.s32
 				c1t := int32(r47[l]) <= int32(r42[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p19 |= 1 << l
-				} else {
-					p19 &^= 1 << l
+					c1b0 = 1
 				}
+				p19 = p19&^(1<<l) | c1b0<<l
 				// 184: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r44[l] = v2
@@ -2028,11 +2028,11 @@ func sort8B28(w *runtime.Warp, m uint32) {
 				// 189: setp.le.s32
 				c1t := int32(r48[l]) <= int32(r42[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p20 |= 1 << l
-				} else {
-					p20 &^= 1 << l
+					c1b0 = 1
 				}
+				p20 = p20&^(1<<l) | c1b0<<l
 				// 190: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r44[l] = v2
@@ -2043,11 +2043,11 @@ func sort8B28(w *runtime.Warp, m uint32) {
 				// 189: setp.le.s32
 				c1t := int32(r48[l]) <= int32(r42[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p20 |= 1 << l
-				} else {
-					p20 &^= 1 << l
+					c1b0 = 1
 				}
+				p20 = p20&^(1<<l) | c1b0<<l
 				// 190: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r44[l] = v2
@@ -2077,11 +2077,11 @@ func sort8B29(w *runtime.Warp, m uint32) {
 				// 195: setp.le.s32
 				c1t := int32(r49[l]) <= int32(r42[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p21 |= 1 << l
-				} else {
-					p21 &^= 1 << l
+					c1b0 = 1
 				}
+				p21 = p21&^(1<<l) | c1b0<<l
 				// 196: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r44[l] = v2
@@ -2092,11 +2092,11 @@ func sort8B29(w *runtime.Warp, m uint32) {
 				// 195: setp.le.s32
 				c1t := int32(r49[l]) <= int32(r42[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p21 |= 1 << l
-				} else {
-					p21 &^= 1 << l
+					c1b0 = 1
 				}
+				p21 = p21&^(1<<l) | c1b0<<l
 				// 196: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r44[l] = v2
@@ -2153,11 +2153,11 @@ func sort8B31(w *runtime.Warp, m uint32) {
 				// 213: setp.le.s32
 				c1t := int32(r55[l]) <= int32(r52[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p23 |= 1 << l
-				} else {
-					p23 &^= 1 << l
+					c1b0 = 1
 				}
+				p23 = p23&^(1<<l) | c1b0<<l
 				// 214: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v2
@@ -2168,11 +2168,11 @@ func sort8B31(w *runtime.Warp, m uint32) {
 				// 213: setp.le.s32
 				c1t := int32(r55[l]) <= int32(r52[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p23 |= 1 << l
-				} else {
-					p23 &^= 1 << l
+					c1b0 = 1
 				}
+				p23 = p23&^(1<<l) | c1b0<<l
 				// 214: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v2
@@ -2202,11 +2202,11 @@ func sort8B32(w *runtime.Warp, m uint32) {
 				// 219: setp.le.s32
 				c1t := int32(r56[l]) <= int32(r52[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p24 |= 1 << l
-				} else {
-					p24 &^= 1 << l
+					c1b0 = 1
 				}
+				p24 = p24&^(1<<l) | c1b0<<l
 				// 220: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v2
@@ -2217,11 +2217,11 @@ func sort8B32(w *runtime.Warp, m uint32) {
 				// 219: setp.le.s32
 				c1t := int32(r56[l]) <= int32(r52[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p24 |= 1 << l
-				} else {
-					p24 &^= 1 << l
+					c1b0 = 1
 				}
+				p24 = p24&^(1<<l) | c1b0<<l
 				// 220: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v2
@@ -2251,11 +2251,11 @@ func sort8B33(w *runtime.Warp, m uint32) {
 				// 225: setp.le.s32
 				c1t := int32(r57[l]) <= int32(r52[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p25 |= 1 << l
-				} else {
-					p25 &^= 1 << l
+					c1b0 = 1
 				}
+				p25 = p25&^(1<<l) | c1b0<<l
 				// 226: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v2
@@ -2266,11 +2266,11 @@ func sort8B33(w *runtime.Warp, m uint32) {
 				// 225: setp.le.s32
 				c1t := int32(r57[l]) <= int32(r52[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p25 |= 1 << l
-				} else {
-					p25 &^= 1 << l
+					c1b0 = 1
 				}
+				p25 = p25&^(1<<l) | c1b0<<l
 				// 226: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v2
@@ -2300,11 +2300,11 @@ func sort8B34(w *runtime.Warp, m uint32) {
 				// 231: setp.le.s32
 				c1t := int32(r58[l]) <= int32(r52[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p26 |= 1 << l
-				} else {
-					p26 &^= 1 << l
+					c1b0 = 1
 				}
+				p26 = p26&^(1<<l) | c1b0<<l
 				// 232: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v2
@@ -2315,11 +2315,11 @@ func sort8B34(w *runtime.Warp, m uint32) {
 				// 231: setp.le.s32
 				c1t := int32(r58[l]) <= int32(r52[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p26 |= 1 << l
-				} else {
-					p26 &^= 1 << l
+					c1b0 = 1
 				}
+				p26 = p26&^(1<<l) | c1b0<<l
 				// 232: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v2
@@ -2349,11 +2349,11 @@ func sort8B35(w *runtime.Warp, m uint32) {
 				// 237: setp.le.s32
 				c1t := int32(r59[l]) <= int32(r52[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p27 |= 1 << l
-				} else {
-					p27 &^= 1 << l
+					c1b0 = 1
 				}
+				p27 = p27&^(1<<l) | c1b0<<l
 				// 238: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v2
@@ -2364,11 +2364,11 @@ func sort8B35(w *runtime.Warp, m uint32) {
 				// 237: setp.le.s32
 				c1t := int32(r59[l]) <= int32(r52[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p27 |= 1 << l
-				} else {
-					p27 &^= 1 << l
+					c1b0 = 1
 				}
+				p27 = p27&^(1<<l) | c1b0<<l
 				// 238: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v2
@@ -2398,11 +2398,11 @@ func sort8B36(w *runtime.Warp, m uint32) {
 				// 243: setp.le.s32
 				c1t := int32(r60[l]) <= int32(r52[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p28 |= 1 << l
-				} else {
-					p28 &^= 1 << l
+					c1b0 = 1
 				}
+				p28 = p28&^(1<<l) | c1b0<<l
 				// 244: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v2
@@ -2413,11 +2413,11 @@ func sort8B36(w *runtime.Warp, m uint32) {
 				// 243: setp.le.s32
 				c1t := int32(r60[l]) <= int32(r52[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p28 |= 1 << l
-				} else {
-					p28 &^= 1 << l
+					c1b0 = 1
 				}
+				p28 = p28&^(1<<l) | c1b0<<l
 				// 244: add.u64
 				v2 := uint64(uint64(r0[l]) + uint64(k0))
 				r54[l] = v2
@@ -2487,11 +2487,11 @@ func nibbleHistB0(w *runtime.Warp, m uint32) {
 				// 295: setp.ge.s32
 				c8t := int32(v7) >= int32(u3)
 				c8 := c8t
+				c8b0 := uint32(0)
 				if c8 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c8b0 = 1
 				}
+				p0 = p0&^(1<<l) | c8b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2504,11 +2504,11 @@ func nibbleHistB0(w *runtime.Warp, m uint32) {
 				// 295: setp.ge.s32
 				c8t := int32(v7) >= int32(u3)
 				c8 := c8t
+				c8b0 := uint32(0)
 				if c8 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c8b0 = 1
 				}
+				p0 = p0&^(1<<l) | c8b0<<l
 			}
 		}
 		w.P[0] = p0

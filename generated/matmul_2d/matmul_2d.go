@@ -674,26 +674,26 @@ func matmulB0(w *runtime.Warp, m uint32) {
 				// 38: setp.ge.s32
 				c11t := int32(r5[l]) >= int32(u2)
 				c11 := c11t
+				c11b0 := uint32(0)
 				if c11 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c11b0 = 1
 				}
+				p0 = p0&^(1<<l) | c11b0<<l
 				// 39: setp.ge.s32
 				c12t := int32(v10) >= int32(u1)
 				c12 := c12t
+				c12b0 := uint32(0)
 				if c12 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c12b0 = 1
 				}
+				p1 = p1&^(1<<l) | c12b0<<l
 				// 40: or.pred
-				c13 := (p0>>l&1 != 0) || (p1>>l&1 != 0)
+				c13 := (c11) || (c12)
+				c13b0 := uint32(0)
 				if c13 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c13b0 = 1
 				}
+				p2 = p2&^(1<<l) | c13b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -706,26 +706,26 @@ func matmulB0(w *runtime.Warp, m uint32) {
 				// 38: setp.ge.s32
 				c11t := int32(r5[l]) >= int32(u2)
 				c11 := c11t
+				c11b0 := uint32(0)
 				if c11 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c11b0 = 1
 				}
+				p0 = p0&^(1<<l) | c11b0<<l
 				// 39: setp.ge.s32
 				c12t := int32(v10) >= int32(u1)
 				c12 := c12t
+				c12b0 := uint32(0)
 				if c12 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c12b0 = 1
 				}
+				p1 = p1&^(1<<l) | c12b0<<l
 				// 40: or.pred
-				c13 := (p0>>l&1 != 0) || (p1>>l&1 != 0)
+				c13 := (c11) || (c12)
+				c13b0 := uint32(0)
 				if c13 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c13b0 = 1
 				}
+				p2 = p2&^(1<<l) | c13b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -860,11 +860,11 @@ func matmulB1(w *runtime.Warp, m uint32) {
 				// 84: setp.eq.s32
 				c11t := uint32(r21[l]) == uint32(v8)
 				c11 := c11t
+				c11b0 := uint32(0)
 				if c11 {
-					p5 |= 1 << l
-				} else {
-					p5 &^= 1 << l
+					c11b0 = 1
 				}
+				p5 = p5&^(1<<l) | c11b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -889,11 +889,11 @@ func matmulB1(w *runtime.Warp, m uint32) {
 				// 84: setp.eq.s32
 				c11t := uint32(r21[l]) == uint32(v8)
 				c11 := c11t
+				c11b0 := uint32(0)
 				if c11 {
-					p5 |= 1 << l
-				} else {
-					p5 &^= 1 << l
+					c11b0 = 1
 				}
+				p5 = p5&^(1<<l) | c11b0<<l
 			}
 		}
 		w.P[5] = p5
@@ -912,11 +912,11 @@ func matmulB2(w *runtime.Warp, m uint32) {
 				// 88: setp.eq.s32
 				c1t := uint32(r19[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p6 |= 1 << l
-				} else {
-					p6 &^= 1 << l
+					c1b0 = 1
 				}
+				p6 = p6&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -924,11 +924,11 @@ func matmulB2(w *runtime.Warp, m uint32) {
 				// 88: setp.eq.s32
 				c1t := uint32(r19[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p6 |= 1 << l
-				} else {
-					p6 &^= 1 << l
+					c1b0 = 1
 				}
+				p6 = p6&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[6] = p6
@@ -996,11 +996,11 @@ func matmulB5(w *runtime.Warp, m uint32) {
 				// 46: setp.lt.s32
 				c4t := int32(u1) < int32(k0)
 				c4 := c4t
+				c4b0 := uint32(0)
 				if c4 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c4b0 = 1
 				}
+				p3 = p3&^(1<<l) | c4b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1008,11 +1008,11 @@ func matmulB5(w *runtime.Warp, m uint32) {
 				// 46: setp.lt.s32
 				c4t := int32(u1) < int32(k0)
 				c4 := c4t
+				c4b0 := uint32(0)
 				if c4 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c4b0 = 1
 				}
+				p3 = p3&^(1<<l) | c4b0<<l
 			}
 		}
 		w.P[3] = p3
@@ -1058,11 +1058,11 @@ func matmulB6(w *runtime.Warp, m uint32) {
 				// 56: setp.eq.s32
 				c7t := uint32(r10[l]) == uint32(k0)
 				c7 := c7t
+				c7b0 := uint32(0)
 				if c7 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c7b0 = 1
 				}
+				p4 = p4&^(1<<l) | c7b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1076,11 +1076,11 @@ func matmulB6(w *runtime.Warp, m uint32) {
 				// 56: setp.eq.s32
 				c7t := uint32(r10[l]) == uint32(k0)
 				c7 := c7t
+				c7b0 := uint32(0)
 				if c7 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c7b0 = 1
 				}
+				p4 = p4&^(1<<l) | c7b0<<l
 			}
 		}
 		w.P[4] = p4
@@ -1339,11 +1339,11 @@ func matmulTiledB0(w *runtime.Warp, m uint32) {
 				// 139: setp.lt.s32
 				c12t := int32(u1) < int32(k1)
 				c12 := c12t
+				c12b0 := uint32(0)
 				if c12 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c12b0 = 1
 				}
+				p0 = p0&^(1<<l) | c12b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1354,11 +1354,11 @@ func matmulTiledB0(w *runtime.Warp, m uint32) {
 				// 139: setp.lt.s32
 				c12t := int32(u1) < int32(k1)
 				c12 := c12t
+				c12b0 := uint32(0)
 				if c12 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c12b0 = 1
 				}
+				p0 = p0&^(1<<l) | c12b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -1374,11 +1374,11 @@ func matmulTiledB0(w *runtime.Warp, m uint32) {
 				// 141: setp.lt.s32
 				c14t := int32(r7[l]) < int32(u3)
 				c14 := c14t
+				c14b0 := uint32(0)
 				if c14 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c14b0 = 1
 				}
+				p1 = p1&^(1<<l) | c14b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1386,11 +1386,11 @@ func matmulTiledB0(w *runtime.Warp, m uint32) {
 				// 141: setp.lt.s32
 				c14t := int32(r7[l]) < int32(u3)
 				c14 := c14t
+				c14b0 := uint32(0)
 				if c14 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c14b0 = 1
 				}
+				p1 = p1&^(1<<l) | c14b0<<l
 			}
 		}
 		w.P[1] = p1
@@ -1418,11 +1418,11 @@ func matmulTiledB1_1(w *runtime.Warp, m uint32) {
 				// 169: setp.lt.s32
 				c3t := int32(v1) < int32(r0[l])
 				c3 := c3t
+				c3b0 := uint32(0)
 				if c3 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c3b0 = 1
 				}
+				p3 = p3&^(1<<l) | c3b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1436,11 +1436,11 @@ func matmulTiledB1_1(w *runtime.Warp, m uint32) {
 				// 169: setp.lt.s32
 				c3t := int32(v1) < int32(r0[l])
 				c3 := c3t
+				c3b0 := uint32(0)
 				if c3 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c3b0 = 1
 				}
+				p3 = p3&^(1<<l) | c3b0<<l
 			}
 		}
 		w.P[3] = p3
@@ -1468,18 +1468,18 @@ func matmulTiledB2(w *runtime.Warp, m uint32) {
 				// 176: setp.lt.s32
 				c2t := int32(v1) < int32(r0[l])
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c2b0 = 1
 				}
+				p4 = p4&^(1<<l) | c2b0<<l
 				// 177: and.pred
-				c3 := (p1>>l&1 != 0) && (p4>>l&1 != 0)
+				c3 := (p1>>l&1 != 0) && (c2)
+				c3b0 := uint32(0)
 				if c3 {
-					p5 |= 1 << l
-				} else {
-					p5 &^= 1 << l
+					c3b0 = 1
 				}
+				p5 = p5&^(1<<l) | c3b0<<l
 				// 178: mov.f32
 				v4 := uint64(r28[l])
 				r31[l] = v4
@@ -1493,18 +1493,18 @@ func matmulTiledB2(w *runtime.Warp, m uint32) {
 				// 176: setp.lt.s32
 				c2t := int32(v1) < int32(r0[l])
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c2b0 = 1
 				}
+				p4 = p4&^(1<<l) | c2b0<<l
 				// 177: and.pred
-				c3 := (p1>>l&1 != 0) && (p4>>l&1 != 0)
+				c3 := (p1>>l&1 != 0) && (c2)
+				c3b0 := uint32(0)
 				if c3 {
-					p5 |= 1 << l
-				} else {
-					p5 &^= 1 << l
+					c3b0 = 1
 				}
+				p5 = p5&^(1<<l) | c3b0<<l
 				// 178: mov.f32
 				v4 := uint64(r28[l])
 				r31[l] = v4
@@ -1599,11 +1599,11 @@ func matmulTiledB5_1(w *runtime.Warp, m uint32) {
 				// 203: setp.ge.s32
 				c1t := int32(r27[l]) >= int32(r0[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p7 |= 1 << l
-				} else {
-					p7 &^= 1 << l
+					c1b0 = 1
 				}
+				p7 = p7&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1611,11 +1611,11 @@ func matmulTiledB5_1(w *runtime.Warp, m uint32) {
 				// 203: setp.ge.s32
 				c1t := int32(r27[l]) >= int32(r0[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p7 |= 1 << l
-				} else {
-					p7 &^= 1 << l
+					c1b0 = 1
 				}
+				p7 = p7&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[7] = p7
@@ -1765,11 +1765,11 @@ func matmulTiledB6(w *runtime.Warp, m uint32) {
 				// 233: setp.eq.s32
 				c8t := uint32(r43[l]) == uint32(v5)
 				c8 := c8t
+				c8b0 := uint32(0)
 				if c8 {
-					p9 |= 1 << l
-				} else {
-					p9 &^= 1 << l
+					c8b0 = 1
 				}
+				p9 = p9&^(1<<l) | c8b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1794,11 +1794,11 @@ func matmulTiledB6(w *runtime.Warp, m uint32) {
 				// 233: setp.eq.s32
 				c8t := uint32(r43[l]) == uint32(v5)
 				c8 := c8t
+				c8b0 := uint32(0)
 				if c8 {
-					p9 |= 1 << l
-				} else {
-					p9 &^= 1 << l
+					c8b0 = 1
 				}
+				p9 = p9&^(1<<l) | c8b0<<l
 			}
 		}
 		w.P[9] = p9
@@ -1820,11 +1820,11 @@ func matmulTiledB7(w *runtime.Warp, m uint32) {
 				// 238: setp.eq.s32
 				c2t := uint32(v1) == uint32(k1)
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p10 |= 1 << l
-				} else {
-					p10 &^= 1 << l
+					c2b0 = 1
 				}
+				p10 = p10&^(1<<l) | c2b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1834,11 +1834,11 @@ func matmulTiledB7(w *runtime.Warp, m uint32) {
 				// 238: setp.eq.s32
 				c2t := uint32(v1) == uint32(k1)
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p10 |= 1 << l
-				} else {
-					p10 &^= 1 << l
+					c2b0 = 1
 				}
+				p10 = p10&^(1<<l) | c2b0<<l
 			}
 		}
 		w.P[10] = p10
@@ -1886,11 +1886,11 @@ func matmulTiledB8(w *runtime.Warp, m uint32) {
 				// 255: setp.ne.s32
 				c5t := uint32(v4) != uint32(k3)
 				c5 := c5t
+				c5b0 := uint32(0)
 				if c5 {
-					p11 |= 1 << l
-				} else {
-					p11 &^= 1 << l
+					c5b0 = 1
 				}
+				p11 = p11&^(1<<l) | c5b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1915,11 +1915,11 @@ func matmulTiledB8(w *runtime.Warp, m uint32) {
 				// 255: setp.ne.s32
 				c5t := uint32(v4) != uint32(k3)
 				c5 := c5t
+				c5b0 := uint32(0)
 				if c5 {
-					p11 |= 1 << l
-				} else {
-					p11 &^= 1 << l
+					c5b0 = 1
 				}
+				p11 = p11&^(1<<l) | c5b0<<l
 			}
 		}
 		w.P[11] = p11
@@ -1940,18 +1940,18 @@ func matmulTiledB9(w *runtime.Warp, m uint32) {
 				// 259: setp.lt.s32
 				c1t := int32(r10[l]) < int32(r1[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p12 |= 1 << l
-				} else {
-					p12 &^= 1 << l
+					c1b0 = 1
 				}
+				p12 = p12&^(1<<l) | c1b0<<l
 				// 260: and.pred
-				c2 := (p1>>l&1 != 0) && (p12>>l&1 != 0)
+				c2 := (p1>>l&1 != 0) && (c1)
+				c2b0 := uint32(0)
 				if c2 {
-					p13 |= 1 << l
-				} else {
-					p13 &^= 1 << l
+					c2b0 = 1
 				}
+				p13 = p13&^(1<<l) | c2b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1959,18 +1959,18 @@ func matmulTiledB9(w *runtime.Warp, m uint32) {
 				// 259: setp.lt.s32
 				c1t := int32(r10[l]) < int32(r1[l])
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p12 |= 1 << l
-				} else {
-					p12 &^= 1 << l
+					c1b0 = 1
 				}
+				p12 = p12&^(1<<l) | c1b0<<l
 				// 260: and.pred
-				c2 := (p1>>l&1 != 0) && (p12>>l&1 != 0)
+				c2 := (p1>>l&1 != 0) && (c1)
+				c2b0 := uint32(0)
 				if c2 {
-					p13 |= 1 << l
-				} else {
-					p13 &^= 1 << l
+					c2b0 = 1
 				}
+				p13 = p13&^(1<<l) | c2b0<<l
 			}
 		}
 		w.P[12] = p12
@@ -2163,11 +2163,11 @@ func matmulTiledB12(w *runtime.Warp, m uint32) {
 				// 161: setp.ge.s32
 				c18t := int32(r10[l]) >= int32(r1[l])
 				c18 := c18t
+				c18b0 := uint32(0)
 				if c18 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c18b0 = 1
 				}
+				p2 = p2&^(1<<l) | c18b0<<l
 				// 162: mov.u32
 				v19 := uint64(r0[l])
 				r29[l] = v19
@@ -2178,11 +2178,11 @@ func matmulTiledB12(w *runtime.Warp, m uint32) {
 				// 161: setp.ge.s32
 				c18t := int32(r10[l]) >= int32(r1[l])
 				c18 := c18t
+				c18b0 := uint32(0)
 				if c18 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c18b0 = 1
 				}
+				p2 = p2&^(1<<l) | c18b0<<l
 				// 162: mov.u32
 				v19 := uint64(r0[l])
 				r29[l] = v19
@@ -2214,11 +2214,11 @@ func matmulTiledB15(w *runtime.Warp, m uint32) {
 				// 192: setp.ge.s32
 				c2t := int32(v1) >= int32(r0[l])
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p6 |= 1 << l
-				} else {
-					p6 &^= 1 << l
+					c2b0 = 1
 				}
+				p6 = p6&^(1<<l) | c2b0<<l
 				// 193: mov.f32
 				v3 := uint64(r28[l])
 				r35[l] = v3
@@ -2232,11 +2232,11 @@ func matmulTiledB15(w *runtime.Warp, m uint32) {
 				// 192: setp.ge.s32
 				c2t := int32(v1) >= int32(r0[l])
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p6 |= 1 << l
-				} else {
-					p6 &^= 1 << l
+					c2b0 = 1
 				}
+				p6 = p6&^(1<<l) | c2b0<<l
 				// 193: mov.f32
 				v3 := uint64(r28[l])
 				r35[l] = v3
@@ -2306,11 +2306,11 @@ func matmulTiledB17(w *runtime.Warp, m uint32) {
 				// 208: setp.lt.s32
 				c3t := int32(r29[l]) < int32(k2)
 				c3 := c3t
+				c3b0 := uint32(0)
 				if c3 {
-					p8 |= 1 << l
-				} else {
-					p8 &^= 1 << l
+					c3b0 = 1
 				}
+				p8 = p8&^(1<<l) | c3b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2323,11 +2323,11 @@ func matmulTiledB17(w *runtime.Warp, m uint32) {
 				// 208: setp.lt.s32
 				c3t := int32(r29[l]) < int32(k2)
 				c3 := c3t
+				c3b0 := uint32(0)
 				if c3 {
-					p8 |= 1 << l
-				} else {
-					p8 &^= 1 << l
+					c3b0 = 1
 				}
+				p8 = p8&^(1<<l) | c3b0<<l
 			}
 		}
 		w.P[8] = p8

@@ -825,11 +825,11 @@ func fibB0(w *runtime.Warp, m uint32) {
 				// 20: setp.lt.s32
 				c1t := int32(r0[l]) < int32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c1b0 = 1
 				}
+				p0 = p0&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -837,11 +837,11 @@ func fibB0(w *runtime.Warp, m uint32) {
 				// 20: setp.lt.s32
 				c1t := int32(r0[l]) < int32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c1b0 = 1
 				}
+				p0 = p0&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -889,11 +889,11 @@ func fibB2(w *runtime.Warp, m uint32) {
 				// 94: setp.eq.s32
 				c1t := uint32(r5[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c1b0 = 1
 				}
+				p3 = p3&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -901,11 +901,11 @@ func fibB2(w *runtime.Warp, m uint32) {
 				// 94: setp.eq.s32
 				c1t := uint32(r5[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c1b0 = 1
 				}
+				p3 = p3&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[3] = p3
@@ -1001,11 +1001,11 @@ func fibB5(w *runtime.Warp, m uint32) {
 				// 28: setp.lt.u32
 				c5t := uint32(v1) < uint32(k3)
 				c5 := c5t
+				c5b0 := uint32(0)
 				if c5 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c5b0 = 1
 				}
+				p1 = p1&^(1<<l) | c5b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1023,11 +1023,11 @@ func fibB5(w *runtime.Warp, m uint32) {
 				// 28: setp.lt.u32
 				c5t := uint32(v1) < uint32(k3)
 				c5 := c5t
+				c5b0 := uint32(0)
 				if c5 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c5b0 = 1
 				}
+				p1 = p1&^(1<<l) | c5b0<<l
 			}
 		}
 		w.P[1] = p1
@@ -1230,11 +1230,11 @@ func fibB10(w *runtime.Warp, m uint32) {
 				// 90: setp.ne.s32
 				c3t := uint32(v2) != uint32(k1)
 				c3 := c3t
+				c3b0 := uint32(0)
 				if c3 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c3b0 = 1
 				}
+				p2 = p2&^(1<<l) | c3b0<<l
 				// 91: mov.u32
 				v4 := uint64(r0[l])
 				r7[l] = v4
@@ -1251,11 +1251,11 @@ func fibB10(w *runtime.Warp, m uint32) {
 				// 90: setp.ne.s32
 				c3t := uint32(v2) != uint32(k1)
 				c3 := c3t
+				c3b0 := uint32(0)
 				if c3 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c3b0 = 1
 				}
+				p2 = p2&^(1<<l) | c3b0<<l
 				// 91: mov.u32
 				v4 := uint64(r0[l])
 				r7[l] = v4
@@ -1313,11 +1313,11 @@ func fibB13(w *runtime.Warp, m uint32) {
 				// 115: setp.ne.s32
 				c3t := uint32(v2) != uint32(k1)
 				c3 := c3t
+				c3b0 := uint32(0)
 				if c3 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c3b0 = 1
 				}
+				p4 = p4&^(1<<l) | c3b0<<l
 				// 116: mov.u32
 				v4 := uint64(r0[l])
 				r19[l] = v4
@@ -1334,11 +1334,11 @@ func fibB13(w *runtime.Warp, m uint32) {
 				// 115: setp.ne.s32
 				c3t := uint32(v2) != uint32(k1)
 				c3 := c3t
+				c3b0 := uint32(0)
 				if c3 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c3b0 = 1
 				}
+				p4 = p4&^(1<<l) | c3b0<<l
 				// 116: mov.u32
 				v4 := uint64(r0[l])
 				r19[l] = v4
@@ -1364,11 +1364,11 @@ func treeDepthB0(w *runtime.Warp, m uint32) {
 				// 134: setp.gt.u32
 				c1t := uint32(r0[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c1b0 = 1
 				}
+				p0 = p0&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1376,11 +1376,11 @@ func treeDepthB0(w *runtime.Warp, m uint32) {
 				// 134: setp.gt.u32
 				c1t := uint32(r0[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c1b0 = 1
 				}
+				p0 = p0&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -1505,11 +1505,11 @@ func gcdB0(w *runtime.Warp, m uint32) {
 				// 183: setp.eq.s32
 				c1t := uint32(r0[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c1b0 = 1
 				}
+				p0 = p0&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1517,11 +1517,11 @@ func gcdB0(w *runtime.Warp, m uint32) {
 				// 183: setp.eq.s32
 				c1t := uint32(r0[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c1b0 = 1
 				}
+				p0 = p0&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -1548,11 +1548,11 @@ func gcdB1(w *runtime.Warp, m uint32) {
 				// 190: setp.ne.s32
 				c3t := uint32(v2) != uint32(k0)
 				c3 := c3t
+				c3b0 := uint32(0)
 				if c3 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c3b0 = 1
 				}
+				p1 = p1&^(1<<l) | c3b0<<l
 				// 191: mov.u32
 				v4 := uint64(v1)
 				r2[l] = v4
@@ -1569,11 +1569,11 @@ func gcdB1(w *runtime.Warp, m uint32) {
 				// 190: setp.ne.s32
 				c3t := uint32(v2) != uint32(k0)
 				c3 := c3t
+				c3b0 := uint32(0)
 				if c3 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c3b0 = 1
 				}
+				p1 = p1&^(1<<l) | c3b0<<l
 				// 191: mov.u32
 				v4 := uint64(v1)
 				r2[l] = v4
@@ -1636,11 +1636,11 @@ func recursionB0(w *runtime.Warp, m uint32) {
 				// 218: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1653,11 +1653,11 @@ func recursionB0(w *runtime.Warp, m uint32) {
 				// 218: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		}
 		w.P[0] = p0

@@ -951,11 +951,11 @@ func reduceSumB0(w *runtime.Warp, m uint32) {
 				// 30: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -966,11 +966,11 @@ func reduceSumB0(w *runtime.Warp, m uint32) {
 				// 30: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -1040,11 +1040,11 @@ func reduceSumB1_1(w *runtime.Warp, m uint32) {
 				// 45: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c1b0 = 1
 				}
+				p1 = p1&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1052,11 +1052,11 @@ func reduceSumB1_1(w *runtime.Warp, m uint32) {
 				// 45: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c1b0 = 1
 				}
+				p1 = p1&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[1] = p1
@@ -1075,11 +1075,11 @@ func reduceSumB2_1(w *runtime.Warp, m uint32) {
 				// 54: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c1b0 = 1
 				}
+				p2 = p2&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1087,11 +1087,11 @@ func reduceSumB2_1(w *runtime.Warp, m uint32) {
 				// 54: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c1b0 = 1
 				}
+				p2 = p2&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[2] = p2
@@ -1110,11 +1110,11 @@ func reduceSumB3_1(w *runtime.Warp, m uint32) {
 				// 63: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c1b0 = 1
 				}
+				p3 = p3&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1122,11 +1122,11 @@ func reduceSumB3_1(w *runtime.Warp, m uint32) {
 				// 63: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c1b0 = 1
 				}
+				p3 = p3&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[3] = p3
@@ -1145,11 +1145,11 @@ func reduceSumB4_1(w *runtime.Warp, m uint32) {
 				// 72: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c1b0 = 1
 				}
+				p4 = p4&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1157,11 +1157,11 @@ func reduceSumB4_1(w *runtime.Warp, m uint32) {
 				// 72: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c1b0 = 1
 				}
+				p4 = p4&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[4] = p4
@@ -1180,11 +1180,11 @@ func reduceSumB5_1(w *runtime.Warp, m uint32) {
 				// 81: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p5 |= 1 << l
-				} else {
-					p5 &^= 1 << l
+					c1b0 = 1
 				}
+				p5 = p5&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1192,11 +1192,11 @@ func reduceSumB5_1(w *runtime.Warp, m uint32) {
 				// 81: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p5 |= 1 << l
-				} else {
-					p5 &^= 1 << l
+					c1b0 = 1
 				}
+				p5 = p5&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[5] = p5
@@ -1215,11 +1215,11 @@ func reduceSumB6_1(w *runtime.Warp, m uint32) {
 				// 90: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p6 |= 1 << l
-				} else {
-					p6 &^= 1 << l
+					c1b0 = 1
 				}
+				p6 = p6&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1227,11 +1227,11 @@ func reduceSumB6_1(w *runtime.Warp, m uint32) {
 				// 90: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p6 |= 1 << l
-				} else {
-					p6 &^= 1 << l
+					c1b0 = 1
 				}
+				p6 = p6&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[6] = p6
@@ -1250,11 +1250,11 @@ func reduceSumB7_1(w *runtime.Warp, m uint32) {
 				// 99: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p7 |= 1 << l
-				} else {
-					p7 &^= 1 << l
+					c1b0 = 1
 				}
+				p7 = p7&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1262,11 +1262,11 @@ func reduceSumB7_1(w *runtime.Warp, m uint32) {
 				// 99: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p7 |= 1 << l
-				} else {
-					p7 &^= 1 << l
+					c1b0 = 1
 				}
+				p7 = p7&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[7] = p7
@@ -1285,11 +1285,11 @@ func reduceSumB8_1(w *runtime.Warp, m uint32) {
 				// 108: setp.ne.s32
 				c1t := uint32(r1[l]) != uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p8 |= 1 << l
-				} else {
-					p8 &^= 1 << l
+					c1b0 = 1
 				}
+				p8 = p8&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1297,11 +1297,11 @@ func reduceSumB8_1(w *runtime.Warp, m uint32) {
 				// 108: setp.ne.s32
 				c1t := uint32(r1[l]) != uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p8 |= 1 << l
-				} else {
-					p8 &^= 1 << l
+					c1b0 = 1
 				}
+				p8 = p8&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[8] = p8
@@ -1672,11 +1672,11 @@ func reduceMaxB0(w *runtime.Warp, m uint32) {
 				// 148: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1687,11 +1687,11 @@ func reduceMaxB0(w *runtime.Warp, m uint32) {
 				// 148: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -1761,11 +1761,11 @@ func reduceMaxB1_1(w *runtime.Warp, m uint32) {
 				// 163: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c1b0 = 1
 				}
+				p1 = p1&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1773,11 +1773,11 @@ func reduceMaxB1_1(w *runtime.Warp, m uint32) {
 				// 163: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c1b0 = 1
 				}
+				p1 = p1&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[1] = p1
@@ -1796,11 +1796,11 @@ func reduceMaxB2_1(w *runtime.Warp, m uint32) {
 				// 172: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c1b0 = 1
 				}
+				p2 = p2&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1808,11 +1808,11 @@ func reduceMaxB2_1(w *runtime.Warp, m uint32) {
 				// 172: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c1b0 = 1
 				}
+				p2 = p2&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[2] = p2
@@ -1831,11 +1831,11 @@ func reduceMaxB3_1(w *runtime.Warp, m uint32) {
 				// 181: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c1b0 = 1
 				}
+				p3 = p3&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1843,11 +1843,11 @@ func reduceMaxB3_1(w *runtime.Warp, m uint32) {
 				// 181: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c1b0 = 1
 				}
+				p3 = p3&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[3] = p3
@@ -1866,11 +1866,11 @@ func reduceMaxB4_1(w *runtime.Warp, m uint32) {
 				// 190: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c1b0 = 1
 				}
+				p4 = p4&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1878,11 +1878,11 @@ func reduceMaxB4_1(w *runtime.Warp, m uint32) {
 				// 190: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c1b0 = 1
 				}
+				p4 = p4&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[4] = p4
@@ -1901,11 +1901,11 @@ func reduceMaxB5_1(w *runtime.Warp, m uint32) {
 				// 199: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p5 |= 1 << l
-				} else {
-					p5 &^= 1 << l
+					c1b0 = 1
 				}
+				p5 = p5&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1913,11 +1913,11 @@ func reduceMaxB5_1(w *runtime.Warp, m uint32) {
 				// 199: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p5 |= 1 << l
-				} else {
-					p5 &^= 1 << l
+					c1b0 = 1
 				}
+				p5 = p5&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[5] = p5
@@ -1936,11 +1936,11 @@ func reduceMaxB6_1(w *runtime.Warp, m uint32) {
 				// 208: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p6 |= 1 << l
-				} else {
-					p6 &^= 1 << l
+					c1b0 = 1
 				}
+				p6 = p6&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1948,11 +1948,11 @@ func reduceMaxB6_1(w *runtime.Warp, m uint32) {
 				// 208: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p6 |= 1 << l
-				} else {
-					p6 &^= 1 << l
+					c1b0 = 1
 				}
+				p6 = p6&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[6] = p6
@@ -1971,11 +1971,11 @@ func reduceMaxB7_1(w *runtime.Warp, m uint32) {
 				// 217: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p7 |= 1 << l
-				} else {
-					p7 &^= 1 << l
+					c1b0 = 1
 				}
+				p7 = p7&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1983,11 +1983,11 @@ func reduceMaxB7_1(w *runtime.Warp, m uint32) {
 				// 217: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p7 |= 1 << l
-				} else {
-					p7 &^= 1 << l
+					c1b0 = 1
 				}
+				p7 = p7&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[7] = p7
@@ -2006,11 +2006,11 @@ func reduceMaxB8_1(w *runtime.Warp, m uint32) {
 				// 226: setp.ne.s32
 				c1t := uint32(r1[l]) != uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p8 |= 1 << l
-				} else {
-					p8 &^= 1 << l
+					c1b0 = 1
 				}
+				p8 = p8&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2018,11 +2018,11 @@ func reduceMaxB8_1(w *runtime.Warp, m uint32) {
 				// 226: setp.ne.s32
 				c1t := uint32(r1[l]) != uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p8 |= 1 << l
-				} else {
-					p8 &^= 1 << l
+					c1b0 = 1
 				}
+				p8 = p8&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[8] = p8

@@ -723,11 +723,11 @@ func affineB0(w *runtime.Warp, m uint32) {
 				// 80: setp.ge.s32
 				c6t := int32(r3[l]) >= int32(u5)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -735,11 +735,11 @@ func affineB0(w *runtime.Warp, m uint32) {
 				// 80: setp.ge.s32
 				c6t := int32(r3[l]) >= int32(u5)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -844,16 +844,16 @@ func affineB2(w *runtime.Warp, m uint32) {
 				// 97: setp.eq.b32
 				c11t := uint32(v10) == uint32(k2)
 				c11 := c11t
+				c11b0 := uint32(0)
 				if c11 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c11b0 = 1
 				}
+				p1 = p1&^(1<<l) | c11b0<<l
 				// 98: max.f32
 				v12 := uint64(isa.MaxF32(uint32(r16[l]), uint32(k3), false))
 				// 99: selp.f32
 				v13 := uint64(r16[l])
-				if p1>>l&1 != 0 {
+				if c11 {
 					v13 = uint64(v12)
 				}
 				r20[l] = v13
@@ -869,16 +869,16 @@ func affineB2(w *runtime.Warp, m uint32) {
 				// 97: setp.eq.b32
 				c11t := uint32(v10) == uint32(k2)
 				c11 := c11t
+				c11b0 := uint32(0)
 				if c11 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c11b0 = 1
 				}
+				p1 = p1&^(1<<l) | c11b0<<l
 				// 98: max.f32
 				v12 := uint64(isa.MaxF32(uint32(r16[l]), uint32(k3), false))
 				// 99: selp.f32
 				v13 := uint64(r16[l])
-				if p1>>l&1 != 0 {
+				if c11 {
 					v13 = uint64(v12)
 				}
 				r20[l] = v13
@@ -946,11 +946,11 @@ func vecOpsB0(w *runtime.Warp, m uint32) {
 				// 138: setp.ge.s32
 				c12t := int32(v11) >= int32(u4)
 				c12 := c12t
+				c12b0 := uint32(0)
 				if c12 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c12b0 = 1
 				}
+				p0 = p0&^(1<<l) | c12b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -963,11 +963,11 @@ func vecOpsB0(w *runtime.Warp, m uint32) {
 				// 138: setp.ge.s32
 				c12t := int32(v11) >= int32(u4)
 				c12 := c12t
+				c12b0 := uint32(0)
 				if c12 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c12b0 = 1
 				}
+				p0 = p0&^(1<<l) | c12b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -1178,11 +1178,11 @@ func mixedParamB0(w *runtime.Warp, m uint32) {
 				// 228: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1195,11 +1195,11 @@ func mixedParamB0(w *runtime.Warp, m uint32) {
 				// 228: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		}
 		w.P[0] = p0

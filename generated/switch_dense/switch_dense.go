@@ -887,11 +887,11 @@ func switchDenseB0(w *runtime.Warp, m uint32) {
 				// 27: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -904,11 +904,11 @@ func switchDenseB0(w *runtime.Warp, m uint32) {
 				// 27: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -951,11 +951,11 @@ func switchDenseB2(w *runtime.Warp, m uint32) {
 				// 49: setp.gt.s32
 				c1t := int32(r10[l]) > int32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c1b0 = 1
 				}
+				p4 = p4&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -963,11 +963,11 @@ func switchDenseB2(w *runtime.Warp, m uint32) {
 				// 49: setp.gt.s32
 				c1t := int32(r10[l]) > int32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c1b0 = 1
 				}
+				p4 = p4&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[4] = p4
@@ -1010,11 +1010,11 @@ func switchDenseB4(w *runtime.Warp, m uint32) {
 				// 59: setp.eq.s32
 				c1t := uint32(r10[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p6 |= 1 << l
-				} else {
-					p6 &^= 1 << l
+					c1b0 = 1
 				}
+				p6 = p6&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1022,11 +1022,11 @@ func switchDenseB4(w *runtime.Warp, m uint32) {
 				// 59: setp.eq.s32
 				c1t := uint32(r10[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p6 |= 1 << l
-				} else {
-					p6 &^= 1 << l
+					c1b0 = 1
 				}
+				p6 = p6&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[6] = p6
@@ -1069,11 +1069,11 @@ func switchDenseB6(w *runtime.Warp, m uint32) {
 				// 66: setp.eq.s32
 				c1t := uint32(r10[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p7 |= 1 << l
-				} else {
-					p7 &^= 1 << l
+					c1b0 = 1
 				}
+				p7 = p7&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1081,11 +1081,11 @@ func switchDenseB6(w *runtime.Warp, m uint32) {
 				// 66: setp.eq.s32
 				c1t := uint32(r10[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p7 |= 1 << l
-				} else {
-					p7 &^= 1 << l
+					c1b0 = 1
 				}
+				p7 = p7&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[7] = p7
@@ -1127,11 +1127,11 @@ func switchDenseB8(w *runtime.Warp, m uint32) {
 				// 73: setp.eq.s32
 				c1t := uint32(r10[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p8 |= 1 << l
-				} else {
-					p8 &^= 1 << l
+					c1b0 = 1
 				}
+				p8 = p8&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1139,11 +1139,11 @@ func switchDenseB8(w *runtime.Warp, m uint32) {
 				// 73: setp.eq.s32
 				c1t := uint32(r10[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p8 |= 1 << l
-				} else {
-					p8 &^= 1 << l
+					c1b0 = 1
 				}
+				p8 = p8&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[8] = p8
@@ -1186,11 +1186,11 @@ func switchDenseB10(w *runtime.Warp, m uint32) {
 				// 80: setp.eq.s32
 				c1t := uint32(r10[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p9 |= 1 << l
-				} else {
-					p9 &^= 1 << l
+					c1b0 = 1
 				}
+				p9 = p9&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1198,11 +1198,11 @@ func switchDenseB10(w *runtime.Warp, m uint32) {
 				// 80: setp.eq.s32
 				c1t := uint32(r10[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p9 |= 1 << l
-				} else {
-					p9 &^= 1 << l
+					c1b0 = 1
 				}
+				p9 = p9&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[9] = p9
@@ -1264,11 +1264,11 @@ func switchDenseB12(w *runtime.Warp, m uint32) {
 				// 91: setp.eq.s32
 				c1t := uint32(r10[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p10 |= 1 << l
-				} else {
-					p10 &^= 1 << l
+					c1b0 = 1
 				}
+				p10 = p10&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1276,11 +1276,11 @@ func switchDenseB12(w *runtime.Warp, m uint32) {
 				// 91: setp.eq.s32
 				c1t := uint32(r10[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p10 |= 1 << l
-				} else {
-					p10 &^= 1 << l
+					c1b0 = 1
 				}
+				p10 = p10&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[10] = p10
@@ -1323,11 +1323,11 @@ func switchDenseB14(w *runtime.Warp, m uint32) {
 				// 98: setp.eq.s32
 				c1t := uint32(r10[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p11 |= 1 << l
-				} else {
-					p11 &^= 1 << l
+					c1b0 = 1
 				}
+				p11 = p11&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1335,11 +1335,11 @@ func switchDenseB14(w *runtime.Warp, m uint32) {
 				// 98: setp.eq.s32
 				c1t := uint32(r10[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p11 |= 1 << l
-				} else {
-					p11 &^= 1 << l
+					c1b0 = 1
 				}
+				p11 = p11&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[11] = p11
@@ -1455,11 +1455,11 @@ func switchDenseB19(w *runtime.Warp, m uint32) {
 				// 36: setp.gt.s32
 				c6t := int32(v5) > int32(k2)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c6b0 = 1
 				}
+				p1 = p1&^(1<<l) | c6b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1470,11 +1470,11 @@ func switchDenseB19(w *runtime.Warp, m uint32) {
 				// 36: setp.gt.s32
 				c6t := int32(v5) > int32(k2)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c6b0 = 1
 				}
+				p1 = p1&^(1<<l) | c6b0<<l
 			}
 		}
 		w.P[1] = p1
@@ -1493,11 +1493,11 @@ func switchDenseB20(w *runtime.Warp, m uint32) {
 				// 39: setp.gt.s32
 				c1t := int32(r10[l]) > int32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c1b0 = 1
 				}
+				p2 = p2&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1505,11 +1505,11 @@ func switchDenseB20(w *runtime.Warp, m uint32) {
 				// 39: setp.gt.s32
 				c1t := int32(r10[l]) > int32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c1b0 = 1
 				}
+				p2 = p2&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[2] = p2
@@ -1528,11 +1528,11 @@ func switchDenseB21(w *runtime.Warp, m uint32) {
 				// 42: setp.eq.s32
 				c1t := uint32(r10[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c1b0 = 1
 				}
+				p3 = p3&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1540,11 +1540,11 @@ func switchDenseB21(w *runtime.Warp, m uint32) {
 				// 42: setp.eq.s32
 				c1t := uint32(r10[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c1b0 = 1
 				}
+				p3 = p3&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[3] = p3
@@ -1563,11 +1563,11 @@ func switchDenseB23(w *runtime.Warp, m uint32) {
 				// 52: setp.eq.s32
 				c1t := uint32(r10[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p5 |= 1 << l
-				} else {
-					p5 &^= 1 << l
+					c1b0 = 1
 				}
+				p5 = p5&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1575,11 +1575,11 @@ func switchDenseB23(w *runtime.Warp, m uint32) {
 				// 52: setp.eq.s32
 				c1t := uint32(r10[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p5 |= 1 << l
-				} else {
-					p5 &^= 1 << l
+					c1b0 = 1
 				}
+				p5 = p5&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[5] = p5
@@ -1609,11 +1609,11 @@ func switchDefaultB0(w *runtime.Warp, m uint32) {
 				// 135: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1626,11 +1626,11 @@ func switchDefaultB0(w *runtime.Warp, m uint32) {
 				// 135: setp.ge.s32
 				c6t := int32(v5) >= int32(u1)
 				c6 := c6t
+				c6b0 := uint32(0)
 				if c6 {
-					p0 |= 1 << l
-				} else {
-					p0 &^= 1 << l
+					c6b0 = 1
 				}
+				p0 = p0&^(1<<l) | c6b0<<l
 			}
 		}
 		w.P[0] = p0
@@ -1649,11 +1649,11 @@ func switchDefaultB1(w *runtime.Warp, m uint32) {
 				// 150: setp.gt.s32
 				c1t := int32(r12[l]) > int32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c1b0 = 1
 				}
+				p2 = p2&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1661,11 +1661,11 @@ func switchDefaultB1(w *runtime.Warp, m uint32) {
 				// 150: setp.gt.s32
 				c1t := int32(r12[l]) > int32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p2 |= 1 << l
-				} else {
-					p2 &^= 1 << l
+					c1b0 = 1
 				}
+				p2 = p2&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[2] = p2
@@ -1684,11 +1684,11 @@ func switchDefaultB2(w *runtime.Warp, m uint32) {
 				// 154: setp.eq.s32
 				c1t := uint32(r12[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c1b0 = 1
 				}
+				p3 = p3&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1696,11 +1696,11 @@ func switchDefaultB2(w *runtime.Warp, m uint32) {
 				// 154: setp.eq.s32
 				c1t := uint32(r12[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p3 |= 1 << l
-				} else {
-					p3 &^= 1 << l
+					c1b0 = 1
 				}
+				p3 = p3&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[3] = p3
@@ -1742,11 +1742,11 @@ func switchDefaultB4(w *runtime.Warp, m uint32) {
 				// 167: setp.gt.s32
 				c1t := int32(r12[l]) > int32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p6 |= 1 << l
-				} else {
-					p6 &^= 1 << l
+					c1b0 = 1
 				}
+				p6 = p6&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1754,11 +1754,11 @@ func switchDefaultB4(w *runtime.Warp, m uint32) {
 				// 167: setp.gt.s32
 				c1t := int32(r12[l]) > int32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p6 |= 1 << l
-				} else {
-					p6 &^= 1 << l
+					c1b0 = 1
 				}
+				p6 = p6&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[6] = p6
@@ -1800,11 +1800,11 @@ func switchDefaultB6(w *runtime.Warp, m uint32) {
 				// 181: setp.eq.s32
 				c1t := uint32(r12[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p9 |= 1 << l
-				} else {
-					p9 &^= 1 << l
+					c1b0 = 1
 				}
+				p9 = p9&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1812,11 +1812,11 @@ func switchDefaultB6(w *runtime.Warp, m uint32) {
 				// 181: setp.eq.s32
 				c1t := uint32(r12[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p9 |= 1 << l
-				} else {
-					p9 &^= 1 << l
+					c1b0 = 1
 				}
+				p9 = p9&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[9] = p9
@@ -1858,11 +1858,11 @@ func switchDefaultB8(w *runtime.Warp, m uint32) {
 				// 191: setp.eq.s32
 				c1t := uint32(r12[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p11 |= 1 << l
-				} else {
-					p11 &^= 1 << l
+					c1b0 = 1
 				}
+				p11 = p11&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1870,11 +1870,11 @@ func switchDefaultB8(w *runtime.Warp, m uint32) {
 				// 191: setp.eq.s32
 				c1t := uint32(r12[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p11 |= 1 << l
-				} else {
-					p11 &^= 1 << l
+					c1b0 = 1
 				}
+				p11 = p11&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[11] = p11
@@ -2106,11 +2106,11 @@ func switchDefaultB17(w *runtime.Warp, m uint32) {
 				// 146: setp.gt.s32
 				c8t := int32(r12[l]) > int32(k1)
 				c8 := c8t
+				c8b0 := uint32(0)
 				if c8 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c8b0 = 1
 				}
+				p1 = p1&^(1<<l) | c8b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2118,11 +2118,11 @@ func switchDefaultB17(w *runtime.Warp, m uint32) {
 				// 146: setp.gt.s32
 				c8t := int32(r12[l]) > int32(k1)
 				c8 := c8t
+				c8b0 := uint32(0)
 				if c8 {
-					p1 |= 1 << l
-				} else {
-					p1 &^= 1 << l
+					c8b0 = 1
 				}
+				p1 = p1&^(1<<l) | c8b0<<l
 			}
 		}
 		w.P[1] = p1
@@ -2141,11 +2141,11 @@ func switchDefaultB20(w *runtime.Warp, m uint32) {
 				// 157: setp.eq.s32
 				c1t := uint32(r12[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c1b0 = 1
 				}
+				p4 = p4&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2153,11 +2153,11 @@ func switchDefaultB20(w *runtime.Warp, m uint32) {
 				// 157: setp.eq.s32
 				c1t := uint32(r12[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p4 |= 1 << l
-				} else {
-					p4 &^= 1 << l
+					c1b0 = 1
 				}
+				p4 = p4&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[4] = p4
@@ -2176,11 +2176,11 @@ func switchDefaultB21(w *runtime.Warp, m uint32) {
 				// 160: setp.eq.s32
 				c1t := uint32(r12[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p5 |= 1 << l
-				} else {
-					p5 &^= 1 << l
+					c1b0 = 1
 				}
+				p5 = p5&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2188,11 +2188,11 @@ func switchDefaultB21(w *runtime.Warp, m uint32) {
 				// 160: setp.eq.s32
 				c1t := uint32(r12[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p5 |= 1 << l
-				} else {
-					p5 &^= 1 << l
+					c1b0 = 1
 				}
+				p5 = p5&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[5] = p5
@@ -2216,11 +2216,11 @@ func switchDefaultB23(w *runtime.Warp, m uint32) {
 				// 171: setp.eq.s32
 				c2t := uint32(r12[l]) == uint32(k1)
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p7 |= 1 << l
-				} else {
-					p7 &^= 1 << l
+					c2b0 = 1
 				}
+				p7 = p7&^(1<<l) | c2b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2231,11 +2231,11 @@ func switchDefaultB23(w *runtime.Warp, m uint32) {
 				// 171: setp.eq.s32
 				c2t := uint32(r12[l]) == uint32(k1)
 				c2 := c2t
+				c2b0 := uint32(0)
 				if c2 {
-					p7 |= 1 << l
-				} else {
-					p7 &^= 1 << l
+					c2b0 = 1
 				}
+				p7 = p7&^(1<<l) | c2b0<<l
 			}
 		}
 		w.P[7] = p7
@@ -2254,11 +2254,11 @@ func switchDefaultB24(w *runtime.Warp, m uint32) {
 				// 174: setp.eq.s32
 				c1t := uint32(r12[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p8 |= 1 << l
-				} else {
-					p8 &^= 1 << l
+					c1b0 = 1
 				}
+				p8 = p8&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2266,11 +2266,11 @@ func switchDefaultB24(w *runtime.Warp, m uint32) {
 				// 174: setp.eq.s32
 				c1t := uint32(r12[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p8 |= 1 << l
-				} else {
-					p8 &^= 1 << l
+					c1b0 = 1
 				}
+				p8 = p8&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[8] = p8
@@ -2289,11 +2289,11 @@ func switchDefaultB26(w *runtime.Warp, m uint32) {
 				// 184: setp.eq.s32
 				c1t := uint32(r12[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p10 |= 1 << l
-				} else {
-					p10 &^= 1 << l
+					c1b0 = 1
 				}
+				p10 = p10&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2301,11 +2301,11 @@ func switchDefaultB26(w *runtime.Warp, m uint32) {
 				// 184: setp.eq.s32
 				c1t := uint32(r12[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p10 |= 1 << l
-				} else {
-					p10 &^= 1 << l
+					c1b0 = 1
 				}
+				p10 = p10&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[10] = p10
@@ -2324,11 +2324,11 @@ func switchDefaultB28(w *runtime.Warp, m uint32) {
 				// 194: setp.eq.s32
 				c1t := uint32(r12[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p12 |= 1 << l
-				} else {
-					p12 &^= 1 << l
+					c1b0 = 1
 				}
+				p12 = p12&^(1<<l) | c1b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2336,11 +2336,11 @@ func switchDefaultB28(w *runtime.Warp, m uint32) {
 				// 194: setp.eq.s32
 				c1t := uint32(r12[l]) == uint32(k0)
 				c1 := c1t
+				c1b0 := uint32(0)
 				if c1 {
-					p12 |= 1 << l
-				} else {
-					p12 &^= 1 << l
+					c1b0 = 1
 				}
+				p12 = p12&^(1<<l) | c1b0<<l
 			}
 		}
 		w.P[12] = p12
