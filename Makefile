@@ -94,3 +94,18 @@ gcc-ptx:
 	echo "gcc-12 nvptx testdata/gcc/acc_vecadd.c"; \
 	$(GCC12) -fopenacc -foffload=nvptx-none -O2 -c testdata/gcc/acc_vecadd.c -o $$tmp/acc_vecadd.o; \
 	$(GCC_NVPTX) $(GCC_NVPTX_FLAGS) -misa=sm_80 $(GCC_ACC) $$tmp/acc_vecadd.o -o testdata/ptx/gcc/acc_vecadd.ptx
+
+# The test-corpus modules the Go source back end compiles completely; `make generate` writes
+# generated/NAME/NAME.go for each with `ptx2go generate`, and TestGeneratedUpToDate
+# (cmd/ptx2go) fails when regenerating would change a file.
+GENERATED = barrier_exit divergent_loop dynamic_shared early_exit fapprox fminmax fp64_math \
+	fround funcptr grid_stride int64_math local_array matmul_2d recursion reduce_shared \
+	saxpy_math struct_byval switch_dense vecadd
+
+.PHONY: generate
+generate:
+	@set -e; for n in $(GENERATED); do \
+		mkdir -p generated/$$n; \
+		echo "ptx2go generate -pkg $$n -o generated/$$n/$$n.go testdata/ptx/$$n.ptx"; \
+		$(GO) run ./cmd/ptx2go generate -pkg $$n -o generated/$$n/$$n.go testdata/ptx/$$n.ptx; \
+	done

@@ -18,6 +18,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/ptx2go/ptx2go"
@@ -36,6 +37,27 @@ func benchKernel(tb testing.TB, file, name string) *ptx2go.Kernel {
 		tb.Fatal(err)
 	}
 	return k
+}
+
+// benchEngines runs bench for the kernel on each engine, as sub-benchmarks engine=closure
+// (compiled from testdata/ptx) and engine=go (the package `make generate` wrote under generated/).
+func benchEngines(b *testing.B, file, name string, bench func(b *testing.B, k *ptx2go.Kernel)) {
+	b.Run("engine=closure", func(b *testing.B) { bench(b, benchKernel(b, file, name)) })
+	b.Run("engine=go", func(b *testing.B) {
+		rt, ok := generatedModules[strings.TrimSuffix(file, ".ptx")]
+		if !ok {
+			b.Skipf("no generated package for %s", file)
+		}
+		mod, err := ptx2go.Load(rt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		k, err := mod.Kernel(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bench(b, k)
+	})
 }
 
 func benchUpload[T runtime.Scalar](tb testing.TB, dev *runtime.Device, s []T) runtime.Ptr {
@@ -126,8 +148,9 @@ func benchVecAddGo(c, a, b []float32) {
 	}
 }
 
-func BenchmarkVecAdd(b *testing.B) {
-	k := benchKernel(b, "vecadd.ptx", "vecadd")
+func BenchmarkVecAdd(b *testing.B) { benchEngines(b, "vecadd.ptx", "vecadd", benchVecAdd) }
+
+func benchVecAdd(b *testing.B, k *ptx2go.Kernel) {
 	dev := runtime.NewDevice()
 	a, bb := benchVecAddInputs()
 	pa, pb := benchUpload(b, dev, a), benchUpload(b, dev, bb)
@@ -189,7 +212,10 @@ func benchCollatzGo(steps []int32, start []uint32) {
 }
 
 func BenchmarkCollatz(b *testing.B) {
-	k := benchKernel(b, "divergent_loop.ptx", "collatz_steps")
+	benchEngines(b, "divergent_loop.ptx", "collatz_steps", benchCollatz)
+}
+
+func benchCollatz(b *testing.B, k *ptx2go.Kernel) {
 	dev := runtime.NewDevice()
 	start := benchCollatzStarts()
 	pstart := benchUpload(b, dev, start)
@@ -335,7 +361,10 @@ func benchMatmulGoFMA64(c, a, b []float32, n int) {
 }
 
 func BenchmarkMatmulTiled(b *testing.B) {
-	k := benchKernel(b, "matmul_2d.ptx", "matmul_tiled")
+	benchEngines(b, "matmul_2d.ptx", "matmul_tiled", benchMatmulTiled)
+}
+
+func benchMatmulTiled(b *testing.B, k *ptx2go.Kernel) {
 	dev := runtime.NewDevice()
 	a, bm := benchMatmulInputs()
 	pa, pb := benchUpload(b, dev, a), benchUpload(b, dev, bm)

@@ -56,6 +56,20 @@ func Compile(src []byte, opts Options) (*Module, error) {
 	return &Module{prog: prog, rt: rt}, nil
 }
 
+// Load wraps a module built without the compiler, such as the Module variable of a package
+// that `ptx2go generate` wrote, so that its kernels launch by name through the same API.
+func Load(rt *runtime.Module) (*Module, error) {
+	if rt == nil || len(rt.Funcs) == 0 {
+		return nil, fmt.Errorf("ptx2go: Load: empty module")
+	}
+	for _, f := range rt.Funcs {
+		if f.Kernel && f.KernelArgs == nil && f.KernelParams != 0 {
+			return nil, fmt.Errorf("ptx2go: Load: kernel %s of %s has no parameter descriptions", f.Name, rt.Name)
+		}
+	}
+	return &Module{rt: rt}, nil
+}
+
 // CompileFile reads and compiles a PTX file.
 func CompileFile(path string) (*Module, error) {
 	src, err := os.ReadFile(path)
@@ -109,6 +123,18 @@ type Param struct {
 }
 
 func (m *Module) params(kernel string) []Param {
+	if m.prog == nil {
+		for _, f := range m.rt.Funcs {
+			if f.Name == kernel && f.Kernel {
+				out := make([]Param, len(f.KernelArgs))
+				for i, p := range f.KernelArgs {
+					out[i] = Param(p)
+				}
+				return out
+			}
+		}
+		return nil
+	}
 	fn := m.prog.Func(kernel)
 	var out []Param
 	off := 0

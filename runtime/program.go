@@ -78,7 +78,10 @@ type Func struct {
 	Results []Slot
 	Blocks  []Block
 	Exit    int32 // the virtual exit block, reached by ret; it holds no code
-	Loc     string
+	// KernelArgs describes a kernel's parameters for a module built without its SSA program
+	// (generated Go source): what the root package's Kernel.Params reports. Nil otherwise.
+	KernelArgs []KernelParam
+	Loc        string
 
 	shapeOnce   sync.Once
 	leavesSet   []bool
@@ -187,6 +190,17 @@ func (f *Func) findLeaves() {
 		}
 	}
 	f.leavesSet = set
+}
+
+// KernelParam is one kernel parameter as a launch API packs it.
+type KernelParam struct {
+	Name    string
+	Type    string // the PTX type without its dot ("u64", "f32", "b8")
+	Size    int    // bytes (for arrays, the whole array)
+	Align   int
+	Offset  int  // offset in the parameter buffer
+	Array   bool // an aggregate, passed as []byte
+	Pointer bool // can hold a device address
 }
 
 // Const is a register that holds the same value in every lane of every activation: an

@@ -1,0 +1,628 @@
+package gosrc
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/ptx2go/ptx2go/frontend"
+	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/ptx2go/ptx2go/ssa"
+)
+
+// blockEmit generates the Go function of one runtime block.
+//
+// Registers are read and written in the warp's register file (rN := w.Reg(N), lane l at
+// rN[l]). Within a fused lane loop a result is also kept in a Go local that later instructions
+// of the loop read. A warp-uniform result of a uniform computation (parameters, %ntid,
+// %ctaid and arithmetic on them) is computed once per warp into a scalar Go local and
+// broadcast to the active lanes. Predicates are lane masks: a lane loop works on a copy
+// (pN := w.P[N]) and writes it back after the loop.
+type blockEmit struct {
+	f     *fnGen
+	b     *ssa.Block
+	stmts []jen.Code
+	top   []jen.Code   // declarations before the code: register arrays, immediates
+	regs  map[int]bool // register slots used
+	imms  map[uint64]string
+	uni   map[int]string // register slot → scalar local holding its warp-uniform value
+	nvar  int
+	seg   *segment
+	bad   bool
+	// local are the block's lane-local instructions: a warp-uniform result read only by them
+	// needs no broadcast, as they read the scalar.
+	local map[*ssa.Instr]bool
+}
+
+// segment is a fused lane loop being built.
+type segment struct {
+	body   []jen.Code
+	lanes  map[int]string // register slot → lane local holding its value in this loop
+	preds  map[int]bool   // predicate snapshots used
+	wpreds map[int]bool   // predicates written
+	tid    map[int]bool
+	lines  []int
+	instrs map[*ssa.Instr]bool
+	// plocal holds, for a predicate the loop wrote unguarded, the bool local with its value.
+	plocal map[int]string
+	// stores are the register-file writes of unguarded results, filled in at flush time
+	// only for values something outside the loop reads.
+	stores []laneStore
+}
+
+type laneStore struct {
+	v    *ssa.Value
+	stmt *jen.Statement
+	slot int
+	name string
+}
+
+func (e *blockEmit) fresh(prefix string) string {
+	e.nvar++
+	return fmt.Sprintf("%s%d", prefix, e.nvar)
+}
+
+func regName(s int) string  { return fmt.Sprintf("r%d", s) }
+func predName(p int) string { return fmt.Sprintf("p%d", p) }
+
+func (e *blockEmit) reg(s int) string {
+	e.regs[s] = true
+	return regName(s)
+}
+
+// emitBlock generates the function name for the instructions of one runtime block.
+func (f *fnGen) emitBlock(name string, b *ssa.Block, instrs []*ssa.Instr) {
+	e := &blockEmit{f: f, b: b, regs: map[int]bool{}, imms: map[uint64]string{}, uni: map[int]string{}, local: map[*ssa.Instr]bool{}}
+	for _, in := range instrs {
+		if laneLocal(in) {
+			e.local[in] = true
+		}
+	}
+	for _, in := range instrs {
+		e.instr(in)
+	}
+	e.flush()
+	if e.bad {
+		return
+	}
+	var body []jen.Code
+	for _, s := range sortedKeys(e.regs) {
+		body = append(body, jen.Id(regName(s)).Op(":=").Id("w").Dot("Reg").Call(jen.Lit(s)))
+	}
+	body = append(body, e.top...)
+	body = append(body, e.stmts...)
+	lines := fmt.Sprintf("PTX lines %d-%d", instrs[0].Pos.Line, instrs[len(instrs)-1].Pos.Line)
+	f.g.decls = append(f.g.decls, jen.Comment(fmt.Sprintf("%s runs %s of %s %s, %s.", name, blockName(b), kindName(f.fn), f.fn.Name, lines)).Line().
+		Func().Id(name).Params(jen.Id("w").Op("*").Qual(rtPath, "Warp"), jen.Id("m").Uint32()).Block(body...))
+}
+
+func (e *blockEmit) unsupported(in *ssa.Instr) {
+	e.f.g.errorf(in.Pos, "instruction %s is not supported by the Go source back end yet", spelling(in))
+	e.bad = true
+}
+
+func (e *blockEmit) errorf(in *ssa.Instr, format string, args ...any) {
+	e.f.g.errorf(in.Pos, format, args...)
+	e.bad = true
+}
+
+// imm returns a local holding an immediate as a uint64 variable (a variable, so that
+// conversions of it truncate instead of failing to compile as constant overflows).
+func (e *blockEmit) imm(v uint64) string {
+	if n, ok := e.imms[v]; ok {
+		return n
+	}
+	n := fmt.Sprintf("k%d", len(e.imms))
+	e.imms[v] = n
+	e.top = append(e.top, jen.Id(n).Op(":=").Uint64().Call(jen.Id(fmt.Sprintf("%#x", v))))
+	return n
+}
+
+// flush ends the current lane loop.
+func (e *blockEmit) flush() {
+	s := e.seg
+	if s == nil {
+		return
+	}
+	e.seg = nil
+	if len(s.body) == 0 {
+		return
+	}
+	for _, st := range s.stores {
+		if !e.f.onlyReadBy(st.v, s.instrs) {
+			st.stmt.Add(jen.Id(e.reg(st.slot)).Index(jen.Id("l")).Op("=").Id(st.name))
+		}
+	}
+	var pre, post []jen.Code
+	for _, p := range sortedKeys(s.preds) {
+		pre = append(pre, jen.Id(predName(p)).Op(":=").Id("w").Dot("P").Index(jen.Lit(p)))
+	}
+	for _, i := range sortedKeys(s.tid) {
+		pre = append(pre, jen.Id(fmt.Sprintf("tid%d", i)).Op(":=").Op("&").Id("w").Dot("Tid").Index(jen.Lit(i)))
+	}
+	for _, p := range sortedKeys(s.wpreds) {
+		post = append(post, jen.Id("w").Dot("P").Index(jen.Lit(p)).Op("=").Id(predName(p)))
+	}
+	comment := fmt.Sprintf("PTX lines %s: lane-local, one loop over the lanes", lineList(s.lines))
+	full := jen.For(jen.Id("l").Op(":=").Range().Lit(32)).Block(s.body...)
+	sparse := jen.For(jen.Id("mm").Op(":=").Id("m"), jen.Id("mm").Op("!=").Lit(0), jen.Id("mm").Op("&=").Id("mm").Op("-").Lit(1)).Block(
+		append([]jen.Code{jen.Id("l").Op(":=").Qual("math/bits", "TrailingZeros32").Call(jen.Id("mm")).Op("&").Lit(31)}, s.body...)...)
+	blk := append(pre, jen.If(jen.Id("m").Op("==").Id("0xffffffff")).Block(full).Else().Block(sparse))
+	blk = append(blk, post...)
+	e.stmts = append(e.stmts, jen.Comment(comment), jen.Block(blk...))
+}
+
+func lineList(ls []int) string {
+	var parts []string
+	for i, l := range ls {
+		if i > 0 && ls[i-1] == l {
+			continue
+		}
+		parts = append(parts, fmt.Sprint(l))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// laneLocal reports whether an instruction only computes on registers of its own lane.
+func laneLocal(in *ssa.Instr) bool {
+	switch in.Op {
+	case frontend.OpMov, frontend.OpAdd, frontend.OpSub, frontend.OpMul, frontend.OpMad, frontend.OpDiv,
+		frontend.OpRem, frontend.OpMin, frontend.OpMax, frontend.OpAbs, frontend.OpNeg, frontend.OpAnd,
+		frontend.OpOr, frontend.OpXor, frontend.OpNot, frontend.OpShl, frontend.OpShr, frontend.OpPopc,
+		frontend.OpClz, frontend.OpBrev, frontend.OpBfe, frontend.OpFma, frontend.OpRcp, frontend.OpSqrt,
+		frontend.OpRsqrt, frontend.OpSin, frontend.OpCos, frontend.OpLg2, frontend.OpEx2, frontend.OpTanh,
+		frontend.OpSetp, frontend.OpSelp, frontend.OpCvt, frontend.OpCvta:
+		return true
+	}
+	return false
+}
+
+// instr lowers one instruction.
+func (e *blockEmit) instr(in *ssa.Instr) {
+	defer func() {
+		if r := recover(); r != nil {
+			e.errorf(in, "%s: malformed operands (%v)", spelling(in), r)
+		}
+	}()
+	for _, m := range in.Mods {
+		if t, ok := m.Type(); ok && (t == frontend.B128 || t.IsPackedInt() || isHalf(t)) {
+			e.unsupported(in)
+			return
+		}
+	}
+	switch in.Op {
+	case frontend.OpMembar, frontend.OpFence:
+		return // CTAs share memory through Go atomics; program order gives the ordering.
+	case frontend.OpLd, frontend.OpLdu:
+		e.flush()
+		e.load(in)
+		return
+	case frontend.OpSt:
+		e.flush()
+		e.store(in)
+		return
+	}
+	if !laneLocal(in) {
+		e.unsupported(in)
+		return
+	}
+	if e.uniformInstr(in) {
+		return
+	}
+	e.laneInstr(in)
+}
+
+func isHalf(t frontend.Type) bool {
+	return t == frontend.F16 || t == frontend.BF16 || t == frontend.F16x2 || t == frontend.BF16x2
+}
+
+// ---- operand access ----
+
+// ctx says how operands are read: in a lane loop (lane index l) or once per warp.
+type ctx struct {
+	e      *blockEmit
+	scalar bool
+}
+
+// src returns a uint64 expression for source operand a read as type t.
+func (c ctx) src(in *ssa.Instr, a ssa.Arg, t frontend.Type) jen.Code {
+	e := c.e
+	switch a.Kind {
+	case ssa.ArgValue:
+		if a.Value.Reg.Type == frontend.Pred {
+			panic("predicate used as a value")
+		}
+		s := e.f.regs[a.Value.Reg.ID]
+		if !c.scalar && e.seg != nil {
+			if n, ok := e.seg.lanes[s]; ok {
+				return jen.Id(n)
+			}
+		}
+		if n, ok := e.uni[s]; ok {
+			return jen.Id(n)
+		}
+		if c.scalar {
+			panic("non-uniform operand in a uniform instruction")
+		}
+		return jen.Id(e.reg(s)).Index(jen.Id("l"))
+	case ssa.ArgImm:
+		v := a.Imm
+		if t == frontend.F32 || t == frontend.F64 {
+			v = floatBits(t, frontend.FloatDecimal, math.Float64bits(float64(int64(a.Imm))))
+		}
+		return jen.Id(e.imm(truncate(v, t)))
+	case ssa.ArgFloat:
+		if !t.IsFloat() && t.Bits() != 32 && t.Bits() != 64 || isHalf(t) {
+			panic("floating-point immediate for a non-float operand")
+		}
+		ft := t
+		if !t.IsFloat() {
+			ft = frontend.F32
+			if t.Bits() == 64 {
+				ft = frontend.F64
+			}
+		}
+		return jen.Id(e.imm(floatBits(ft, a.Form, a.Imm)))
+	case ssa.ArgSpecial:
+		if x := e.uniformSpecial(a.Name); x != nil {
+			return x
+		}
+		if c.scalar {
+			panic("per-lane special register in a uniform instruction")
+		}
+		if x := e.laneSpecial(a.Name); x != nil {
+			return x
+		}
+		panic("unsupported special register " + a.Name)
+	case ssa.ArgSym:
+		return e.symAddr(a)
+	}
+	panic("unsupported operand")
+}
+
+func truncate(v uint64, t frontend.Type) uint64 {
+	if n := t.Bits(); n > 0 && n < 64 {
+		return v & (1<<n - 1)
+	}
+	return v
+}
+
+// uniformSpecial is a special register with one value per warp, or nil.
+func (e *blockEmit) uniformSpecial(name string) jen.Code {
+	if n := len(name); n > 2 && name[n-2] == '.' {
+		c := strings.ToUpper(name[n-1:])
+		var get *jen.Statement
+		switch name[:n-2] {
+		case "%ntid":
+			get = jen.Id("w").Dot("NTID").Call()
+		case "%ctaid", "%clusterid":
+			get = jen.Id("w").Dot("CTAID").Call()
+		case "%nctaid", "%nclusterid":
+			get = jen.Id("w").Dot("NCTAID").Call()
+		default:
+			return nil
+		}
+		if c != "X" && c != "Y" && c != "Z" {
+			return nil
+		}
+		return jen.Uint64().Call(get.Dot(c))
+	}
+	switch name {
+	case "%warpid":
+		return jen.Uint64().Call(jen.Id("w").Dot("ID"))
+	case "%nwarpid":
+		return jen.Uint64().Call(jen.Id("w").Dot("NumWarps").Call())
+	}
+	return nil
+}
+
+// laneSpecial is a per-lane special register, or nil.
+func (e *blockEmit) laneSpecial(name string) jen.Code {
+	if len(name) == 6 && name[:5] == "%tid." && name[5] >= 'x' && name[5] <= 'z' {
+		i := int(name[5] - 'x')
+		e.seg.tid[i] = true
+		return jen.Uint64().Call(jen.Id(fmt.Sprintf("tid%d", i)).Index(jen.Id("l")))
+	}
+	if name == "%laneid" {
+		return jen.Uint64().Call(jen.Id("l"))
+	}
+	return nil
+}
+
+// symAddr is the address of a variable or function in its own state space (as mov reads it).
+func (e *blockEmit) symAddr(a ssa.Arg) jen.Code {
+	f := e.f
+	if a.Fn != nil {
+		callee := f.g.funcs[a.Fn]
+		if callee == nil {
+			panic("address of " + a.Fn.Name + ", which has no body in this module")
+		}
+		return jen.Id(e.imm(uint64(runtime.FuncWindow) + uint64(callee.index)*runtime.FuncAlign + uint64(a.Offset)))
+	}
+	v := a.Var
+	switch v.Space {
+	case frontend.SpaceGlobal, frontend.SpaceConst:
+		return jen.Parens(jen.Id("w").Dot("GlobalVar").Call(jen.Lit(f.g.globals[v])).Op("+").Id(e.imm(uint64(a.Offset))))
+	case frontend.SpaceShared:
+		return jen.Id(e.imm(uint64(f.g.shared[v] + a.Offset)))
+	case frontend.SpaceLocal:
+		if off, ok := f.g.local[v]; ok {
+			return jen.Id(e.imm(uint64(off + a.Offset)))
+		}
+		return jen.Parens(jen.Uint64().Call(jen.Id("w").Dot("LocalBase")).Op("+").Id(e.imm(uint64(f.local[v] + a.Offset))))
+	case frontend.SpaceParam:
+		if off, ok := f.kparam[v]; ok {
+			return jen.Id(e.imm(uint64(off + a.Offset)))
+		}
+		if off, ok := f.param[v]; ok {
+			return jen.Id(e.imm(uint64(off + a.Offset)))
+		}
+	}
+	panic(fmt.Sprintf("the address of %s variable %s", v.Space, v.Name))
+}
+
+func isPred(a ssa.Arg) bool { return a.Kind == ssa.ArgValue && a.Value.Reg.Type == frontend.Pred }
+
+// pred returns a boolean expression for a predicate source in a lane loop.
+func (c ctx) pred(a ssa.Arg) jen.Code {
+	e := c.e
+	if isPred(a) {
+		if c.scalar {
+			panic("predicate in a uniform instruction")
+		}
+		p := e.f.regs[a.Value.Reg.ID]
+		if x, ok := e.seg.plocal[p]; ok {
+			if strings.HasPrefix(x, "!") != a.Not {
+				return jen.Op("!").Id(strings.TrimPrefix(x, "!"))
+			}
+			return jen.Id(strings.TrimPrefix(x, "!"))
+		}
+		e.seg.preds[p] = true
+		op := "!="
+		if a.Not {
+			op = "=="
+		}
+		return jen.Id(predName(p)).Op(">>").Id("l").Op("&").Lit(1).Op(op).Lit(0)
+	}
+	if a.Kind == ssa.ArgImm {
+		return jen.Lit(a.Imm != 0)
+	}
+	panic("operand must be a predicate")
+}
+
+// ---- instruction forms ----
+
+// typeOf is the instruction's (last) type modifier.
+func typeOf(in *ssa.Instr) frontend.Type {
+	t := frontend.TypeNone
+	for _, m := range in.Mods {
+		if x, ok := m.Type(); ok {
+			t = x
+		}
+	}
+	return t
+}
+
+func types(in *ssa.Instr) []frontend.Type {
+	var ts []frontend.Type
+	for _, m := range in.Mods {
+		if t, ok := m.Type(); ok {
+			ts = append(ts, t)
+		}
+	}
+	return ts
+}
+
+func has(in *ssa.Instr, m frontend.Mod) bool {
+	for _, x := range in.Mods {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+func spaceOf(in *ssa.Instr) frontend.Space {
+	for _, m := range in.Mods {
+		if s, ok := m.Space(); ok {
+			return s
+		}
+	}
+	return frontend.SpaceNone
+}
+
+// uniformInstr lowers an unguarded lane-local instruction whose result is warp-uniform and
+// whose operands are all known once per warp into a scalar computation and a broadcast.
+func (e *blockEmit) uniformInstr(in *ssa.Instr) bool {
+	if in.Guard != nil || len(in.Dsts) != 1 || len(in.Defs) != 1 || in.Dsts[0].Kind != ssa.ArgValue {
+		return false
+	}
+	d := in.Defs[0]
+	if !d.Uniform || d.Reg.Type == frontend.Pred || d.Reg.Type == frontend.B128 {
+		return false
+	}
+	for _, a := range in.Args {
+		switch a.Kind {
+		case ssa.ArgImm, ssa.ArgFloat, ssa.ArgSym:
+		case ssa.ArgValue:
+			if a.Value.Reg.Type == frontend.Pred {
+				return false
+			}
+			if _, ok := e.uni[e.f.regs[a.Value.Reg.ID]]; !ok {
+				return false
+			}
+		case ssa.ArgSpecial:
+			if e.uniformSpecial(a.Name) == nil {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	if in.Op == frontend.OpSetp || in.Op == frontend.OpSelp {
+		return false
+	}
+	c := ctx{e: e, scalar: true}
+	n := e.fresh("u")
+	// A failed attempt must leave no immediates behind (an unused Go local does not compile).
+	imms, top := len(e.imms), len(e.top)
+	var stmts []jen.Code
+	func() {
+		defer func() {
+			if recover() != nil {
+				stmts = nil
+			}
+		}()
+		stmts = c.value(in, n)
+	}()
+	if stmts == nil || e.bad {
+		if len(e.imms) != imms {
+			for v, k := range e.imms {
+				if indexOf(k) >= imms {
+					delete(e.imms, v)
+				}
+			}
+			e.top = e.top[:top]
+		}
+		return false
+	}
+	e.flush()
+	slot := e.f.regs[in.Defs[0].Reg.ID]
+	e.stmts = append(e.stmts, jen.Commentf("PTX line %d: %s, warp-uniform", in.Pos.Line, spelling(in)))
+	e.stmts = append(e.stmts, stmts...)
+	if !e.f.onlyReadBy(in.Defs[0], e.local) {
+		e.stmts = append(e.stmts, jen.Qual(rtPath, "Broadcast").Call(jen.Id(e.reg(slot)), jen.Id("m"), jen.Id(n)))
+	}
+	e.uni[slot] = n
+	return true
+}
+
+// laneInstr adds a lane-local instruction to the current lane loop.
+func (e *blockEmit) laneInstr(in *ssa.Instr) {
+	if e.seg == nil {
+		e.seg = &segment{lanes: map[int]string{}, preds: map[int]bool{}, wpreds: map[int]bool{}, tid: map[int]bool{}, instrs: map[*ssa.Instr]bool{}, plocal: map[int]string{}}
+	}
+	s := e.seg
+	s.instrs[in] = true
+	s.lines = append(s.lines, int(in.Pos.Line))
+	c := ctx{e: e}
+	dst := firstDst(in)
+	var code []jen.Code
+	var write func() []jen.Code
+	var written []int
+	switch {
+	case dst.Kind == ssa.ArgPair || isPred(dst) || dst.Kind == ssa.ArgSink && (in.Op == frontend.OpSetp):
+		// A predicate result: a boolean per lane, into the loop's copy of the mask.
+		n := e.fresh("c")
+		code = c.predValue(in, n)
+		if code == nil {
+			e.unsupported(in)
+			return
+		}
+		var ps []int
+		var negs []bool
+		if dst.Kind == ssa.ArgPair {
+			for i, x := range dst.Elems {
+				if isPred(x) {
+					ps = append(ps, e.f.regs[x.Value.Reg.ID])
+					negs = append(negs, i == 1)
+				}
+			}
+		} else if isPred(dst) {
+			ps = append(ps, e.f.regs[dst.Value.Reg.ID])
+			negs = append(negs, false)
+		}
+		write = func() []jen.Code {
+			var out []jen.Code
+			for i, p := range ps {
+				s.preds[p], s.wpreds[p] = true, true
+				cond := jen.Id(n)
+				if negs[i] {
+					cond = jen.Op("!").Id(n)
+				}
+				if pairComb(in) != "" && negs[i] {
+					cond = jen.Id(n + "q")
+				}
+				// Branch-free: the bit is a conditional move, not a data-dependent branch.
+				bit := fmt.Sprintf("%sb%d", n, i)
+				out = append(out,
+					jen.Id(bit).Op(":=").Uint32().Call(jen.Lit(0)),
+					jen.If(cond).Block(jen.Id(bit).Op("=").Lit(1)),
+					jen.Id(predName(p)).Op("=").Id(predName(p)).Op("&^").Parens(jen.Lit(1).Op("<<").Id("l")).Op("|").Id(bit).Op("<<").Id("l"))
+				if in.Guard == nil && pairComb(in) == "" {
+					if negs[i] {
+						defer func() { s.plocal[p] = "!" + n }()
+					} else {
+						defer func() { s.plocal[p] = n }()
+					}
+				} else {
+					delete(s.plocal, p)
+				}
+			}
+			return out
+		}
+	case dst.Kind == ssa.ArgValue && dst.Value.Reg.Type != frontend.Pred:
+		n := e.fresh("v")
+		code = c.value(in, n)
+		if code == nil {
+			e.unsupported(in)
+			return
+		}
+		slot := e.f.regs[dst.Value.Reg.ID]
+		written = append(written, slot)
+		write = func() []jen.Code {
+			return []jen.Code{jen.Id(e.reg(slot)).Index(jen.Id("l")).Op("=").Id(n)}
+		}
+		if in.Guard == nil && len(in.Defs) == 1 {
+			st := jen.Null()
+			s.stores = append(s.stores, laneStore{v: in.Defs[0], stmt: st, slot: slot, name: n})
+			write = func() []jen.Code { return []jen.Code{st} }
+			defer func() { s.lanes[slot] = n }()
+		}
+	default:
+		e.unsupported(in)
+		return
+	}
+	if e.bad {
+		return
+	}
+	all := append(code, write()...)
+	s.body = append(s.body, jen.Commentf("%d: %s", in.Pos.Line, spelling(in)))
+	for _, w := range written {
+		delete(s.lanes, w)
+		delete(e.uni, w)
+	}
+	if in.Guard != nil {
+		g := ctx{e: e}.pred(ssa.Arg{Kind: ssa.ArgValue, Value: in.Guard, Not: in.GuardNeg})
+		s.body = append(s.body, jen.If(g).Block(all...))
+		return
+	}
+	s.body = append(s.body, all...)
+}
+
+func firstDst(in *ssa.Instr) ssa.Arg {
+	if len(in.Dsts) == 0 {
+		return ssa.Arg{Kind: ssa.ArgSink}
+	}
+	return in.Dsts[0]
+}
+
+func pairComb(in *ssa.Instr) string {
+	if in.Op != frontend.OpSetp {
+		return ""
+	}
+	for _, m := range []frontend.Mod{frontend.ModAnd, frontend.ModOr, frontend.ModXor} {
+		if has(in, m) {
+			return m.String()
+		}
+	}
+	return ""
+}
+
+// indexOf is the number of an immediate's local k<N>.
+func indexOf(k string) int {
+	var i int
+	fmt.Sscanf(k, "k%d", &i)
+	return i
+}

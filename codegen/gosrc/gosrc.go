@@ -1,0 +1,405 @@
+// Package gosrc lowers a verified SSA program into Go source, generated with jennifer: one Go
+// file per PTX module. The file builds the same kind of runtime.Module the closure back end
+// builds (functions, register slots, constants, terminators with their PTX source lines,
+// globals, frame layout), so the runtime's trampoline, SIMT and call-return stacks, barriers,
+// memory spaces, faults and statistics run it unchanged. The difference is each block's code:
+// one generated Go function per block, with register slots, immediates, types and modifiers
+// as literals, consecutive lane-local instructions fused into one lane loop with their
+// results in Go locals, a branch-free loop for full warps and one over the active lanes
+// otherwise. Memory and warp-level instructions keep warp lockstep. Scalar semantics come from
+// runtime/isa, as in the closure back end.
+//
+// Per kernel the package exports a typed launch function named after the kernel in Go style,
+// and the module as the variable Module, which the root package's Load launches by kernel name.
+package gosrc
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/ptx2go/ptx2go/frontend"
+	"github.com/ptx2go/ptx2go/ssa"
+)
+
+const (
+	rtPath  = "github.com/ptx2go/ptx2go/runtime"
+	isaPath = "github.com/ptx2go/ptx2go/runtime/isa"
+)
+
+// Options control generation.
+type Options struct {
+	// Package is the Go package name; default: the PTX file's base name made a Go identifier.
+	Package string
+}
+
+// Error is a generation error at a PTX position.
+type Error struct {
+	Pos frontend.Pos
+	Msg string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("gosrc: %s:%d: %s", e.Pos.File, e.Pos.Line, e.Msg) }
+
+// ErrorList is the generation errors in source order.
+type ErrorList []*Error
+
+func (l ErrorList) Error() string {
+	var b strings.Builder
+	for i, e := range l {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.Error())
+	}
+	return b.String()
+}
+
+type gen struct {
+	prog       *ssa.Program
+	pkg        string
+	funcs      map[*ssa.Function]*fnGen
+	fnList     []*fnGen
+	globals    map[*ssa.Variable]int
+	globalList []*globalLayout
+	shared     map[*ssa.Variable]int64
+	local      map[*ssa.Variable]int64
+	sharedSize int
+	localSize  int
+	errs       ErrorList
+	names      namer
+	decls      []jen.Code // block functions, in order
+}
+
+func (g *gen) errorf(pos frontend.Pos, format string, args ...any) {
+	g.errs = append(g.errs, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+}
+
+// fnGen is one function being generated.
+type fnGen struct {
+	g            *gen
+	fn           *ssa.Function
+	index        int
+	ident        string // the Go variable holding its *runtime.Func
+	exported     string // a kernel's launch function
+	regs         []int
+	numRegs      int
+	numPreds     int
+	consts       map[uint64]int
+	constOrder   []uint64
+	param        map[*ssa.Variable]int64
+	kparam       map[*ssa.Variable]int64
+	local        map[*ssa.Variable]int64
+	paramSize    int
+	kernelParams int
+	localSize    int
+	stackBytes   int
+	params       []slotLayout
+	results      []slotLayout
+	start        []int32
+	exit         int32
+	blocks       []blockGen
+	callees      []*fnGen
+	uses         map[*ssa.Value][]*ssa.Instr
+}
+
+// blockGen is one runtime block: its code function (empty for none), statistics count,
+// terminator literal and comment.
+type blockGen struct {
+	code      string
+	ptxInstrs int
+	term      jen.Dict
+	comment   string
+}
+
+// PackageName is the default package name for a PTX file.
+func PackageName(file string) string {
+	base := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	s := strings.ToLower(goName(base, false))
+	if isKeyword(s) || s == "runtime" || s == "isa" {
+		s += "ptx"
+	}
+	return s
+}
+
+// Generate returns the Go source of p: gofmt-clean and deterministic. An instruction the
+// Go source back end does not handle is an error naming its PTX line; no code is generated
+// for a module with errors.
+func Generate(p *ssa.Program, opts Options) ([]byte, error) {
+	g := &gen{
+		prog:    p,
+		pkg:     opts.Package,
+		funcs:   map[*ssa.Function]*fnGen{},
+		globals: map[*ssa.Variable]int{},
+		shared:  map[*ssa.Variable]int64{},
+		local:   map[*ssa.Variable]int64{},
+		names:   namer{},
+	}
+	if g.pkg == "" {
+		g.pkg = PackageName(p.File)
+	}
+	for _, n := range []string{"Module", "init", "w", "m", "l", "mm", "runtime", "isa", "math", "bits", "binary", "context"} {
+		g.names[n] = true
+	}
+	for _, fn := range p.Funcs {
+		if fn.Decl {
+			continue
+		}
+		f := &fnGen{
+			g: g, fn: fn, index: len(g.fnList),
+			consts: map[uint64]int{},
+			param:  map[*ssa.Variable]int64{},
+			kparam: map[*ssa.Variable]int64{},
+			local:  map[*ssa.Variable]int64{},
+		}
+		if fn.Kind == frontend.Entry {
+			f.exported = g.names.unique(goName(fn.Name, true))
+		}
+		g.fnList = append(g.fnList, f)
+		g.funcs[fn] = f
+	}
+	for _, f := range g.fnList {
+		f.ident = g.names.unique(goName(f.fn.Name, false) + "Func")
+	}
+	g.layoutVariables()
+	for _, f := range g.fnList {
+		f.generate()
+	}
+	g.stackBytes()
+	if len(g.errs) > 0 {
+		slices.SortStableFunc(g.errs, func(a, b *Error) int {
+			if a.Pos.Line != b.Pos.Line {
+				return int(a.Pos.Line - b.Pos.Line)
+			}
+			return int(a.Pos.Col - b.Pos.Col)
+		})
+		return nil, g.errs
+	}
+	return g.render()
+}
+
+// render writes the file.
+func (g *gen) render() ([]byte, error) {
+	file := jen.NewFile(g.pkg)
+	file.HeaderComment(fmt.Sprintf("Code generated by ptx2go from %s. DO NOT EDIT.", filepath.Base(g.prog.File)))
+	file.PackageComment(fmt.Sprintf("Package %s runs the kernels of the PTX module %s on the CPU with ptx2go's runtime.", g.pkg, filepath.Base(g.prog.File)))
+	file.ImportName(rtPath, "runtime")
+	file.ImportName(isaPath, "isa")
+
+	file.Comment(fmt.Sprintf("Module is the PTX module %s, compiled to Go. ptx2go.Load(Module) launches its kernels by name;", filepath.Base(g.prog.File)))
+	file.Comment("the typed functions below launch one each.")
+	file.Var().Id("Module").Op("=").Op("&").Qual(rtPath, "Module").Values(jen.Dict{
+		jen.Id("Name"):       jen.Lit(g.prog.File),
+		jen.Id("SharedSize"): jen.Lit(g.sharedSize),
+		jen.Id("LocalSize"):  jen.Lit(g.localSize),
+		jen.Id("SM"):         jen.Lit(g.prog.SM),
+	})
+	file.Line()
+	var fvars []jen.Code
+	for _, f := range g.fnList {
+		fvars = append(fvars, jen.Comment(fmt.Sprintf("%s is PTX %s %s (%s).", f.ident, kindName(f.fn), f.fn.Name, loc(f.fn.Pos))), jen.Id(f.ident).Op("=").Op("&").Qual(rtPath, "Func").Values(f.funcDict()))
+	}
+	file.Var().Defs(fvars...)
+	file.Line()
+
+	var init []jen.Code
+	var list []jen.Code
+	for _, f := range g.fnList {
+		list = append(list, jen.Id(f.ident))
+	}
+	init = append(init, jen.Id("Module").Dot("Funcs").Op("=").Index().Op("*").Qual(rtPath, "Func").Values(list...))
+	if len(g.globalList) > 0 {
+		var gl []jen.Code
+		for _, x := range g.globalList {
+			d := jen.Dict{jen.Id("Name"): jen.Lit(x.name), jen.Id("Size"): jen.Lit(x.size), jen.Id("Align"): jen.Lit(x.align)}
+			if x.init != nil {
+				d[jen.Id("Init")] = byteLit(x.init)
+			}
+			if len(x.relocs) > 0 {
+				var rs []jen.Code
+				for _, r := range x.relocs {
+					rd := jen.Dict{jen.Id("Offset"): jen.Lit(r.offset), jen.Id("Size"): jen.Lit(r.size)}
+					if r.fn != nil {
+						rd[jen.Id("Func")] = jen.Id(r.fn.ident)
+					} else {
+						rd[jen.Id("Global")] = jen.Lit(r.global)
+					}
+					if r.addend != 0 {
+						rd[jen.Id("Addend")] = jen.Lit(r.addend)
+					}
+					rs = append(rs, jen.Values(rd))
+				}
+				d[jen.Id("Relocs")] = jen.Index().Qual(rtPath, "Reloc").Values(rs...)
+			}
+			gl = append(gl, jen.Values(d))
+		}
+		init = append(init, jen.Id("Module").Dot("Globals").Op("=").Index().Op("*").Qual(rtPath, "Global").Values(gl...))
+	}
+	for _, f := range g.fnList {
+		init = append(init, f.initStmts()...)
+	}
+	file.Func().Id("init").Params().Block(init...)
+	file.Line()
+
+	for _, f := range g.fnList {
+		if f.exported != "" {
+			file.Add(f.launchFunc())
+			file.Line()
+		}
+	}
+	for _, d := range g.decls {
+		file.Add(d)
+		file.Line()
+	}
+	var buf bytes.Buffer
+	if err := file.Render(&buf); err != nil {
+		return nil, fmt.Errorf("gosrc: rendering %s: %v", g.prog.File, err)
+	}
+	out, err := format.Source(buf.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("gosrc: formatting %s: %v", g.prog.File, err)
+	}
+	return out, nil
+}
+
+func kindName(fn *ssa.Function) string {
+	if fn.Kind == frontend.Entry {
+		return "kernel"
+	}
+	return "function"
+}
+
+// byteLit is a []byte literal, 16 bytes a line.
+func byteLit(b []byte) jen.Code {
+	var items []jen.Code
+	for _, x := range b {
+		items = append(items, jen.Id(fmt.Sprintf("0x%02x", x)))
+	}
+	return jen.Index().Byte().ValuesFunc(func(gr *jen.Group) {
+		for _, it := range items {
+			gr.Add(it)
+		}
+	})
+}
+
+func (f *fnGen) funcDict() jen.Dict {
+	d := jen.Dict{
+		jen.Id("Name"):     jen.Lit(f.fn.Name),
+		jen.Id("Index"):    jen.Lit(f.index),
+		jen.Id("Sig"):      jen.Lit(sigString(f.fn.Sig)),
+		jen.Id("NumRegs"):  jen.Lit(f.numRegs),
+		jen.Id("NumPreds"): jen.Lit(f.numPreds),
+		jen.Id("Exit"):     jen.Lit(int(f.exit)),
+		jen.Id("Loc"):      jen.Lit(loc(f.fn.Pos)),
+	}
+	if f.fn.Kind == frontend.Entry {
+		d[jen.Id("Kernel")] = jen.True()
+	}
+	if f.paramSize != 0 {
+		d[jen.Id("ParamSize")] = jen.Lit(f.paramSize)
+	}
+	if f.kernelParams != 0 {
+		d[jen.Id("KernelParams")] = jen.Lit(f.kernelParams)
+	}
+	if f.localSize != 0 {
+		d[jen.Id("LocalSize")] = jen.Lit(f.localSize)
+	}
+	d[jen.Id("StackBytes")] = jen.Lit(f.stackBytes)
+	if len(f.constOrder) > 0 {
+		var cs []jen.Code
+		for _, v := range f.constOrder {
+			cs = append(cs, jen.Values(jen.Dict{jen.Id("Reg"): jen.Lit(f.consts[v]), jen.Id("Value"): jen.Id(fmt.Sprintf("%#x", v))}))
+		}
+		d[jen.Id("Consts")] = jen.Index().Qual(rtPath, "Const").Values(cs...)
+	}
+	if z := f.zeroRegs(); len(z) > 0 {
+		var zs []jen.Code
+		for _, s := range z {
+			zs = append(zs, jen.Lit(s))
+		}
+		d[jen.Id("ZeroRegs")] = jen.Index().Int32().Values(zs...)
+	}
+	if f.fn.Kind == frontend.Entry && len(f.fn.Params) > 0 {
+		var ps []jen.Code
+		for _, p := range f.fn.Params {
+			v := p.Var
+			if v == nil {
+				continue
+			}
+			t := v.Type
+			array := len(v.Dims) > 0 || v.Vector > 1
+			pd := jen.Dict{
+				jen.Id("Name"):   jen.Lit(v.Name),
+				jen.Id("Type"):   jen.Lit(strings.TrimPrefix(t.String(), ".")),
+				jen.Id("Size"):   jen.Lit(int(v.Size)),
+				jen.Id("Align"):  jen.Lit(varAlign(v)),
+				jen.Id("Offset"): jen.Lit(int(f.kparam[v])),
+			}
+			if array {
+				pd[jen.Id("Array")] = jen.True()
+			}
+			if !array && !t.IsFloat() && t.Bits() == f.g.prog.AddressSize {
+				pd[jen.Id("Pointer")] = jen.True()
+			}
+			ps = append(ps, jen.Values(pd))
+		}
+		d[jen.Id("KernelArgs")] = jen.Index().Qual(rtPath, "KernelParam").Values(ps...)
+	}
+	if f.params != nil {
+		d[jen.Id("Params")] = slotsLit(f.params)
+	}
+	if f.results != nil {
+		d[jen.Id("Results")] = slotsLit(f.results)
+	}
+	return d
+}
+
+func slotLit(s slotLayout) jen.Code {
+	d := jen.Dict{jen.Id("Reg"): jen.Lit(s.reg), jen.Id("Size"): jen.Lit(s.size)}
+	if s.pred {
+		d[jen.Id("Pred")] = jen.True()
+	}
+	if s.paramOff != 0 {
+		d[jen.Id("ParamOff")] = jen.Lit(s.paramOff)
+	}
+	return jen.Values(d)
+}
+
+func slotsLit(ss []slotLayout) jen.Code {
+	var out []jen.Code
+	for _, s := range ss {
+		out = append(out, slotLit(s))
+	}
+	return jen.Index().Qual(rtPath, "Slot").Values(out...)
+}
+
+// initStmts fills the function's blocks, one statement a block with its comment.
+func (f *fnGen) initStmts() []jen.Code {
+	out := []jen.Code{jen.Id(f.ident).Dot("Blocks").Op("=").Make(jen.Index().Qual(rtPath, "Block"), jen.Lit(len(f.blocks)))}
+	for i, b := range f.blocks {
+		d := jen.Dict{jen.Id("Term"): jen.Qual(rtPath, "Term").Values(b.term)}
+		if b.code != "" {
+			d[jen.Id("Code")] = jen.Index().Qual(rtPath, "Instr").Values(jen.Id(b.code))
+		}
+		if b.ptxInstrs != 0 {
+			d[jen.Id("PTXInstrs")] = jen.Lit(b.ptxInstrs)
+		}
+		out = append(out, jen.Comment(b.comment), jen.Id(f.ident).Dot("Blocks").Index(jen.Lit(i)).Op("=").Qual(rtPath, "Block").Values(d))
+	}
+	return out
+}
+
+// sortedKeys returns the keys of a set in increasing order.
+func sortedKeys(m map[int]bool) []int {
+	var out []int
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Ints(out)
+	return out
+}

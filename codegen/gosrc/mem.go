@@ -1,0 +1,204 @@
+package gosrc
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/ptx2go/ptx2go/frontend"
+	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/ptx2go/ptx2go/ssa"
+)
+
+// memAddr is a lowered memory operand.
+type memAddr struct {
+	space string   // runtime.Space constant name
+	base  int      // register slot of a register base, or -1
+	amask uint64   // the base register's width
+	addr  jen.Code // a uniform address (base < 0), offset included
+	off   uint64   // the offset (base >= 0)
+	// shared says a uniform address names the same bytes for every lane: read once per warp.
+	shared bool
+}
+
+func hexLit(v uint64) jen.Code { return jen.Id(fmt.Sprintf("%#x", v)) }
+
+func (e *blockEmit) memOperand(in *ssa.Instr, a ssa.Arg) *memAddr {
+	f := e.f
+	sp := spaceOf(in)
+	ad := &memAddr{base: -1}
+	switch sp {
+	case frontend.SpaceGlobal, frontend.SpaceConst:
+		ad.space = "SpaceGlobal"
+	case frontend.SpaceShared:
+		ad.space = "SpaceShared"
+	case frontend.SpaceLocal:
+		ad.space = "SpaceLocal"
+	case frontend.SpaceNone:
+		ad.space = "SpaceGeneric"
+	case frontend.SpaceParam:
+		ad.space = "SpaceParam"
+	default:
+		return nil
+	}
+	off := uint64(a.Offset)
+	switch {
+	case a.Kind != ssa.ArgAddr:
+		return nil
+	case a.Value != nil:
+		ad.base = f.regs[a.Value.Reg.ID]
+		ad.amask = 0xffffffff
+		if a.Value.Reg.Type.Bits() == 64 {
+			ad.amask = ^uint64(0)
+		}
+		ad.off = off
+		if sp == frontend.SpaceParam && f.fn.Kind == frontend.Entry {
+			ad.space = "SpaceKernelParam"
+		}
+	case a.Var != nil:
+		v := a.Var
+		switch v.Space {
+		case frontend.SpaceGlobal, frontend.SpaceConst:
+			if sp == frontend.SpaceShared || sp == frontend.SpaceLocal || sp == frontend.SpaceParam {
+				return nil
+			}
+			ad.shared = true
+			ad.addr = jen.Id("w").Dot("GlobalVar").Call(jen.Lit(f.g.globals[v])).Op("+").Add(hexLit(off))
+		case frontend.SpaceShared:
+			o := uint64(f.g.shared[v]) + off
+			if sp == frontend.SpaceNone {
+				o += uint64(runtime.SharedWindow)
+			}
+			ad.shared = true
+			ad.addr = hexLit(o)
+		case frontend.SpaceLocal:
+			win := uint64(0)
+			if sp == frontend.SpaceNone {
+				win = uint64(runtime.LocalWindow)
+			}
+			if o, ok := f.g.local[v]; ok {
+				ad.addr = hexLit(win + uint64(o) + off)
+			} else {
+				ad.addr = jen.Uint64().Call(jen.Id("w").Dot("LocalBase")).Op("+").Add(hexLit(win + uint64(f.local[v]) + off))
+			}
+		case frontend.SpaceParam:
+			if o, ok := f.kparam[v]; ok {
+				ad.shared = true
+				ad.space = "SpaceKernelParam"
+				ad.addr = hexLit(uint64(o) + off)
+			} else {
+				ad.addr = hexLit(uint64(f.param[v]) + off)
+			}
+		default:
+			return nil
+		}
+	default:
+		ad.addr = hexLit(off)
+	}
+	return ad
+}
+
+// guardMask returns the mask expression of a warp-level instruction's lanes, emitting
+// `mN := m & w.P[g]` for a guarded one, and wraps the code in `if mN != 0`.
+func (e *blockEmit) guarded(in *ssa.Instr, body func(mask string) []jen.Code) {
+	if in.Guard == nil {
+		e.stmts = append(e.stmts, body("m")...)
+		return
+	}
+	g := e.f.regs[in.Guard.Reg.ID]
+	mn := e.fresh("m")
+	op := "&"
+	if in.GuardNeg {
+		op = "&^"
+	}
+	e.stmts = append(e.stmts,
+		jen.Id(mn).Op(":=").Id("m").Op(op).Id("w").Dot("P").Index(jen.Lit(g)),
+		jen.If(jen.Id(mn).Op("!=").Lit(0)).Block(body(mn)...))
+}
+
+func (e *blockEmit) load(in *ssa.Instr) {
+	t := typeOf(in)
+	d := firstDst(in)
+	if t.Bits() > 64 || t == frontend.Pred || d.Kind != ssa.ArgValue || len(in.Args) != 1 || d.Value.Reg.Type == frontend.Pred {
+		e.unsupported(in)
+		return
+	}
+	ad := e.memOperand(in, in.Args[0])
+	if ad == nil {
+		e.unsupported(in)
+		return
+	}
+	es := t.Bytes()
+	width := d.Value.Reg.Type.Bits()
+	sextWidth := 0
+	if t.IsSigned() {
+		sextWidth = width
+	}
+	slot := e.f.regs[d.Value.Reg.ID]
+	delete(e.uni, slot)
+	sp := jen.Qual(rtPath, ad.space)
+	lc := jen.Lit(loc(in.Pos))
+	e.stmts = append(e.stmts, jen.Commentf("PTX line %d: %s", in.Pos.Line, spelling(in)))
+	if ad.base < 0 && ad.shared {
+		// Every lane reads the same bytes: once per warp, then broadcast.
+		u := e.fresh("u")
+		e.guarded(in, func(mask string) []jen.Code {
+			v := jen.Id("w").Dot("LoadUniform").Call(sp, ad.addr, jen.Lit(es), jen.Id(mask), lc)
+			out := []jen.Code{jen.Id(u).Op(":=").Add(v)}
+			if sextWidth > 0 {
+				out = append(out, jen.Id(u).Op("=").Add(u64(conv(utype(min(width, 64)), conv(stype(min(width, 64)), conv(stype(8*es), jen.Id(u)))))))
+			}
+			if in.Guard == nil && e.f.onlyReadBy(in.Defs[0], e.local) {
+				return out
+			}
+			return append(out, jen.Qual(rtPath, "Broadcast").Call(jen.Id(e.reg(slot)), jen.Id(mask), jen.Id(u)))
+		})
+		if in.Guard == nil {
+			e.uni[slot] = u
+		}
+		return
+	}
+	e.guarded(in, func(mask string) []jen.Code {
+		if ad.base < 0 {
+			return []jen.Code{jen.Id("w").Dot("LoadLanes").Call(sp, jen.Id(e.reg(slot)), jen.Nil(), jen.Lit(0), ad.addr, jen.Lit(es), jen.Lit(sextWidth), jen.Id(mask), lc)}
+		}
+		return []jen.Code{jen.Id("w").Dot("LoadLanes").Call(sp, jen.Id(e.reg(slot)), jen.Id(e.reg(ad.base)), hexLit(ad.amask), hexLit(ad.off), jen.Lit(es), jen.Lit(sextWidth), jen.Id(mask), lc)}
+	})
+}
+
+func (e *blockEmit) store(in *ssa.Instr) {
+	t := typeOf(in)
+	if t.Bits() > 64 || t == frontend.Pred || len(in.Args) != 2 {
+		e.unsupported(in)
+		return
+	}
+	ad := e.memOperand(in, in.Args[0])
+	if ad == nil {
+		e.unsupported(in)
+		return
+	}
+	src := in.Args[1]
+	var slot int
+	switch src.Kind {
+	case ssa.ArgValue:
+		if src.Value.Reg.Type == frontend.Pred {
+			e.unsupported(in)
+			return
+		}
+		slot = e.f.regs[src.Value.Reg.ID]
+	case ssa.ArgImm:
+		slot = e.f.constSlot(truncate(src.Imm, t))
+	default:
+		e.unsupported(in)
+		return
+	}
+	es := t.Bytes()
+	sp := jen.Qual(rtPath, ad.space)
+	lc := jen.Lit(loc(in.Pos))
+	e.stmts = append(e.stmts, jen.Commentf("PTX line %d: %s", in.Pos.Line, spelling(in)))
+	e.guarded(in, func(mask string) []jen.Code {
+		if ad.base < 0 {
+			return []jen.Code{jen.Id("w").Dot("StoreLanes").Call(sp, jen.Id(e.reg(slot)), jen.Nil(), jen.Lit(0), ad.addr, jen.Lit(es), jen.Id(mask), lc)}
+		}
+		return []jen.Code{jen.Id("w").Dot("StoreLanes").Call(sp, jen.Id(e.reg(slot)), jen.Id(e.reg(ad.base)), hexLit(ad.amask), hexLit(ad.off), jen.Lit(es), jen.Id(mask), lc)}
+	})
+}

@@ -1,0 +1,510 @@
+package gosrc
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/ptx2go/ptx2go/frontend"
+	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/ptx2go/ptx2go/ssa"
+)
+
+// The lowering decisions below follow codegen/closure's (which isa function for which opcode,
+// type and modifiers, and which forms are rejected); the operations Go's operators define
+// exactly (integer arithmetic, logic, shifts, comparisons, integer/float conversions) are
+// written as Go expressions, as closure's typed lane loops do.
+
+func utype(n int) string { return fmt.Sprintf("uint%d", n) }
+func stype(n int) string { return fmt.Sprintf("int%d", n) }
+
+func conv(t string, x jen.Code) *jen.Statement { return jen.Id(t).Call(x) }
+func u64(x jen.Code) *jen.Statement            { return jen.Uint64().Call(x) }
+func isaFn(name string, args ...jen.Code) *jen.Statement {
+	return jen.Qual(isaPath, name).Call(args...)
+}
+func define(n string, x jen.Code) []jen.Code { return []jen.Code{jen.Id(n).Op(":=").Add(x)} }
+
+var roundingName = map[frontend.Mod]string{frontend.ModRz: "RZ", frontend.ModRm: "RM", frontend.ModRp: "RP"}
+
+func rounding(in *ssa.Instr) frontend.Mod {
+	for _, m := range in.Mods {
+		if m.Kind() == frontend.ModKindRounding {
+			return m
+		}
+	}
+	return 0
+}
+
+// isaRounding is isa.RN, isa.RZ, ... for the instruction's rounding modifier.
+func isaRounding(in *ssa.Instr) jen.Code {
+	if n, ok := roundingName[rounding(in)]; ok {
+		return jen.Qual(isaPath, n)
+	}
+	return jen.Qual(isaPath, "RN")
+}
+
+// onlyMods reports whether every non-type modifier is in the allowed list.
+func onlyMods(in *ssa.Instr, allowed ...frontend.Mod) bool {
+	for _, m := range in.Mods {
+		if m.Kind() == frontend.ModKindType {
+			continue
+		}
+		ok := false
+		for _, a := range allowed {
+			ok = ok || a == m
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	rnds    = []frontend.Mod{frontend.ModRn, frontend.ModRz, frontend.ModRm, frontend.ModRp}
+	withFtz = append([]frontend.Mod{frontend.ModFtz}, rnds...)
+)
+
+// value returns statements that define n as the uint64 register value the instruction
+// writes, or nil for a form the back end does not handle.
+func (c ctx) value(in *ssa.Instr, n string) []jen.Code {
+	t := typeOf(in)
+	src := func(i int, t frontend.Type) jen.Code { return c.src(in, in.Args[i], t) }
+	switch in.Op {
+	case frontend.OpMov:
+		if len(in.Args) != 1 || in.Args[0].Kind == ssa.ArgVector || in.Dsts[0].Kind == ssa.ArgVector {
+			return nil
+		}
+		return define(n, u64(src(0, t)))
+	case frontend.OpCvta:
+		if t.Bits() != 32 && t.Bits() != 64 {
+			return nil
+		}
+		var base uint64
+		switch spaceOf(in) {
+		case frontend.SpaceGlobal, frontend.SpaceConst:
+			return define(n, u64(src(0, t)))
+		case frontend.SpaceShared:
+			base = uint64(runtime.SharedWindow)
+		case frontend.SpaceLocal:
+			base = uint64(runtime.LocalWindow)
+		default:
+			return nil
+		}
+		op := "+"
+		if has(in, frontend.ModTo) {
+			op = "-"
+		}
+		return define(n, u64(conv(utype(t.Bits()), jen.Add(src(0, t)).Op(op).Id(c.e.imm(base)))))
+	case frontend.OpSelp:
+		p := c.pred(in.Args[2])
+		return []jen.Code{
+			jen.Id(n).Op(":=").Add(u64(src(1, t))),
+			jen.If(p).Block(jen.Id(n).Op("=").Add(u64(src(0, t)))),
+		}
+	case frontend.OpCvt:
+		return c.cvt(in, n)
+	}
+	if t.IsFloat() {
+		return c.float(in, n, t)
+	}
+	return c.integer(in, n, t)
+}
+
+// integer lowers integer arithmetic and logic on n-bit values.
+func (c ctx) integer(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
+	bits := t.Bits()
+	if bits == 0 || bits > 64 || len(in.Dsts) != 1 || !onlyMods(in, frontend.ModLo, frontend.ModWide, frontend.ModHi) {
+		return nil
+	}
+	signed := t.IsSigned()
+	U, S := utype(bits), stype(bits)
+	a := func(i int) jen.Code { return c.src(in, in.Args[i], t) }
+	uop := func(op string, i, j int) []jen.Code {
+		return define(n, u64(conv(U, a(i)).Op(op).Add(conv(U, a(j)))))
+	}
+	wide, hi := has(in, frontend.ModWide), has(in, frontend.ModHi)
+	if (wide || hi) && in.Op != frontend.OpMul && in.Op != frontend.OpMad {
+		return nil
+	}
+	switch in.Op {
+	case frontend.OpAdd:
+		return uop("+", 0, 1)
+	case frontend.OpSub:
+		return uop("-", 0, 1)
+	case frontend.OpMul, frontend.OpMad:
+		var prod jen.Code
+		cn := bits
+		switch {
+		case wide && bits > 32:
+			return nil
+		case wide && signed:
+			cn = 2 * bits
+			prod = conv(utype(cn), jen.Int64().Call(conv(S, a(0))).Op("*").Int64().Call(conv(S, a(1))))
+		case wide:
+			cn = 2 * bits
+			prod = conv(utype(cn), jen.Uint64().Call(conv(U, a(0))).Op("*").Uint64().Call(conv(U, a(1))))
+		case hi:
+			prod = conv(U, isaFn("MulHi", a(0), a(1), jen.Lit(bits), jen.Lit(signed)))
+		default:
+			prod = conv(U, a(0)).Op("*").Add(conv(U, a(1)))
+		}
+		if in.Op == frontend.OpMul {
+			return define(n, u64(jen.Add(prod)))
+		}
+		add := conv(utype(cn), c.src(in, in.Args[2], typeOfBits(cn)))
+		return define(n, u64(conv(utype(cn), jen.Add(prod).Op("+").Add(add))))
+	case frontend.OpDiv:
+		return define(n, isaFn("Div", a(0), a(1), jen.Lit(bits), jen.Lit(signed)))
+	case frontend.OpRem:
+		return define(n, isaFn("Rem", a(0), a(1), jen.Lit(bits), jen.Lit(signed)))
+	case frontend.OpMin, frontend.OpMax:
+		fn := "min"
+		if in.Op == frontend.OpMax {
+			fn = "max"
+		}
+		if signed {
+			return define(n, u64(conv(U, jen.Id(fn).Call(conv(S, a(0)), conv(S, a(1))))))
+		}
+		return define(n, u64(jen.Id(fn).Call(conv(U, a(0)), conv(U, a(1)))))
+	case frontend.OpAbs:
+		return []jen.Code{
+			jen.Id(n + "s").Op(":=").Add(conv(S, a(0))),
+			jen.Id(n).Op(":=").Add(u64(conv(U, jen.Id("max").Call(jen.Id(n+"s"), jen.Op("-").Id(n+"s"))))),
+		}
+	case frontend.OpNeg:
+		return define(n, u64(jen.Op("-").Add(conv(U, a(0)))))
+	case frontend.OpAnd:
+		return uop("&", 0, 1)
+	case frontend.OpOr:
+		return uop("|", 0, 1)
+	case frontend.OpXor:
+		return uop("^", 0, 1)
+	case frontend.OpNot:
+		return define(n, u64(jen.Op("^").Add(conv(U, a(0)))))
+	case frontend.OpShl, frontend.OpShr:
+		amount := conv("uint32", c.src(in, in.Args[1], frontend.U32))
+		switch {
+		case in.Op == frontend.OpShl:
+			return define(n, u64(conv(U, a(0)).Op("<<").Add(amount)))
+		case signed:
+			return define(n, u64(conv(U, conv(S, a(0)).Op(">>").Add(amount))))
+		}
+		return define(n, u64(conv(U, a(0)).Op(">>").Add(amount)))
+	case frontend.OpPopc:
+		return define(n, u64(jen.Qual("math/bits", "OnesCount64").Call(u64(conv(U, a(0))))))
+	case frontend.OpClz:
+		return define(n, u64(jen.Qual("math/bits", "LeadingZeros64").Call(u64(conv(U, a(0)))).Op("-").Lit(64-bits)))
+	case frontend.OpBrev:
+		return define(n, jen.Qual("math/bits", "Reverse64").Call(a(0)).Op(">>").Lit(64-bits))
+	case frontend.OpBfe:
+		if bits != 32 && bits != 64 {
+			return nil
+		}
+		return define(n, isaFn("Bfe", a(0), conv("uint32", c.src(in, in.Args[1], frontend.U32)), conv("uint32", c.src(in, in.Args[2], frontend.U32)), jen.Lit(bits), jen.Lit(signed)))
+	}
+	return nil
+}
+
+func typeOfBits(n int) frontend.Type {
+	switch n {
+	case 8:
+		return frontend.B8
+	case 16:
+		return frontend.B16
+	case 32:
+		return frontend.B32
+	}
+	return frontend.B64
+}
+
+// float lowers f32 and f64 arithmetic.
+func (c ctx) float(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
+	if t != frontend.F32 && t != frontend.F64 || len(in.Dsts) != 1 {
+		return nil
+	}
+	f32 := t == frontend.F32
+	var args []jen.Code
+	ftz, sat := has(in, frontend.ModFtz), has(in, frontend.ModSat)
+	rn := rounding(in) == 0 || rounding(in) == frontend.ModRn
+	approx := has(in, frontend.ModApprox)
+	arg := func(i int) jen.Code {
+		x := c.src(in, in.Args[i], t)
+		if f32 {
+			x = conv("uint32", x)
+			if ftz {
+				x = isaFn("Ftz32", x)
+			}
+		}
+		return x
+	}
+	for i := range in.Args {
+		args = append(args, arg(i))
+	}
+	// post applies .ftz and .sat to an f32 result and widens it to a register value.
+	post := func(x jen.Code) []jen.Code {
+		if f32 && ftz {
+			x = isaFn("Ftz32", x)
+		}
+		if sat {
+			if f32 {
+				x = isaFn("Sat32", x)
+			} else {
+				x = isaFn("Sat64", x)
+			}
+		}
+		if f32 {
+			x = u64(x)
+		}
+		return define(n, x)
+	}
+	suffix := "F64"
+	if f32 {
+		suffix = "F32"
+	}
+	names := map[frontend.Opcode]string{frontend.OpAdd: "Add", frontend.OpSub: "Sub", frontend.OpMul: "Mul", frontend.OpFma: "Fma", frontend.OpMad: "Fma"}
+	switch in.Op {
+	case frontend.OpAdd, frontend.OpSub, frontend.OpMul, frontend.OpFma, frontend.OpMad:
+		if f32 && !onlyMods(in, append(withFtz, frontend.ModSat)...) || !f32 && !onlyMods(in, rnds...) {
+			return nil
+		}
+		if rn && !sat {
+			if f32 && names[in.Op] == "Fma" && !ftz {
+				// FmaF32RN with its common case inline: one float64 FMA rounded once.
+				f := n + "f"
+				return []jen.Code{
+					jen.Var().Id(n).Uint64(),
+					jen.If(jen.Id(f).Op(":=").Qual("math", "FMA").Call(
+						jen.Float64().Call(jen.Qual("math", "Float32frombits").Call(args[0])),
+						jen.Float64().Call(jen.Qual("math", "Float32frombits").Call(args[1])),
+						jen.Float64().Call(jen.Qual("math", "Float32frombits").Call(args[2]))),
+						isaFn("FmaF32Direct", jen.Id(f))).Block(
+						jen.Id(n).Op("=").Add(u64(jen.Qual("math", "Float32bits").Call(jen.Float32().Call(jen.Id(f)))))).Else().Block(
+						jen.Id(n).Op("=").Add(u64(isaFn("FmaF32RN", args...)))),
+				}
+			}
+			return post(isaFn(names[in.Op]+suffix+"RN", args...))
+		}
+		return post(isaFn(names[in.Op]+suffix, append(args, isaRounding(in))...))
+	case frontend.OpDiv:
+		switch {
+		case f32 && approx && onlyMods(in, frontend.ModApprox, frontend.ModFtz):
+			return post(isaFn("DivApproxF32", args...))
+		case f32 && has(in, frontend.ModFull) && onlyMods(in, frontend.ModFull, frontend.ModFtz):
+			return post(isaFn("DivF32", append(args, jen.Qual(isaPath, "RN"))...))
+		case f32 && onlyMods(in, withFtz...) || !f32 && onlyMods(in, rnds...):
+			return post(isaFn("Div"+suffix, append(args, isaRounding(in))...))
+		}
+	case frontend.OpRcp, frontend.OpSqrt:
+		name := "Rcp"
+		if in.Op == frontend.OpSqrt {
+			name = "Sqrt"
+		}
+		if f32 && (onlyMods(in, frontend.ModApprox, frontend.ModFtz) || onlyMods(in, withFtz...)) || !f32 && onlyMods(in, rnds...) {
+			return post(isaFn(name+suffix, append(args, isaRounding(in))...))
+		}
+	case frontend.OpRsqrt, frontend.OpSin, frontend.OpCos, frontend.OpLg2, frontend.OpEx2:
+		if !f32 || !approx || !onlyMods(in, frontend.ModApprox, frontend.ModFtz) {
+			return nil
+		}
+		fn := map[frontend.Opcode]string{frontend.OpRsqrt: "RsqrtApproxF32", frontend.OpSin: "SinApproxF32",
+			frontend.OpCos: "CosApproxF32", frontend.OpLg2: "Lg2ApproxF32", frontend.OpEx2: "Ex2ApproxF32"}[in.Op]
+		return post(isaFn(fn, args...))
+	case frontend.OpTanh:
+		if f32 && approx && onlyMods(in, frontend.ModApprox) {
+			return post(isaFn("TanhApproxF32", args...))
+		}
+	case frontend.OpNeg, frontend.OpAbs:
+		name := "Neg"
+		if in.Op == frontend.OpAbs {
+			name = "Abs"
+		}
+		if f32 && onlyMods(in, frontend.ModFtz) || !f32 && onlyMods(in) {
+			// The result of neg/abs is not flushed: it is subnormal only when the operand was.
+			x := isaFn(name+suffix, args...)
+			if f32 {
+				return define(n, u64(x))
+			}
+			return define(n, x)
+		}
+	case frontend.OpMin, frontend.OpMax:
+		if len(in.Args) != 2 || has(in, frontend.ModXorsign) || has(in, frontend.ModAbs) {
+			return nil
+		}
+		if f32 && !onlyMods(in, frontend.ModFtz, frontend.ModNaN) || !f32 && !onlyMods(in, frontend.ModNaN) {
+			return nil
+		}
+		name := "Min"
+		if in.Op == frontend.OpMax {
+			name = "Max"
+		}
+		return post(isaFn(name+suffix, append(args, jen.Lit(has(in, frontend.ModNaN)))...))
+	}
+	return nil
+}
+
+// cvt lowers the integer conversions and the frequent integer-to-float ones.
+func (c ctx) cvt(in *ssa.Instr, n string) []jen.Code {
+	ts := types(in)
+	if len(ts) != 2 || len(in.Args) != 1 || has(in, frontend.ModSat) || has(in, frontend.ModFtz) {
+		return nil
+	}
+	dt, st := ts[0], ts[1]
+	regBits := 64
+	if x := in.Dsts[0]; x.Kind == ssa.ArgValue && x.Value != nil {
+		regBits = x.Value.Reg.Type.Bits()
+	}
+	a := c.src(in, in.Args[0], st)
+	switch {
+	case !dt.IsFloat() && !st.IsFloat():
+		if rounding(in) != 0 || dt.Bits() > 64 || st.Bits() > 64 {
+			return nil
+		}
+		// Read the source as its type, convert to the destination type, and keep a signed
+		// result sign-extended to the register's width.
+		var v jen.Code
+		if st.IsSigned() {
+			v = conv(stype(st.Bits()), a)
+		} else {
+			v = conv(utype(st.Bits()), a)
+		}
+		dn := dt.Bits()
+		if dt.IsSigned() && regBits > dn {
+			return define(n, u64(conv(utype(regBits), conv(stype(regBits), conv(stype(dn), v)))))
+		}
+		return define(n, u64(conv(utype(dn), v)))
+	case dt.IsFloat() && !st.IsFloat():
+		// The forms closure has typed lane loops for, which Go's conversions round exactly.
+		if rounding(in) != frontend.ModRn || st != frontend.S32 && st != frontend.U32 && st != frontend.S64 {
+			return nil
+		}
+		var v jen.Code
+		if st.IsSigned() {
+			v = conv(stype(st.Bits()), a)
+		} else {
+			v = conv(utype(st.Bits()), a)
+		}
+		switch dt {
+		case frontend.F32:
+			return define(n, u64(jen.Qual("math", "Float32bits").Call(jen.Float32().Call(v))))
+		case frontend.F64:
+			return define(n, jen.Qual("math", "Float64bits").Call(jen.Float64().Call(v)))
+		}
+	}
+	return nil
+}
+
+// predValue returns statements that define n as the boolean a predicate-writing instruction
+// computes for the lane (and n+"q" as the second result of a setp with p|q and a combine op).
+func (c ctx) predValue(in *ssa.Instr, n string) []jen.Code {
+	switch in.Op {
+	case frontend.OpSetp:
+		return c.setp(in, n)
+	case frontend.OpMov:
+		if len(in.Args) == 1 {
+			return define(n, c.pred(in.Args[0]))
+		}
+	case frontend.OpAnd, frontend.OpOr, frontend.OpXor:
+		op := map[frontend.Opcode]string{frontend.OpAnd: "&&", frontend.OpOr: "||", frontend.OpXor: "!="}[in.Op]
+		return define(n, jen.Parens(c.pred(in.Args[0])).Op(op).Parens(c.pred(in.Args[1])))
+	case frontend.OpNot:
+		return define(n, jen.Op("!").Parens(c.pred(in.Args[0])))
+	}
+	return nil
+}
+
+// setp: p = (a cmp b) BOP c and, with p|q, q = !(a cmp b) BOP c.
+func (c ctx) setp(in *ssa.Instr, n string) []jen.Code {
+	t := typeOf(in)
+	var cmp frontend.Mod
+	for _, m := range in.Mods {
+		if m.Kind() == frontend.ModKindCompare {
+			cmp = m
+		}
+	}
+	ftz := has(in, frontend.ModFtz)
+	if ftz && t != frontend.F32 {
+		return nil
+	}
+	a, b := c.src(in, in.Args[0], t), c.src(in, in.Args[1], t)
+	var test jen.Code
+	if t == frontend.F32 || t == frontend.F64 {
+		val := func(x jen.Code) jen.Code {
+			if t == frontend.F32 {
+				x = conv("uint32", x)
+				if ftz {
+					x = isaFn("Ftz32", x)
+				}
+				return jen.Float64().Call(jen.Qual("math", "Float32frombits").Call(x))
+			}
+			return jen.Qual("math", "Float64frombits").Call(x)
+		}
+		x, y := n+"x", n+"y"
+		pre := []jen.Code{jen.List(jen.Id(x), jen.Id(y)).Op(":=").List(val(a), val(b))}
+		unord := jen.Parens(jen.Id(x).Op("!=").Id(x).Op("||").Id(y).Op("!=").Id(y))
+		ops := map[frontend.Mod]string{frontend.ModEq: "==", frontend.ModLt: "<", frontend.ModLe: "<=", frontend.ModGt: ">", frontend.ModGe: ">="}
+		uops := map[frontend.Mod]string{frontend.ModEqu: "==", frontend.ModLtu: "<", frontend.ModLeu: "<=", frontend.ModGtu: ">", frontend.ModGeu: ">="}
+		switch {
+		case cmp == frontend.ModNum:
+			test = jen.Op("!").Add(unord)
+		case cmp == frontend.ModNan:
+			test = unord
+		case cmp == frontend.ModNe:
+			test = jen.Id(x).Op("!=").Id(y).Op("&&").Op("!").Add(unord)
+		case cmp == frontend.ModNeu:
+			test = jen.Add(unord).Op("||").Id(x).Op("!=").Id(y)
+		case ops[cmp] != "":
+			test = jen.Id(x).Op(ops[cmp]).Id(y)
+		case uops[cmp] != "":
+			test = jen.Add(unord).Op("||").Id(x).Op(uops[cmp]).Id(y)
+		default:
+			return nil
+		}
+		return c.combine(in, n, append(pre, jen.Id(n+"t").Op(":=").Add(test)))
+	}
+	bits := t.Bits()
+	if t.IsFloat() || bits == 0 || bits > 64 {
+		return nil
+	}
+	U, S := utype(bits), stype(bits)
+	ua, ub := conv(U, a), conv(U, b)
+	sa, sb := conv(S, a), conv(S, b)
+	x, y := ua, ub
+	if t.IsSigned() {
+		x, y = sa, sb
+	}
+	switch {
+	case cmp == frontend.ModEq:
+		test = jen.Add(ua).Op("==").Add(ub)
+	case cmp == frontend.ModNe:
+		test = jen.Add(ua).Op("!=").Add(ub)
+	case t.IsBits():
+		return nil
+	case cmp == frontend.ModLt || cmp == frontend.ModLo && !t.IsSigned():
+		test = jen.Add(x).Op("<").Add(y)
+	case cmp == frontend.ModLe || cmp == frontend.ModLs && !t.IsSigned():
+		test = jen.Add(x).Op("<=").Add(y)
+	case cmp == frontend.ModGt || cmp == frontend.ModHi && !t.IsSigned():
+		test = jen.Add(x).Op(">").Add(y)
+	case cmp == frontend.ModGe || cmp == frontend.ModHs && !t.IsSigned():
+		test = jen.Add(x).Op(">=").Add(y)
+	default:
+		return nil
+	}
+	return c.combine(in, n, []jen.Code{jen.Id(n + "t").Op(":=").Add(test)})
+}
+
+// combine applies setp's .and/.or/.xor with its third operand to the test n+"t".
+func (c ctx) combine(in *ssa.Instr, n string, stmts []jen.Code) []jen.Code {
+	op := pairComb(in)
+	if op == "" {
+		return append(stmts, jen.Id(n).Op(":=").Id(n+"t"))
+	}
+	gop := map[string]string{".and": "&&", ".or": "||", ".xor": "!="}[op]
+	cv := n + "c"
+	stmts = append(stmts, jen.Id(cv).Op(":=").Add(c.pred(in.Args[2])))
+	stmts = append(stmts, jen.Id(n).Op(":=").Id(n+"t").Op(gop).Id(cv))
+	stmts = append(stmts, jen.Id(n+"q").Op(":=").Op("!").Id(n+"t").Op(gop).Id(cv))
+	stmts = append(stmts, jen.Id("_").Op("=").Id(n+"q"))
+	return stmts
+}
