@@ -68,7 +68,7 @@ const (
 	// ipdomStuckSlices is how many checks in a row may find a path spinning, with lanes of
 	// its warp waiting for it and every other warp of its CTA stalled, before ipdom reports a
 	// SIMT deadlock. Other CTAs run meanwhile, so a path waiting for one of them has time.
-	ipdomStuckSlices = 64
+	ipdomStuckSlices = 4096
 )
 
 // progressCheck is a warp's state for telling a spinning path from a progressing one: after
