@@ -69,6 +69,7 @@ type simtLine struct {
 	label  string // a label definition
 	jump   string // a predicate guard of a forward branch to be resolved ("" = unconditional)
 	isJump bool
+	uni    bool  // bra.uni
 	loops  []int // the loops around the line
 	region int   // jumps stay within a region: regions end at barriers and early kernel exits
 }
@@ -141,7 +142,11 @@ func (f *simtFn) resolve() []string {
 				panic("simt generator: a jump with no target")
 			}
 			t := cands[f.g.r.IntN(len(cands))]
-			out = append(out, fmt.Sprintf("\t%sbra %s;", l.jump, t))
+			uni := ""
+			if l.uni {
+				uni = ".uni"
+			}
+			out = append(out, fmt.Sprintf("\t%sbra%s %s;", l.jump, uni, t))
 		default:
 			out = append(out, l.text)
 		}
@@ -305,7 +310,7 @@ func (f *simtFn) arith() {
 	case 33:
 		f.emit("cvt.u16.u32 %%h1, %s;", Ar)
 		f.emit("cvt.u16.u32 %%h2, %s;", Br)
-		switch r.IntN(4) {
+		switch r.IntN(5) {
 		case 0:
 			f.emit("mul.wide.%s %s, %%h1, %%h2;", []string{"u16", "s16"}[r.IntN(2)], D)
 		case 1:
@@ -314,6 +319,9 @@ func (f *simtFn) arith() {
 		case 2:
 			f.emit("shr.s16 %%h3, %%h1, %d;", r.IntN(18))
 			f.emit("cvt.s32.s16 %s, %%h3;", D)
+		case 3:
+			f.emit("mov.u16 %%h3, %s;", []string{"%tid.x", "%laneid", "%ntid.x"}[r.IntN(3)])
+			f.emit("cvt.u32.u16 %s, %%h3;", D)
 		default:
 			f.emit("mov.b32 %s, {%%h1, %%h2};", D)
 		}
@@ -368,7 +376,36 @@ func (f *simtFn) memory() {
 		f.arith()
 		return
 	}
-	switch r.IntN(7) {
+	switch r.IntN(9) {
+	case 7:
+		// Sub-word accesses: narrow stores, loads sign- or zero-extended into 32-bit registers.
+		base, words := "%a1", 24
+		if !f.kernel {
+			base, words = "%a3", simtScrWords
+		}
+		t := []string{"u8", "s8", "u16", "s16", "b8", "b16"}[r.IntN(6)]
+		size := 1
+		if strings.HasSuffix(t, "16") {
+			size = 2
+		}
+		off := size * r.IntN(4*words/size)
+		if r.IntN(2) == 0 {
+			f.emit("st.global.%s [%s+%d], %s;", t, base, off, f.state())
+		} else {
+			f.emit("ld.global.%s %s, [%s+%d];", t, f.state(), base, off)
+		}
+		return
+	case 8:
+		if f.kernel {
+			if r.IntN(2) == 0 {
+				f.emit("st.shared.v4.u32 [%%a5], {%s, %s, %s, %s};", f.state(), f.state(), f.operand(), f.state())
+			} else {
+				f.emit("ld.shared.v2.u32 {%s, %s}, [%%a5+%d];", f.state(), f.state(), 8*r.IntN(2))
+			}
+		} else {
+			f.emit("atom.global.cas.b64 %s, [%%a3+16], %s, %s;", f.wide(), f.wide(), f.wide())
+		}
+		return
 	case 0:
 		if f.kernel {
 			f.emit("st.global.u32 [%%a1+%d], %s;", 4*r.IntN(24), f.state())
@@ -470,9 +507,13 @@ func (f *simtFn) call() {
 	}
 	f.cost += f.mult * g.cost[c]
 	D, A, B := f.state(), f.state(), f.state()
+	guard := ""
+	if r.IntN(4) == 0 {
+		guard = "@" + f.lanePred() + " " // lanes whose guard is false skip the call
+	}
 	if g.regFunc[c] {
 		f.emit("and.b32 %%t3, %s, 3;", B)
-		f.emit("call (%s), f%d, (%s, %%t3);", D, c, A)
+		f.emit("%scall (%s), f%d, (%s, %%t3);", guard, D, c, A)
 		return
 	}
 	// Param-style: indirect through a register when there are several candidates; the call
@@ -498,13 +539,18 @@ func (f *simtFn) call() {
 	f.emit("and.b32 %%t3, %s, 3;", B)
 	f.emit("st.param.b32 [pb], %%t3;")
 	f.emit("st.param.b64 [pp], %%a3;")
+	f.emit("st.param.b32 [pr], %s;", D) // what lanes that skip a guarded call read back
 	mode := r.IntN(4)
 	if len(targets) < 2 || mode == 3 && !tableOK {
 		mode = 0
 	}
 	switch mode {
 	case 0:
-		f.emit("call%s (pr), f%d, (pa, pb, pp);", []string{"", ".uni"}[r.IntN(2)], c)
+		if guard != "" {
+			f.emit("%scall (pr), f%d, (pa, pb, pp);", guard, c)
+		} else {
+			f.emit("call%s (pr), f%d, (pa, pb, pp);", []string{"", ".uni"}[r.IntN(2)], c)
+		}
 	case 1, 2:
 		// Choose per lane among targets.
 		f.emit("mov.u64 %%b3, f%d;", targets[0])
@@ -520,11 +566,11 @@ func (f *simtFn) call() {
 			}
 			ct := g.newLabel("CT")
 			f.emit("%s: .calltargets %s;", ct, strings.Join(names, ", "))
-			f.emit("call (pr), %%b3, (pa, pb, pp), %s;", ct)
+			f.emit("%scall (pr), %%b3, (pa, pb, pp), %s;", guard, ct)
 		} else {
 			pr := g.newLabel("PR")
 			f.emit("%s: .callprototype (.param .b32 _) _ (.param .b32 _, .param .b32 _, .param .b64 _);", pr)
-			f.emit("call (pr), %%b3, (pa, pb, pp), %s;", pr)
+			f.emit("%scall (pr), %%b3, (pa, pb, pp), %s;", guard, pr)
 		}
 	default:
 		// Through the module's call table, indexed per lane.
@@ -533,7 +579,7 @@ func (f *simtFn) call() {
 		f.emit("mov.u64 %%b3, ftab%d;", f.index+1)
 		f.emit("add.u64 %%b3, %%b3, %%b4;")
 		f.emit("ld.global.u64 %%b3, [%%b3];")
-		f.emit("call (pr), %%b3, (pa, pb, pp), ftab%d;", f.index+1)
+		f.emit("%scall (pr), %%b3, (pa, pb, pp), ftab%d;", guard, f.index+1)
 	}
 	f.emit("ld.param.b32 %s, [pr];", D)
 	f.emit("}")
@@ -608,6 +654,13 @@ func (f *simtFn) block(n int) {
 			f.ifElse()
 		case k == 10 && f.depth < 3:
 			f.loop()
+		case k == 11 && r.IntN(4) == 0:
+			// A branch every lane of a warp takes the same way.
+			p := f.newPred()
+			f.emit("mov.u32 %%t7, %s;", []string{"%ntid.x", "%ctaid.x", "%nctaid.x"}[r.IntN(3)])
+			f.emit("setp.%s.u32 %s, %%t7, %d;", []string{"lt", "ge", "eq"}[r.IntN(3)], p, r.IntN(50))
+			f.emitJump("@" + p + " ")
+			f.lines[len(f.lines)-1].uni = true
 		case k == 11:
 			f.emitJump("@" + f.lanePred() + " ")
 		case k == 12:
