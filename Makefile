@@ -62,6 +62,7 @@ fmt-check:
 fuzz:
 	$(GO) test -run '^$$' -fuzz=FuzzParse -fuzztime=5m ./frontend
 	$(GO) test -run '^$$' -fuzz=FuzzCompileLaunch -fuzztime=5m .
+	$(GO) test -run '^$$' -fuzz=FuzzSIMT -fuzztime=5m .
 
 # Parse and build throughput on >= 5 MB modules made from the corpus (MB/s and allocations),
 # and kernel execution against hand-written Go (bench_test.go: ns/op, ns/lane-instr).

@@ -32,6 +32,9 @@ var layeringRules = map[string]layeringRule{
 	"runtime":         {mod: []string{"runtime/isa"}},
 	"runtime/isa":     {},
 	"codegen/closure": {mod: []string{"ssa", "runtime", "runtime/isa", "frontend"}},
+	// The reference engine: an interpreter of the SSA program, one thread at a time. It may
+	// not import codegen/closure (or any back end): it must share no execution code with them.
+	"codegen/reference": {mod: []string{"ssa", "runtime", "runtime/isa", "frontend"}},
 	// SSA -> Go source with jennifer; runtime for names only.
 	"codegen/gosrc": {mod: []string{"ssa", "runtime", "runtime/isa", "frontend"}, thirdParty: []string{"github.com/dave/jennifer"}},
 	"":              {mod: []string{"frontend", "ssa", "runtime", "runtime/isa", "codegen/closure", "codegen/gosrc"}},
@@ -177,6 +180,9 @@ func TestLayeringRules(t *testing.T) {
 		{"codegen/closure", layeringModule + "/frontend", true},
 		{"codegen/closure", layeringModule + "/ssa", true},
 		{"codegen/closure", layeringModule, false},
+		{"codegen/reference", layeringModule + "/ssa", true},
+		{"codegen/reference", layeringModule + "/runtime/isa", true},
+		{"codegen/reference", layeringModule + "/codegen/closure", false},
 		{"", layeringModule + "/codegen/closure", true},
 		{"", layeringModule + "/cmd/ptx2go", false},
 		{"", "github.com/sbinet/npyio/npy", false},
