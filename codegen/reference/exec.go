@@ -745,12 +745,15 @@ func (x inst) arithOp(t frontend.Type, n int, signed bool, a func(int) uint64, u
 				return errUnsupported
 			}
 			var cin uint64
-			if carryIn {
+			switch {
+			case carryIn:
 				cin = x.f.cf
+			case sub:
+				cin = 1 // sub.cc is a + ~b + 1: its carry-out is NOT borrow, as on the GPU
 			}
 			var r, cout uint64
 			if sub {
-				r, cout = isa.SubBorrow(a(0), a(1), cin, n)
+				r, cout = isa.SubCarry(a(0), a(1), cin, n)
 			} else {
 				r, cout = isa.AddCarry(a(0), a(1), cin, n)
 			}
