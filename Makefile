@@ -18,6 +18,7 @@ build:
 test:
 	$(GO) vet ./...
 	$(GO) test ./...
+	$(GO) test -race -run 'TestConcurrentLaunches|TestParallelAtomics' .
 
 # Runs the vecadd kernel on the CPU: c = a + b for the 1000 float32 values of
 # testdata/demo/a.npy and b.npy (made by `go run ./testdata/demo -gen testdata/demo`), on 4

@@ -38,7 +38,8 @@ type LaunchConfig struct {
 	// LocalBytes is the per-thread local memory available to call frames of recursive programs
 	// (0: DefaultLocalBytes). Programs without recursion get exactly what they need.
 	LocalBytes int
-	// Progress, if set, is called from worker goroutines after CTAs finish.
+	// Progress, if set, is called from worker goroutines after CTAs finish. It must not
+	// allocate or free on the launch's device, which waits for the launch to end.
 	Progress func(done, total uint64)
 	// Stats, if set, receives the launch's execution counts (added to what it holds).
 	Stats *Stats
@@ -122,6 +123,8 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 	if err != nil {
 		return err
 	}
+	d.Acquire()
+	defer d.Release()
 	l := &launch{
 		Dev: d, Mod: mod, Kernel: k, Grid: cfg.Grid.norm(), Block: cfg.Block.norm(),
 		DynamicShared: cfg.DynamicShared, Params: params, Globals: globals,

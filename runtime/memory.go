@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	"sort"
+	"sync"
 	"unsafe"
 )
 
@@ -39,9 +40,13 @@ type Scalar interface {
 // Device memory is little-endian, as on a GPU; the typed helpers and the atomics use the host's
 // byte order, so ptx2go needs a little-endian host (amd64, arm64, riscv64, ...).
 //
-// Bytes, Size, Memset and the copies may run concurrently with each other and with kernels;
-// Malloc and Free must not run concurrently with any other use of the device.
+// Every method may be called from several goroutines at once, also while kernels run on the
+// device: launches, Size, Memset and the copies hold the device's allocation table stable (a
+// read lock), and Malloc and Free wait until none of them runs. Bytes and Span are for code
+// that holds it already: a running kernel, or a caller between Acquire and Release.
 type Device struct {
+	// mu guards pages, allocs and next: Malloc and Free write them, everything else reads.
+	mu sync.RWMutex
 	// pages maps each page below the high-water mark to its allocation's index in allocs;
 	// 0 means unmapped.
 	pages []int32
@@ -74,6 +79,8 @@ func NewDevice() *Device {
 // Malloc allocates n zeroed bytes and returns their address, which is page-aligned (so aligned
 // for any access). A zero-byte allocation still gets an address of its own.
 func (d *Device) Malloc(n int) (Ptr, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	if n < 0 {
 		return 0, fmt.Errorf("runtime: malloc of %d bytes: negative size", n)
 	}
@@ -94,6 +101,8 @@ func (d *Device) Malloc(n int) (Ptr, error) {
 
 // Free releases the allocation that starts at p. Its pages stay unmapped for good.
 func (d *Device) Free(p Ptr) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	a := d.live(p)
 	if a == nil {
 		if f := d.find(p); f != nil && f.freed && f.base == uint64(p) {
@@ -123,6 +132,8 @@ func pagesOf(n int) uint64 {
 
 // Size returns the size of the live allocation that starts at p.
 func (d *Device) Size(p Ptr) (int, bool) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
 	if a := d.live(p); a != nil {
 		return a.size, true
 	}
@@ -131,6 +142,8 @@ func (d *Device) Size(p Ptr) (int, bool) {
 
 // Memset sets the n bytes at p to b.
 func (d *Device) Memset(p Ptr, b byte, n int) error {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
 	mem, err := d.span("memset", p, n)
 	if err != nil {
 		return err
@@ -143,6 +156,8 @@ func (d *Device) Memset(p Ptr, b byte, n int) error {
 
 // CopyIn copies src from the host to the device at dst.
 func (d *Device) CopyIn(dst Ptr, src []byte) error {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
 	mem, err := d.span("copy in", dst, len(src))
 	if err != nil {
 		return err
@@ -153,6 +168,8 @@ func (d *Device) CopyIn(dst Ptr, src []byte) error {
 
 // CopyOut copies len(dst) bytes from the device at src to the host.
 func (d *Device) CopyOut(dst []byte, src Ptr) error {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
 	mem, err := d.span("copy out", src, len(dst))
 	if err != nil {
 		return err
@@ -168,8 +185,7 @@ func Upload[T Scalar](d *Device, s []T) (Ptr, error) {
 	if err != nil {
 		return 0, err
 	}
-	copy(d.Bytes(uint64(p), len(b)), b)
-	return p, nil
+	return p, d.CopyIn(p, b)
 }
 
 // Download copies len(dst) elements from the device at p to dst.
@@ -207,6 +223,13 @@ func (d *Device) Bytes(addr uint64, n int) []byte {
 	end := off + uint64(n)
 	return a.mem[off:end:end]
 }
+
+// Acquire holds the device's allocation table stable until Release, as a running kernel does:
+// Bytes and Span may be used in between, and Malloc and Free wait.
+func (d *Device) Acquire() { d.mu.RLock() }
+
+// Release ends an Acquire.
+func (d *Device) Release() { d.mu.RUnlock() }
 
 // Span returns the backing store of the live allocation that holds all of [lo, hi), and the
 // allocation's base address; nil when no one live allocation holds the whole range. A warp

@@ -96,6 +96,8 @@ func LaunchConfig(ctx context.Context, dev *runtime.Device, prog *ssa.Program, k
 	if err != nil {
 		return err
 	}
+	dev.Acquire()
+	defer dev.Release()
 	kl := l.frame(k)
 	if int64(len(params)) != kl.kparamSize {
 		return fmt.Errorf("reference: kernel %s takes %d bytes of parameters, got %d", kernel, kl.kparamSize, len(params))
