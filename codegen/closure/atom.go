@@ -485,7 +485,7 @@ func (e *emitter) isspacep() runtime.Instr {
 	p := e.predDst(in.Dsts[0])
 	a := e.src(in.Args[0], frontend.U64)
 	var consts [][2]int // global index, size
-	for v, g := range e.f.c.globals {
+	for v, g := range e.f.c.Globals {
 		if v.Space == frontend.SpaceConst {
 			consts = append(consts, [2]int{g, int(v.Size)})
 		}

@@ -77,9 +77,9 @@ func (e *emitter) memOperand(a ssa.Arg) *address {
 		e.errorf("memory operand expected")
 		return nil
 	case a.Value != nil:
-		ad.base = f.regs[a.Value.Reg.ID]
+		ad.base = f.Regs[a.Value.Reg.ID]
 		ad.wide = a.Value.Reg.Type.Bits() == 64
-		if sp == frontend.SpaceParam && f.fn.Kind == frontend.Entry {
+		if sp == frontend.SpaceParam && f.Fn.Kind == frontend.Entry {
 			ad.access = func(w *runtime.Warp, addr uint64, n, lane int, loc string) []byte {
 				return w.KernelParamBytes(int64(addr), n, lane, loc)
 			}
@@ -88,14 +88,14 @@ func (e *emitter) memOperand(a ssa.Arg) *address {
 		v := a.Var
 		switch v.Space {
 		case frontend.SpaceGlobal, frontend.SpaceConst:
-			g := f.c.globals[v]
+			g := f.c.Globals[v]
 			ad.shared = true
 			ad.uniform = func(w *runtime.Warp) uint64 { return w.GlobalVar(g) }
 			if sp == frontend.SpaceShared || sp == frontend.SpaceLocal || sp == frontend.SpaceParam {
 				e.errorf("%s variable %s accessed as %s", v.Space, v.Name, sp)
 			}
 		case frontend.SpaceShared:
-			off := uint64(f.c.shared[v])
+			off := uint64(f.c.Shared[v])
 			ad.shared = true
 			if sp == frontend.SpaceNone {
 				off += uint64(runtime.SharedWindow)
@@ -106,14 +106,14 @@ func (e *emitter) memOperand(a ssa.Arg) *address {
 			if sp == frontend.SpaceNone {
 				win = uint64(runtime.LocalWindow)
 			}
-			if off, ok := f.c.local[v]; ok {
+			if off, ok := f.c.Local[v]; ok {
 				ad.uniform = func(*runtime.Warp) uint64 { return win + uint64(off) }
 			} else {
-				off := uint64(f.local[v])
+				off := uint64(f.Local[v])
 				ad.uniform = func(w *runtime.Warp) uint64 { return win + uint64(w.LocalBase) + off }
 			}
 		case frontend.SpaceParam:
-			if off, ok := f.kparam[v]; ok {
+			if off, ok := f.KParam[v]; ok {
 				o := uint64(off)
 				ad.shared = true
 				ad.uniform = func(*runtime.Warp) uint64 { return o }
@@ -121,7 +121,7 @@ func (e *emitter) memOperand(a ssa.Arg) *address {
 					return w.KernelParamBytes(int64(addr), n, lane, loc)
 				}
 			} else {
-				o := uint64(f.param[v])
+				o := uint64(f.Param[v])
 				ad.uniform = func(*runtime.Warp) uint64 { return o }
 			}
 		default:
