@@ -34,7 +34,7 @@ var layeringRules = map[string]layeringRule{
 	"codegen/layout":  {mod: []string{"ssa", "runtime", "runtime/isa", "frontend"}},
 	"codegen/closure": {mod: []string{"ssa", "runtime", "runtime/isa", "frontend", "codegen/layout"}},
 	// SSA -> Go source with jennifer; runtime for names only.
-	"codegen/gosrc": {mod: []string{"ssa", "runtime", "runtime/isa", "frontend"}, thirdParty: []string{"github.com/dave/jennifer"}},
+	"codegen/gosrc": {mod: []string{"ssa", "runtime", "runtime/isa", "frontend", "codegen/layout"}, thirdParty: []string{"github.com/dave/jennifer"}},
 	"":              {mod: []string{"frontend", "ssa", "runtime", "runtime/isa", "codegen/layout", "codegen/closure", "codegen/gosrc"}},
 	"cmd/ptx2go":    {anyModule: true, anyThirdParty: true},
 	// Checked-in output of `ptx2go generate`: must build with runtime alone.
