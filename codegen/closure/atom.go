@@ -337,8 +337,8 @@ func (e *emitter) atom() runtime.Instr {
 			case sp == frontend.SpaceGlobal || sp == frontend.SpaceNone && isGlobalGeneric(addr):
 				old = atomicRMW(mem, addr, f, bv, cv)
 			default:
-				old = loadBits(mem)
-				storeBits(mem, wrap(f(old, bv, cv), width))
+				old = runtime.LoadBits(mem)
+				runtime.StoreBits(mem, wrap(f(old, bv, cv), width))
 			}
 			if d >= 0 {
 				w.R[d*ws+l] = old

@@ -170,7 +170,7 @@ func (e *emitter) loadB128() runtime.Instr {
 		for ; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m) & (ws - 1)
 			b := ad.access(w, ad.at(w, u, l), 16, l, loc)
-			D0[l], D1[l] = loadBits(b[:8]), loadBits(b[8:16])
+			D0[l], D1[l] = runtime.LoadBits(b[:8]), runtime.LoadBits(b[8:16])
 		}
 	}
 }
@@ -189,8 +189,8 @@ func (e *emitter) storeB128() runtime.Instr {
 		for ; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m) & (ws - 1)
 			b := ad.access(w, ad.at(w, u, l), 16, l, loc)
-			storeBits(b[:8], S0[l])
-			storeBits(b[8:16], S1[l])
+			runtime.StoreBits(b[:8], S0[l])
+			runtime.StoreBits(b[8:16], S1[l])
 		}
 	}
 }
