@@ -195,7 +195,7 @@ func (e *emitter) arith() runtime.Instr {
 		a, b := src(0), src(1)
 		c, dd := e.src(in.Args[2], frontend.U32), e.src(in.Args[3], frontend.U32)
 		// bfi has four sources; pack the position and length into one scratch register.
-		pl := e.f.scratch()
+		pl := e.f.Scratch()
 		e.pre = append(e.pre, lanes2(pl, c, dd, func(p, l uint64) uint64 { return uint64(uint8(p)) | uint64(uint8(l))<<8 }))
 		return lanes3(d, a, b, pl, func(x, y, z uint64) uint64 { return isa.Bfi(x, y, uint32(z&0xff), uint32(z>>8&0xff), n) })
 	case frontend.OpShf:

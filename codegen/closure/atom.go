@@ -337,8 +337,8 @@ func (e *emitter) atom() runtime.Instr {
 			case sp == frontend.SpaceGlobal || sp == frontend.SpaceNone && isGlobalGeneric(addr):
 				old = atomicRMW(mem, addr, f, bv, cv)
 			default:
-				old = loadBits(mem)
-				storeBits(mem, wrap(f(old, bv, cv), width))
+				old = runtime.LoadBits(mem)
+				runtime.StoreBits(mem, wrap(f(old, bv, cv), width))
 			}
 			if d >= 0 {
 				w.R[d*ws+l] = old
@@ -485,7 +485,7 @@ func (e *emitter) isspacep() runtime.Instr {
 	p := e.predDst(in.Dsts[0])
 	a := e.src(in.Args[0], frontend.U64)
 	var consts [][2]int // global index, size
-	for v, g := range e.f.c.globals {
+	for v, g := range e.f.c.Globals {
 		if v.Space == frontend.SpaceConst {
 			consts = append(consts, [2]int{g, int(v.Size)})
 		}

@@ -11,7 +11,7 @@ import (
 )
 
 // 128-bit values. A .b128 register has two consecutive register slots: its low 64 bits in
-// f.regs[id] and its high 64 bits in the next slot (see assignRegisters). Only the instructions
+// f.Regs[id] and its high 64 bits in the next slot (see assignRegisters). Only the instructions
 // that move such a value as a whole exist for it in PTX, and only these are implemented:
 //
 //	mov.b128 d, {lo, hi}          pack two 64-bit values (lo the low half)
@@ -68,15 +68,15 @@ func (e *emitter) b128Src(a ssa.Arg) int {
 		e.unsupported()
 		return 0
 	}
-	return e.f.regs[a.Value.Reg.ID]
+	return e.f.Regs[a.Value.Reg.ID]
 }
 
 // b128Dst returns the low slot of the .b128 register that destination a writes; a sink gets a
 // pair of scratch slots.
 func (e *emitter) b128Dst(a ssa.Arg) int {
 	if a.Kind == ssa.ArgSink {
-		s := e.f.scratch()
-		e.f.scratch()
+		s := e.f.Scratch()
+		e.f.Scratch()
 		return s
 	}
 	return e.b128Src(a)
@@ -170,7 +170,7 @@ func (e *emitter) loadB128() runtime.Instr {
 		for ; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m) & (ws - 1)
 			b := ad.access(w, ad.at(w, u, l), 16, l, loc)
-			D0[l], D1[l] = loadBits(b[:8]), loadBits(b[8:16])
+			D0[l], D1[l] = runtime.LoadBits(b[:8]), runtime.LoadBits(b[8:16])
 		}
 	}
 }
@@ -189,8 +189,8 @@ func (e *emitter) storeB128() runtime.Instr {
 		for ; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m) & (ws - 1)
 			b := ad.access(w, ad.at(w, u, l), 16, l, loc)
-			storeBits(b[:8], S0[l])
-			storeBits(b[8:16], S1[l])
+			runtime.StoreBits(b[:8], S0[l])
+			runtime.StoreBits(b[8:16], S1[l])
 		}
 	}
 }

@@ -144,9 +144,9 @@ func (e *emitter) floatOp32() runtime.Instr {
 		if !ftz {
 			d, a := e.dst(e.in.Dsts[0]), e.src(e.in.Args[0], frontend.F32)
 			if e.in.Op == frontend.OpNeg {
-				return typedInt(opXor, 32, d, a, e.f.constSlot(1<<31))
+				return typedInt(opXor, 32, d, a, e.f.ConstSlot(1<<31))
 			}
-			return typedInt(opAnd, 32, d, a, e.f.constSlot(1<<31-1))
+			return typedInt(opAnd, 32, d, a, e.f.ConstSlot(1<<31-1))
 		}
 		if e.in.Op == frontend.OpNeg {
 			return e.lanesF32(false, false, func(a uint32) uint32 { return isa.NegF32(ftzIf(ftz, a)) })

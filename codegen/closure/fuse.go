@@ -32,13 +32,13 @@ type fusedAddr struct {
 func (f *fnCompiler) fuseAddresses() {
 	f.fused = map[*ssa.Instr]fusedAddr{}
 	f.folded = map[*ssa.Instr]bool{}
-	uses := make([]int, len(f.fn.Values))
-	ssa.ForEachUse(f.fn, func(_ *ssa.Block, v *ssa.Value) { uses[v.ID]++ })
+	uses := make([]int, len(f.Fn.Values))
+	ssa.ForEachUse(f.Fn, func(_ *ssa.Block, v *ssa.Value) { uses[v.ID]++ })
 	type indexUse struct {
 		index *ssa.Value
 		size  int
 	}
-	for _, b := range f.fn.Blocks {
+	for _, b := range f.Fn.Blocks {
 		flags := map[indexUse]int{}
 		for i, in := range b.Instrs {
 			sum, size := fusibleAddress(in)
@@ -59,12 +59,12 @@ func (f *fnCompiler) fuseAddresses() {
 			if !f.invariant(x.Value) || y.Value.Reg.Type.Bits() != 64 || writtenBetween(b, add, i, y.Value.Reg) {
 				continue
 			}
-			fz := fusedAddr{sum: f.regs[sum.Reg.ID], base: f.regs[x.Value.Reg.ID], index: f.regs[y.Value.Reg.ID], flag: -1}
+			fz := fusedAddr{sum: f.Regs[sum.Reg.ID], base: f.Regs[x.Value.Reg.ID], index: f.Regs[y.Value.Reg.ID], flag: -1}
 			key := indexUse{y.Value, size}
 			if slot, ok := flags[key]; ok {
 				fz.flag = slot
 			} else if in.Guard == nil {
-				fz.flag, fz.setFlag = f.scratch(), true
+				fz.flag, fz.setFlag = f.Scratch(), true
 				flags[key] = fz.flag
 			}
 			f.fused[in] = fz

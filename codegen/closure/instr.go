@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"strings"
 
+	"github.com/ptx2go/ptx2go/codegen/layout"
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
 	"github.com/ptx2go/ptx2go/ssa"
@@ -39,7 +40,7 @@ func (f *fnCompiler) instr(in *ssa.Instr) []runtime.Instr {
 		}
 	}
 	if in.Guard != nil && !warpSynchronous(in) {
-		g, neg, inner := f.regs[in.Guard.Reg.ID], in.GuardNeg, code
+		g, neg, inner := f.Regs[in.Guard.Reg.ID], in.GuardNeg, code
 		code = func(w *runtime.Warp, m uint32) {
 			p := w.P[g]
 			if neg {
@@ -147,7 +148,7 @@ func (e *emitter) rounding() frontend.Mod {
 	return 0
 }
 
-func (e *emitter) loc() string { return loc(e.in.Pos) }
+func (e *emitter) loc() string { return layout.Loc(e.in.Pos) }
 
 // src returns the register holding source operand a, read as type t.
 func (e *emitter) src(a ssa.Arg, t frontend.Type) int {
@@ -158,13 +159,13 @@ func (e *emitter) src(a ssa.Arg, t frontend.Type) int {
 			e.errorf("predicate %s used where a .%s value is expected", a.Value.Reg.Name, strings.TrimPrefix(t.String(), "."))
 			return 0
 		}
-		return f.regs[a.Value.Reg.ID]
+		return f.Regs[a.Value.Reg.ID]
 	case ssa.ArgImm:
 		v := a.Imm
 		if t == frontend.F32 || t == frontend.F64 {
-			v = floatBits(t, frontend.FloatDecimal, f64bits(float64(int64(a.Imm))))
+			v = layout.FloatBits(t, frontend.FloatDecimal, f64bits(float64(int64(a.Imm))))
 		}
-		return f.constSlot(truncate(v, t))
+		return f.ConstSlot(truncate(v, t))
 	case ssa.ArgFloat:
 		// PTX has no floating-point literals for the 16-bit float types.
 		if !t.IsFloat() && t.Bits() != 32 && t.Bits() != 64 || isHalf(t) {
@@ -178,7 +179,7 @@ func (e *emitter) src(a ssa.Arg, t frontend.Type) int {
 				ft = frontend.F64
 			}
 		}
-		return f.constSlot(floatBits(ft, a.Form, a.Imm))
+		return f.ConstSlot(layout.FloatBits(ft, a.Form, a.Imm))
 	case ssa.ArgSpecial:
 		return e.special(a.Name)
 	case ssa.ArgSym:
@@ -200,9 +201,9 @@ func truncate(v uint64, t frontend.Type) uint64 {
 func (e *emitter) dst(a ssa.Arg) int {
 	switch a.Kind {
 	case ssa.ArgValue:
-		return e.f.regs[a.Value.Reg.ID]
+		return e.f.Regs[a.Value.Reg.ID]
 	case ssa.ArgSink:
-		return e.f.scratch()
+		return e.f.Scratch()
 	}
 	e.errorf("unsupported destination operand")
 	return 0
@@ -215,11 +216,11 @@ func isPred(a ssa.Arg) bool { return a.Kind == ssa.ArgValue && a.Value.Reg.Type 
 // predicates become constant predicates.
 func (e *emitter) pred(a ssa.Arg) (int, bool) {
 	if isPred(a) {
-		return e.f.regs[a.Value.Reg.ID], a.Not
+		return e.f.Regs[a.Value.Reg.ID], a.Not
 	}
 	if a.Kind == ssa.ArgImm {
-		p := e.f.rf.NumPreds
-		e.f.rf.NumPreds++
+		p := e.f.RF.NumPreds
+		e.f.RF.NumPreds++
 		v := a.Imm != 0
 		e.pre = append(e.pre, func(w *runtime.Warp, m uint32) {
 			if v {
@@ -237,20 +238,20 @@ func (e *emitter) pred(a ssa.Arg) (int, bool) {
 // predDst returns the predicate written by a destination; a sink gets a scratch predicate.
 func (e *emitter) predDst(a ssa.Arg) int {
 	if a.Kind == ssa.ArgSink {
-		p := e.f.rf.NumPreds
-		e.f.rf.NumPreds++
+		p := e.f.RF.NumPreds
+		e.f.RF.NumPreds++
 		return p
 	}
 	if !isPred(a) {
 		e.errorf("destination must be a predicate")
 		return 0
 	}
-	return e.f.regs[a.Value.Reg.ID]
+	return e.f.Regs[a.Value.Reg.ID]
 }
 
 // special materializes a special register into a scratch register.
 func (e *emitter) special(name string) int {
-	d := e.f.scratch()
+	d := e.f.Scratch()
 	if read := e.readSpecial(name, d); read != nil {
 		e.pre = append(e.pre, read)
 	}
@@ -298,32 +299,32 @@ func (e *emitter) readSpecial(name string, d int) runtime.Instr {
 func (e *emitter) symAddr(a ssa.Arg) int {
 	f := e.f
 	if a.Fn != nil {
-		rf := f.c.funcs[a.Fn]
+		rf := f.c.Funcs[a.Fn]
 		if rf == nil {
 			e.errorf("unsupported: address of %s, which has no body in this module", a.Fn.Name)
 			return 0
 		}
-		return f.constSlot(uint64(runtime.FuncAddr(rf)) + uint64(a.Offset))
+		return f.ConstSlot(uint64(runtime.FuncAddr(rf)) + uint64(a.Offset))
 	}
 	v := a.Var
 	switch v.Space {
 	case frontend.SpaceGlobal, frontend.SpaceConst:
-		g, off := f.c.globals[v], uint64(a.Offset)
+		g, off := f.c.Globals[v], uint64(a.Offset)
 		return e.uniform(func(w *runtime.Warp) uint64 { return w.GlobalVar(g) + off })
 	case frontend.SpaceShared:
-		return f.constSlot(uint64(f.c.shared[v] + a.Offset))
+		return f.ConstSlot(uint64(f.c.Shared[v] + a.Offset))
 	case frontend.SpaceLocal:
-		if off, ok := f.c.local[v]; ok {
-			return f.constSlot(uint64(off + a.Offset))
+		if off, ok := f.c.Local[v]; ok {
+			return f.ConstSlot(uint64(off + a.Offset))
 		}
-		off := uint64(f.local[v] + a.Offset)
+		off := uint64(f.Local[v] + a.Offset)
 		return e.uniform(func(w *runtime.Warp) uint64 { return uint64(w.LocalBase) + off })
 	case frontend.SpaceParam:
-		if off, ok := f.kparam[v]; ok {
-			return f.constSlot(uint64(off + a.Offset))
+		if off, ok := f.KParam[v]; ok {
+			return f.ConstSlot(uint64(off + a.Offset))
 		}
-		if off, ok := f.param[v]; ok {
-			return f.constSlot(uint64(off + a.Offset))
+		if off, ok := f.Param[v]; ok {
+			return f.ConstSlot(uint64(off + a.Offset))
 		}
 	}
 	e.errorf("unsupported: the address of %s variable %s", v.Space, v.Name)
@@ -334,7 +335,7 @@ func (e *emitter) symAddr(a ssa.Arg) int {
 //
 //go:noinline
 func (e *emitter) uniform(get func(w *runtime.Warp) uint64) int {
-	d := e.f.scratch()
+	d := e.f.Scratch()
 	e.pre = append(e.pre, func(w *runtime.Warp, m uint32) {
 		v := get(w)
 		D := regs(w, d)
@@ -677,7 +678,7 @@ func (f *fnCompiler) barrier(in *ssa.Instr) *runtime.Barrier {
 		args = args[:len(args)-1]
 	}
 	if len(args) == 0 {
-		b.ID = f.constSlot(0)
+		b.ID = f.ConstSlot(0)
 	} else {
 		b.ID = e.src(args[0], frontend.U32)
 	}

@@ -19,7 +19,7 @@ import (
 // order within a function, so this is exact.
 func (f *fnCompiler) carrySlot() int {
 	if f.carry == 0 {
-		f.carry = f.scratch() + 1
+		f.carry = f.Scratch() + 1
 	}
 	return f.carry - 1
 }

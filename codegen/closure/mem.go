@@ -5,7 +5,6 @@ import (
 	"math/bits"
 	"slices"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
@@ -77,9 +76,9 @@ func (e *emitter) memOperand(a ssa.Arg) *address {
 		e.errorf("memory operand expected")
 		return nil
 	case a.Value != nil:
-		ad.base = f.regs[a.Value.Reg.ID]
+		ad.base = f.Regs[a.Value.Reg.ID]
 		ad.wide = a.Value.Reg.Type.Bits() == 64
-		if sp == frontend.SpaceParam && f.fn.Kind == frontend.Entry {
+		if sp == frontend.SpaceParam && f.Fn.Kind == frontend.Entry {
 			ad.access = func(w *runtime.Warp, addr uint64, n, lane int, loc string) []byte {
 				return w.KernelParamBytes(int64(addr), n, lane, loc)
 			}
@@ -88,14 +87,14 @@ func (e *emitter) memOperand(a ssa.Arg) *address {
 		v := a.Var
 		switch v.Space {
 		case frontend.SpaceGlobal, frontend.SpaceConst:
-			g := f.c.globals[v]
+			g := f.c.Globals[v]
 			ad.shared = true
 			ad.uniform = func(w *runtime.Warp) uint64 { return w.GlobalVar(g) }
 			if sp == frontend.SpaceShared || sp == frontend.SpaceLocal || sp == frontend.SpaceParam {
 				e.errorf("%s variable %s accessed as %s", v.Space, v.Name, sp)
 			}
 		case frontend.SpaceShared:
-			off := uint64(f.c.shared[v])
+			off := uint64(f.c.Shared[v])
 			ad.shared = true
 			if sp == frontend.SpaceNone {
 				off += uint64(runtime.SharedWindow)
@@ -106,14 +105,14 @@ func (e *emitter) memOperand(a ssa.Arg) *address {
 			if sp == frontend.SpaceNone {
 				win = uint64(runtime.LocalWindow)
 			}
-			if off, ok := f.c.local[v]; ok {
+			if off, ok := f.c.Local[v]; ok {
 				ad.uniform = func(*runtime.Warp) uint64 { return win + uint64(off) }
 			} else {
-				off := uint64(f.local[v])
+				off := uint64(f.Local[v])
 				ad.uniform = func(w *runtime.Warp) uint64 { return win + uint64(w.LocalBase) + off }
 			}
 		case frontend.SpaceParam:
-			if off, ok := f.kparam[v]; ok {
+			if off, ok := f.KParam[v]; ok {
 				o := uint64(off)
 				ad.shared = true
 				ad.uniform = func(*runtime.Warp) uint64 { return o }
@@ -121,7 +120,7 @@ func (e *emitter) memOperand(a ssa.Arg) *address {
 					return w.KernelParamBytes(int64(addr), n, lane, loc)
 				}
 			} else {
-				o := uint64(f.param[v])
+				o := uint64(f.Param[v])
 				ad.uniform = func(*runtime.Warp) uint64 { return o }
 			}
 		default:
@@ -136,7 +135,7 @@ func (e *emitter) memOperand(a ssa.Arg) *address {
 
 // gather32 and gather64 load the element at A[l]+at of mem into D[l] for the lanes in m: the
 // lanes of one warp reading scattered 4- or 8-byte elements of one backing store, each read
-// atomically as loadBits does.
+// atomically as runtime.LoadBits does.
 func gather32(D, A *[ws]uint64, mem []byte, at uint64, m uint32) {
 	for ; m != 0; m &= m - 1 {
 		l := first(m)
@@ -148,94 +147,6 @@ func gather64(D, A *[ws]uint64, mem []byte, at uint64, m uint32) {
 	for ; m != 0; m &= m - 1 {
 		l := first(m)
 		D[l] = atomic.LoadUint64(runtime.AtomicU64(mem[A[l]+at:]))
-	}
-}
-
-// loadBits reads 1, 2, 4 or 8 little-endian bytes. Aligned 4- and 8-byte words are read
-// atomically (a plain move on amd64), so a word that another CTA updates with atomics is never
-// torn.
-func loadBits(b []byte) uint64 {
-	switch len(b) {
-	case 1:
-		if raceEnabled {
-			return loadSubword(b)
-		}
-		return uint64(b[0])
-	case 2:
-		if raceEnabled {
-			return loadSubword(b)
-		}
-		return uint64(binary.LittleEndian.Uint16(b))
-	case 4:
-		return uint64(atomic.LoadUint32(runtime.AtomicU32(b)))
-	}
-	return atomic.LoadUint64(runtime.AtomicU64(b))
-}
-
-// storeBits writes the low len(b) bytes of v, little-endian.
-func storeBits(b []byte, v uint64) {
-	switch len(b) {
-	case 1, 2:
-		if raceEnabled {
-			storeSubword(b, v)
-			return
-		}
-		if len(b) == 1 {
-			b[0] = byte(v)
-		} else {
-			binary.LittleEndian.PutUint16(b, uint16(v))
-		}
-	case 4:
-		if raceEnabled {
-			atomic.StoreUint32(runtime.AtomicU32(b), uint32(v))
-			return
-		}
-		binary.LittleEndian.PutUint32(b, uint32(v))
-	default:
-		if raceEnabled {
-			atomic.StoreUint64(runtime.AtomicU64(b), v)
-			return
-		}
-		binary.LittleEndian.PutUint64(b, v)
-	}
-}
-
-// subword returns the aligned 4-byte word that holds the 1 or 2 bytes of b, and their bit
-// offset in it. Every backing store of device memory is made of whole 8-byte words, so the
-// word is inside it. A 2-byte access that straddles two words (only possible in a
-// misaligned .param variable) returns nil.
-func subword(b []byte) (*uint32, uint) {
-	at := uintptr(unsafe.Pointer(&b[0])) & 3
-	if at+uintptr(len(b)) > 4 {
-		return nil, 0
-	}
-	return (*uint32)(unsafe.Add(unsafe.Pointer(&b[0]), -int(at))), uint(at * 8)
-}
-
-// loadSubword is a 1- or 2-byte load made as an atomic load of its word, so that race builds
-// accept what PTX allows: a CTA reading bytes that another CTA updates with atomics.
-func loadSubword(b []byte) uint64 {
-	w, sh := subword(b)
-	if w == nil {
-		return uint64(binary.LittleEndian.Uint16(b))
-	}
-	return uint64(atomic.LoadUint32(w)>>sh) & (1<<(8*len(b)) - 1)
-}
-
-// storeSubword is a 1- or 2-byte store made as a compare-and-swap of its word, leaving the
-// word's other bytes as they are.
-func storeSubword(b []byte, v uint64) {
-	w, sh := subword(b)
-	if w == nil {
-		binary.LittleEndian.PutUint16(b, uint16(v))
-		return
-	}
-	mask := uint32(1<<(8*len(b))-1) << sh
-	for {
-		old := atomic.LoadUint32(w)
-		if atomic.CompareAndSwapUint32(w, old, old&^mask|uint32(v)<<sh&mask) {
-			return
-		}
 	}
 }
 
@@ -301,7 +212,7 @@ func (e *emitter) load() runtime.Instr {
 			l0 := bits.TrailingZeros32(m) & (ws - 1)
 			b := ad.access(w, ad.uniformValue(w), n, l0, loc)
 			for i, d := range dst {
-				v := loadBits(b[i*es : i*es+es])
+				v := runtime.LoadBits(b[i*es : i*es+es])
 				if signed {
 					v = signExtend(v, es*8, width[i])
 				}
@@ -312,7 +223,7 @@ func (e *emitter) load() runtime.Instr {
 	// readLane writes the elements in b, the n bytes lane l reads, to its destinations.
 	readLane := func(w *runtime.Warp, b []byte, l int) {
 		for i, d := range dst {
-			v := loadBits(b[i*es : i*es+es])
+			v := runtime.LoadBits(b[i*es : i*es+es])
 			if signed {
 				v = signExtend(v, es*8, width[i])
 			}
@@ -506,7 +417,7 @@ func (e *emitter) store() runtime.Instr {
 	writeLane := func(w *runtime.Warp, b []byte, l int) {
 		for i, s := range src {
 			if skip&(1<<i) == 0 {
-				storeBits(b[i*es:i*es+es], w.R[s*ws+l])
+				runtime.StoreBits(b[i*es:i*es+es], w.R[s*ws+l])
 			}
 		}
 	}
@@ -540,7 +451,7 @@ func (e *emitter) store() runtime.Instr {
 			S := regs(w, s)
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m) & (ws - 1)
-				storeBits(mem[A[l]+off-mb:][:es], S[l])
+				runtime.StoreBits(mem[A[l]+off-mb:][:es], S[l])
 			}
 		}
 		if fz, ok := e.f.fused[e.in]; ok {

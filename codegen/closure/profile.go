@@ -13,7 +13,7 @@ import (
 
 // newProfile starts the profile of a runtime block of the current function.
 func (f *fnCompiler) newProfile() *runtime.BlockProfile {
-	return &runtime.BlockProfile{File: f.fn.Pos.File}
+	return &runtime.BlockProfile{File: f.Fn.Pos.File}
 }
 
 // profileLine counts one PTX instruction at pos.
@@ -52,7 +52,7 @@ func (f *fnCompiler) profileInstr(p *runtime.BlockProfile, in *ssa.Instr, at int
 		return
 	}
 	if in.Guard != nil {
-		op.Guard, op.GuardNeg = f.regs[in.Guard.Reg.ID], in.GuardNeg
+		op.Guard, op.GuardNeg = f.Regs[in.Guard.Reg.ID], in.GuardNeg
 	}
 	a := in.Args[0]
 	switch sp := e.space(); sp {
@@ -61,7 +61,7 @@ func (f *fnCompiler) profileInstr(p *runtime.BlockProfile, in *ssa.Instr, at int
 		switch {
 		case a.Value != nil:
 			op.Space = runtime.MemGeneric
-			op.Base, op.Wide, op.Off = f.regs[a.Value.Reg.ID], a.Value.Reg.Type.Bits() == 64, uint64(a.Offset)
+			op.Base, op.Wide, op.Off = f.Regs[a.Value.Reg.ID], a.Value.Reg.Type.Bits() == 64, uint64(a.Offset)
 		case a.Var != nil:
 			op.Space = memSpace(a.Var.Space)
 		default:
@@ -122,10 +122,4 @@ func profileTerm(p *runtime.BlockProfile, b *ssa.Block, explicit bool) {
 		p.Branch = explicit
 		p.Divergence = explicit
 	}
-}
-
-// guardedTarget reports whether b is the block a guarded ret, exit, trap or brx.idx branches
-// to when its guard holds: the instruction was issued by the branch before it.
-func guardedTarget(b *ssa.Block) bool {
-	return len(b.Preds) == 1 && b.Preds[0].Term.Synthetic && b.Preds[0].Succs[0] == b && len(b.Instrs) == 0
 }

@@ -49,7 +49,7 @@ func (e *emitter) guardLanes() func(w *runtime.Warp, m uint32) uint32 {
 	if g == nil {
 		return func(_ *runtime.Warp, m uint32) uint32 { return m }
 	}
-	p, neg := e.f.regs[g.Reg.ID], e.in.GuardNeg
+	p, neg := e.f.Regs[g.Reg.ID], e.in.GuardNeg
 	return func(w *runtime.Warp, m uint32) uint32 {
 		v := w.P[p]
 		if neg {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/ptx2go/ptx2go/codegen/layout"
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
 	"github.com/ptx2go/ptx2go/ssa"
@@ -93,7 +94,7 @@ func (f *fnGen) emitBlock(name string, b *ssa.Block, instrs []*ssa.Instr) {
 	body = append(body, e.top...)
 	body = append(body, e.stmts...)
 	lines := fmt.Sprintf("PTX lines %d-%d", instrs[0].Pos.Line, instrs[len(instrs)-1].Pos.Line)
-	f.g.decls = append(f.g.decls, jen.Comment(fmt.Sprintf("%s runs %s of %s %s, %s.", name, blockName(b), kindName(f.fn), f.fn.Name, lines)).Line().
+	f.g.decls = append(f.g.decls, jen.Comment(fmt.Sprintf("%s runs %s of %s %s, %s.", name, blockName(b), kindName(f.Fn), f.Fn.Name, lines)).Line().
 		Func().Id(name).Params(jen.Id("w").Op("*").Qual(rtPath, "Warp"), jen.Id("m").Uint32()).Block(body...))
 }
 
@@ -233,7 +234,7 @@ func (c ctx) src(in *ssa.Instr, a ssa.Arg, t frontend.Type) jen.Code {
 		if a.Value.Reg.Type == frontend.Pred {
 			panic("predicate used as a value")
 		}
-		s := e.f.regs[a.Value.Reg.ID]
+		s := e.f.Regs[a.Value.Reg.ID]
 		if !c.scalar && e.seg != nil {
 			if n, ok := e.seg.lanes[s]; ok {
 				return jen.Id(n)
@@ -249,7 +250,7 @@ func (c ctx) src(in *ssa.Instr, a ssa.Arg, t frontend.Type) jen.Code {
 	case ssa.ArgImm:
 		v := a.Imm
 		if t == frontend.F32 || t == frontend.F64 {
-			v = floatBits(t, frontend.FloatDecimal, math.Float64bits(float64(int64(a.Imm))))
+			v = layout.FloatBits(t, frontend.FloatDecimal, math.Float64bits(float64(int64(a.Imm))))
 		}
 		return jen.Id(e.imm(truncate(v, t)))
 	case ssa.ArgFloat:
@@ -263,7 +264,7 @@ func (c ctx) src(in *ssa.Instr, a ssa.Arg, t frontend.Type) jen.Code {
 				ft = frontend.F64
 			}
 		}
-		return jen.Id(e.imm(floatBits(ft, a.Form, a.Imm)))
+		return jen.Id(e.imm(layout.FloatBits(ft, a.Form, a.Imm)))
 	case ssa.ArgSpecial:
 		if x := e.uniformSpecial(a.Name); x != nil {
 			return x
@@ -338,24 +339,24 @@ func (e *blockEmit) symAddr(a ssa.Arg) jen.Code {
 		if callee == nil {
 			panic("address of " + a.Fn.Name + ", which has no body in this module")
 		}
-		return jen.Id(e.imm(uint64(runtime.FuncWindow) + uint64(callee.index)*runtime.FuncAlign + uint64(a.Offset)))
+		return jen.Id(e.imm(uint64(runtime.FuncWindow) + uint64(callee.RF.Index)*runtime.FuncAlign + uint64(a.Offset)))
 	}
 	v := a.Var
 	switch v.Space {
 	case frontend.SpaceGlobal, frontend.SpaceConst:
-		return jen.Parens(jen.Id("w").Dot("GlobalVar").Call(jen.Lit(f.g.globals[v])).Op("+").Id(e.imm(uint64(a.Offset))))
+		return jen.Parens(jen.Id("w").Dot("GlobalVar").Call(jen.Lit(f.g.Globals[v])).Op("+").Id(e.imm(uint64(a.Offset))))
 	case frontend.SpaceShared:
-		return jen.Id(e.imm(uint64(f.g.shared[v] + a.Offset)))
+		return jen.Id(e.imm(uint64(f.g.Shared[v] + a.Offset)))
 	case frontend.SpaceLocal:
-		if off, ok := f.g.local[v]; ok {
+		if off, ok := f.g.Local[v]; ok {
 			return jen.Id(e.imm(uint64(off + a.Offset)))
 		}
-		return jen.Parens(jen.Uint64().Call(jen.Id("w").Dot("LocalBase")).Op("+").Id(e.imm(uint64(f.local[v] + a.Offset))))
+		return jen.Parens(jen.Uint64().Call(jen.Id("w").Dot("LocalBase")).Op("+").Id(e.imm(uint64(f.Local[v] + a.Offset))))
 	case frontend.SpaceParam:
-		if off, ok := f.kparam[v]; ok {
+		if off, ok := f.KParam[v]; ok {
 			return jen.Id(e.imm(uint64(off + a.Offset)))
 		}
-		if off, ok := f.param[v]; ok {
+		if off, ok := f.Param[v]; ok {
 			return jen.Id(e.imm(uint64(off + a.Offset)))
 		}
 	}
@@ -371,7 +372,7 @@ func (c ctx) pred(a ssa.Arg) jen.Code {
 		if c.scalar {
 			panic("predicate in a uniform instruction")
 		}
-		p := e.f.regs[a.Value.Reg.ID]
+		p := e.f.Regs[a.Value.Reg.ID]
 		if x, ok := e.seg.plocal[p]; ok {
 			if strings.HasPrefix(x, "!") != a.Not {
 				return jen.Op("!").Id(strings.TrimPrefix(x, "!"))
@@ -449,7 +450,7 @@ func (e *blockEmit) uniformInstr(in *ssa.Instr) bool {
 			if a.Value.Reg.Type == frontend.Pred {
 				return false
 			}
-			if _, ok := e.uni[e.f.regs[a.Value.Reg.ID]]; !ok {
+			if _, ok := e.uni[e.f.Regs[a.Value.Reg.ID]]; !ok {
 				return false
 			}
 		case ssa.ArgSpecial:
@@ -488,7 +489,7 @@ func (e *blockEmit) uniformInstr(in *ssa.Instr) bool {
 		return false
 	}
 	e.flush()
-	slot := e.f.regs[in.Defs[0].Reg.ID]
+	slot := e.f.Regs[in.Defs[0].Reg.ID]
 	e.stmts = append(e.stmts, jen.Commentf("PTX line %d: %s, warp-uniform", in.Pos.Line, spelling(in)))
 	e.stmts = append(e.stmts, stmts...)
 	if !e.f.onlyReadBy(in.Defs[0], e.local) {
@@ -525,12 +526,12 @@ func (e *blockEmit) laneInstr(in *ssa.Instr) {
 		if dst.Kind == ssa.ArgPair {
 			for i, x := range dst.Elems {
 				if isPred(x) {
-					ps = append(ps, e.f.regs[x.Value.Reg.ID])
+					ps = append(ps, e.f.Regs[x.Value.Reg.ID])
 					negs = append(negs, i == 1)
 				}
 			}
 		} else if isPred(dst) {
-			ps = append(ps, e.f.regs[dst.Value.Reg.ID])
+			ps = append(ps, e.f.Regs[dst.Value.Reg.ID])
 			negs = append(negs, false)
 		}
 		write = func() []jen.Code {
@@ -569,7 +570,7 @@ func (e *blockEmit) laneInstr(in *ssa.Instr) {
 			e.unsupported(in)
 			return
 		}
-		slot := e.f.regs[dst.Value.Reg.ID]
+		slot := e.f.Regs[dst.Value.Reg.ID]
 		written = append(written, slot)
 		write = func() []jen.Code {
 			return []jen.Code{jen.Id(e.reg(slot)).Index(jen.Id("l")).Op("=").Id(n)}

@@ -23,7 +23,9 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/ptx2go/ptx2go/codegen/layout"
 	"github.com/ptx2go/ptx2go/frontend"
+	"github.com/ptx2go/ptx2go/runtime"
 	"github.com/ptx2go/ptx2go/ssa"
 )
 
@@ -61,51 +63,28 @@ func (l ErrorList) Error() string {
 }
 
 type gen struct {
-	prog       *ssa.Program
-	pkg        string
-	funcs      map[*ssa.Function]*fnGen
-	fnList     []*fnGen
-	globals    map[*ssa.Variable]int
-	globalList []*globalLayout
-	shared     map[*ssa.Variable]int64
-	local      map[*ssa.Variable]int64
-	sharedSize int
-	localSize  int
-	errs       ErrorList
-	names      namer
-	decls      []jen.Code // block functions, in order
+	*layout.Module
+	prog   *ssa.Program
+	pkg    string
+	funcs  map[*ssa.Function]*fnGen
+	fnList []*fnGen // in the order of Mod.Funcs
+	errs   ErrorList
+	names  namer
+	decls  []jen.Code // block functions, in order
 }
 
 func (g *gen) errorf(pos frontend.Pos, format string, args ...any) {
 	g.errs = append(g.errs, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
 }
 
-// fnGen is one function being generated.
+// fnGen is one function being generated, laid out by codegen/layout.
 type fnGen struct {
-	g            *gen
-	fn           *ssa.Function
-	index        int
-	ident        string // the Go variable holding its *runtime.Func
-	exported     string // a kernel's launch function
-	regs         []int
-	numRegs      int
-	numPreds     int
-	consts       map[uint64]int
-	constOrder   []uint64
-	param        map[*ssa.Variable]int64
-	kparam       map[*ssa.Variable]int64
-	local        map[*ssa.Variable]int64
-	paramSize    int
-	kernelParams int
-	localSize    int
-	stackBytes   int
-	params       []slotLayout
-	results      []slotLayout
-	start        []int32
-	exit         int32
-	blocks       []blockGen
-	callees      []*fnGen
-	uses         map[*ssa.Value][]*ssa.Instr
+	*layout.Frame
+	g        *gen
+	ident    string // the Go variable holding its *runtime.Func
+	exported string // a kernel's launch function
+	blocks   []blockGen
+	uses     map[*ssa.Value][]*ssa.Instr
 }
 
 // blockGen is one runtime block: its code function (empty for none), statistics count,
@@ -132,14 +111,12 @@ func PackageName(file string) string {
 // for a module with errors.
 func Generate(p *ssa.Program, opts Options) ([]byte, error) {
 	g := &gen{
-		prog:    p,
-		pkg:     opts.Package,
-		funcs:   map[*ssa.Function]*fnGen{},
-		globals: map[*ssa.Variable]int{},
-		shared:  map[*ssa.Variable]int64{},
-		local:   map[*ssa.Variable]int64{},
-		names:   namer{},
+		prog:  p,
+		pkg:   opts.Package,
+		funcs: map[*ssa.Function]*fnGen{},
+		names: namer{},
 	}
+	g.Module = layout.New(p, g.errorf)
 	if g.pkg == "" {
 		g.pkg = PackageName(p.File)
 	}
@@ -150,13 +127,7 @@ func Generate(p *ssa.Program, opts Options) ([]byte, error) {
 		if fn.Decl {
 			continue
 		}
-		f := &fnGen{
-			g: g, fn: fn, index: len(g.fnList),
-			consts: map[uint64]int{},
-			param:  map[*ssa.Variable]int64{},
-			kparam: map[*ssa.Variable]int64{},
-			local:  map[*ssa.Variable]int64{},
-		}
+		f := &fnGen{Frame: g.Frame(fn), g: g}
 		if fn.Kind == frontend.Entry {
 			f.exported = g.names.unique(goName(fn.Name, true))
 		}
@@ -164,13 +135,12 @@ func Generate(p *ssa.Program, opts Options) ([]byte, error) {
 		g.funcs[fn] = f
 	}
 	for _, f := range g.fnList {
-		f.ident = g.names.unique(goName(f.fn.Name, false) + "Func")
+		f.ident = g.names.unique(goName(f.Fn.Name, false) + "Func")
 	}
-	g.layoutVariables()
 	for _, f := range g.fnList {
 		f.generate()
 	}
-	g.stackBytes()
+	g.StackBytes()
 	if len(g.errs) > 0 {
 		slices.SortStableFunc(g.errs, func(a, b *Error) int {
 			if a.Pos.Line != b.Pos.Line {
@@ -195,14 +165,14 @@ func (g *gen) render() ([]byte, error) {
 	file.Comment("the typed functions below launch one each.")
 	file.Var().Id("Module").Op("=").Op("&").Qual(rtPath, "Module").Values(jen.Dict{
 		jen.Id("Name"):       jen.Lit(g.prog.File),
-		jen.Id("SharedSize"): jen.Lit(g.sharedSize),
-		jen.Id("LocalSize"):  jen.Lit(g.localSize),
+		jen.Id("SharedSize"): jen.Lit(g.Mod.SharedSize),
+		jen.Id("LocalSize"):  jen.Lit(g.Mod.LocalSize),
 		jen.Id("SM"):         jen.Lit(g.prog.SM),
 	})
 	file.Line()
 	var fvars []jen.Code
 	for _, f := range g.fnList {
-		fvars = append(fvars, jen.Comment(fmt.Sprintf("%s is PTX %s %s (%s).", f.ident, kindName(f.fn), f.fn.Name, loc(f.fn.Pos))), jen.Id(f.ident).Op("=").Op("&").Qual(rtPath, "Func").Values(f.funcDict()))
+		fvars = append(fvars, jen.Comment(fmt.Sprintf("%s is PTX %s %s (%s).", f.ident, kindName(f.Fn), f.Fn.Name, layout.Loc(f.Fn.Pos))), jen.Id(f.ident).Op("=").Op("&").Qual(rtPath, "Func").Values(f.funcDict()))
 	}
 	file.Var().Defs(fvars...)
 	file.Line()
@@ -213,24 +183,24 @@ func (g *gen) render() ([]byte, error) {
 		list = append(list, jen.Id(f.ident))
 	}
 	init = append(init, jen.Id("Module").Dot("Funcs").Op("=").Index().Op("*").Qual(rtPath, "Func").Values(list...))
-	if len(g.globalList) > 0 {
+	if len(g.Mod.Globals) > 0 {
 		var gl []jen.Code
-		for _, x := range g.globalList {
-			d := jen.Dict{jen.Id("Name"): jen.Lit(x.name), jen.Id("Size"): jen.Lit(x.size), jen.Id("Align"): jen.Lit(x.align)}
-			if x.init != nil {
-				d[jen.Id("Init")] = byteLit(x.init)
+		for _, x := range g.Mod.Globals {
+			d := jen.Dict{jen.Id("Name"): jen.Lit(x.Name), jen.Id("Size"): jen.Lit(x.Size), jen.Id("Align"): jen.Lit(x.Align)}
+			if x.Init != nil {
+				d[jen.Id("Init")] = byteLit(x.Init)
 			}
-			if len(x.relocs) > 0 {
+			if len(x.Relocs) > 0 {
 				var rs []jen.Code
-				for _, r := range x.relocs {
-					rd := jen.Dict{jen.Id("Offset"): jen.Lit(r.offset), jen.Id("Size"): jen.Lit(r.size)}
-					if r.fn != nil {
-						rd[jen.Id("Func")] = jen.Id(r.fn.ident)
+				for _, r := range x.Relocs {
+					rd := jen.Dict{jen.Id("Offset"): jen.Lit(r.Offset), jen.Id("Size"): jen.Lit(r.Size)}
+					if r.Func != nil {
+						rd[jen.Id("Func")] = g.funcIdent(r.Func)
 					} else {
-						rd[jen.Id("Global")] = jen.Lit(r.global)
+						rd[jen.Id("Global")] = jen.Lit(r.Global)
 					}
-					if r.addend != 0 {
-						rd[jen.Id("Addend")] = jen.Lit(r.addend)
+					if r.Addend != 0 {
+						rd[jen.Id("Addend")] = jen.Lit(r.Addend)
 					}
 					rs = append(rs, jen.Values(rd))
 				}
@@ -267,6 +237,9 @@ func (g *gen) render() ([]byte, error) {
 	return out, nil
 }
 
+// funcIdent names the Go variable that holds rf.
+func (g *gen) funcIdent(rf *runtime.Func) jen.Code { return jen.Id(g.fnList[rf.Index].ident) }
+
 func kindName(fn *ssa.Function) string {
 	if fn.Kind == frontend.Entry {
 		return "kernel"
@@ -289,44 +262,44 @@ func byteLit(b []byte) jen.Code {
 
 func (f *fnGen) funcDict() jen.Dict {
 	d := jen.Dict{
-		jen.Id("Name"):     jen.Lit(f.fn.Name),
-		jen.Id("Index"):    jen.Lit(f.index),
-		jen.Id("Sig"):      jen.Lit(sigString(f.fn.Sig)),
-		jen.Id("NumRegs"):  jen.Lit(f.numRegs),
-		jen.Id("NumPreds"): jen.Lit(f.numPreds),
-		jen.Id("Exit"):     jen.Lit(int(f.exit)),
-		jen.Id("Loc"):      jen.Lit(loc(f.fn.Pos)),
+		jen.Id("Name"):     jen.Lit(f.Fn.Name),
+		jen.Id("Index"):    jen.Lit(f.RF.Index),
+		jen.Id("Sig"):      jen.Lit(f.RF.Sig),
+		jen.Id("NumRegs"):  jen.Lit(f.RF.NumRegs),
+		jen.Id("NumPreds"): jen.Lit(f.RF.NumPreds),
+		jen.Id("Exit"):     jen.Lit(int(f.Exit)),
+		jen.Id("Loc"):      jen.Lit(layout.Loc(f.Fn.Pos)),
 	}
-	if f.fn.Kind == frontend.Entry {
+	if f.Fn.Kind == frontend.Entry {
 		d[jen.Id("Kernel")] = jen.True()
 	}
-	if f.paramSize != 0 {
-		d[jen.Id("ParamSize")] = jen.Lit(f.paramSize)
+	if f.RF.ParamSize != 0 {
+		d[jen.Id("ParamSize")] = jen.Lit(f.RF.ParamSize)
 	}
-	if f.kernelParams != 0 {
-		d[jen.Id("KernelParams")] = jen.Lit(f.kernelParams)
+	if f.RF.KernelParams != 0 {
+		d[jen.Id("KernelParams")] = jen.Lit(f.RF.KernelParams)
 	}
-	if f.localSize != 0 {
-		d[jen.Id("LocalSize")] = jen.Lit(f.localSize)
+	if f.RF.LocalSize != 0 {
+		d[jen.Id("LocalSize")] = jen.Lit(f.RF.LocalSize)
 	}
-	d[jen.Id("StackBytes")] = jen.Lit(f.stackBytes)
-	if len(f.constOrder) > 0 {
+	d[jen.Id("StackBytes")] = jen.Lit(f.RF.StackBytes)
+	if consts := f.Consts(); len(consts) > 0 {
 		var cs []jen.Code
-		for _, v := range f.constOrder {
-			cs = append(cs, jen.Values(jen.Dict{jen.Id("Reg"): jen.Lit(f.consts[v]), jen.Id("Value"): jen.Id(fmt.Sprintf("%#x", v))}))
+		for _, c := range consts {
+			cs = append(cs, jen.Values(jen.Dict{jen.Id("Reg"): jen.Lit(c.Reg), jen.Id("Value"): jen.Id(fmt.Sprintf("%#x", c.Value))}))
 		}
 		d[jen.Id("Consts")] = jen.Index().Qual(rtPath, "Const").Values(cs...)
 	}
-	if z := f.zeroRegs(); len(z) > 0 {
+	if z := f.ZeroRegs(); len(z) > 0 {
 		var zs []jen.Code
 		for _, s := range z {
-			zs = append(zs, jen.Lit(s))
+			zs = append(zs, jen.Lit(int(s)))
 		}
 		d[jen.Id("ZeroRegs")] = jen.Index().Int32().Values(zs...)
 	}
-	if f.fn.Kind == frontend.Entry && len(f.fn.Params) > 0 {
+	if f.Fn.Kind == frontend.Entry && len(f.Fn.Params) > 0 {
 		var ps []jen.Code
-		for _, p := range f.fn.Params {
+		for _, p := range f.Fn.Params {
 			v := p.Var
 			if v == nil {
 				continue
@@ -337,8 +310,8 @@ func (f *fnGen) funcDict() jen.Dict {
 				jen.Id("Name"):   jen.Lit(v.Name),
 				jen.Id("Type"):   jen.Lit(strings.TrimPrefix(t.String(), ".")),
 				jen.Id("Size"):   jen.Lit(int(v.Size)),
-				jen.Id("Align"):  jen.Lit(varAlign(v)),
-				jen.Id("Offset"): jen.Lit(int(f.kparam[v])),
+				jen.Id("Align"):  jen.Lit(layout.VarAlign(v)),
+				jen.Id("Offset"): jen.Lit(int(f.KParam[v])),
 			}
 			if array {
 				pd[jen.Id("Array")] = jen.True()
@@ -350,27 +323,27 @@ func (f *fnGen) funcDict() jen.Dict {
 		}
 		d[jen.Id("KernelArgs")] = jen.Index().Qual(rtPath, "KernelParam").Values(ps...)
 	}
-	if f.params != nil {
-		d[jen.Id("Params")] = slotsLit(f.params)
+	if f.RF.Params != nil {
+		d[jen.Id("Params")] = slotsLit(f.RF.Params)
 	}
-	if f.results != nil {
-		d[jen.Id("Results")] = slotsLit(f.results)
+	if f.RF.Results != nil {
+		d[jen.Id("Results")] = slotsLit(f.RF.Results)
 	}
 	return d
 }
 
-func slotLit(s slotLayout) jen.Code {
-	d := jen.Dict{jen.Id("Reg"): jen.Lit(s.reg), jen.Id("Size"): jen.Lit(s.size)}
-	if s.pred {
+func slotLit(s runtime.Slot) jen.Code {
+	d := jen.Dict{jen.Id("Reg"): jen.Lit(s.Reg), jen.Id("Size"): jen.Lit(s.Size)}
+	if s.Pred {
 		d[jen.Id("Pred")] = jen.True()
 	}
-	if s.paramOff != 0 {
-		d[jen.Id("ParamOff")] = jen.Lit(s.paramOff)
+	if s.ParamOff != 0 {
+		d[jen.Id("ParamOff")] = jen.Lit(s.ParamOff)
 	}
 	return jen.Values(d)
 }
 
-func slotsLit(ss []slotLayout) jen.Code {
+func slotsLit(ss []runtime.Slot) jen.Code {
 	var out []jen.Code
 	for _, s := range ss {
 		out = append(out, slotLit(s))

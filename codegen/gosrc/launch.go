@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/ptx2go/ptx2go/codegen/layout"
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/ssa"
 )
@@ -22,16 +23,16 @@ func (f *fnGen) launchFunc() jen.Code {
 	}
 	used := namer{"ctx": true, "dev": true, "cfg": true, "p": true}
 	var body []jen.Code
-	body = append(body, jen.Var().Id("p").Index(jen.Lit(max(f.kernelParams, 1))).Byte())
+	body = append(body, jen.Var().Id("p").Index(jen.Lit(max(f.RF.KernelParams, 1))).Byte())
 	var doc []string
-	for _, prm := range f.fn.Params {
+	for _, prm := range f.Fn.Params {
 		v := prm.Var
 		if v == nil {
 			continue
 		}
-		name := strings.TrimPrefix(v.Name, f.fn.Name+"_")
+		name := strings.TrimPrefix(v.Name, f.Fn.Name+"_")
 		gname := used.unique(goName(name, false))
-		off := f.kparam[v]
+		off := f.KParam[v]
 		at := jen.Id("p").Index(jen.Lit(int(off)).Op(":"))
 		var typ jen.Code
 		put := func(bits int, x jen.Code) {
@@ -70,7 +71,7 @@ func (f *fnGen) launchFunc() jen.Code {
 		doc = append(doc, fmt.Sprintf("%s is %s", gname, v.Name))
 	}
 	body = append(body, jen.Return(jen.Id("dev").Dot("Launch").Call(jen.Id("ctx"), jen.Id("Module"), jen.Id(f.ident), jen.Id("cfg"), jen.Id("p").Index(jen.Op(":")))))
-	comment := fmt.Sprintf("%s launches PTX kernel %s (%s) on dev with the launch configuration cfg.", f.exported, f.fn.Name, loc(f.fn.Pos))
+	comment := fmt.Sprintf("%s launches PTX kernel %s (%s) on dev with the launch configuration cfg.", f.exported, f.Fn.Name, layout.Loc(f.Fn.Pos))
 	if len(doc) > 0 {
 		comment += " Parameters: " + strings.Join(doc, ", ") + "."
 	}
@@ -86,7 +87,7 @@ func (f *fnGen) pointerParams() map[*ssa.Variable]bool {
 	uses := map[*ssa.Value][]*ssa.Instr{}
 	asAddr := map[*ssa.Value]bool{}
 	var loads []*ssa.Instr
-	for _, b := range f.fn.Blocks {
+	for _, b := range f.Fn.Blocks {
 		for _, in := range b.Instrs {
 			for _, a := range in.Args {
 				switch {

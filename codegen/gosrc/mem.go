@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/ptx2go/ptx2go/codegen/layout"
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
 	"github.com/ptx2go/ptx2go/ssa"
@@ -45,13 +46,13 @@ func (e *blockEmit) memOperand(in *ssa.Instr, a ssa.Arg) *memAddr {
 	case a.Kind != ssa.ArgAddr:
 		return nil
 	case a.Value != nil:
-		ad.base = f.regs[a.Value.Reg.ID]
+		ad.base = f.Regs[a.Value.Reg.ID]
 		ad.amask = 0xffffffff
 		if a.Value.Reg.Type.Bits() == 64 {
 			ad.amask = ^uint64(0)
 		}
 		ad.off = off
-		if sp == frontend.SpaceParam && f.fn.Kind == frontend.Entry {
+		if sp == frontend.SpaceParam && f.Fn.Kind == frontend.Entry {
 			ad.space = "SpaceKernelParam"
 		}
 	case a.Var != nil:
@@ -62,9 +63,9 @@ func (e *blockEmit) memOperand(in *ssa.Instr, a ssa.Arg) *memAddr {
 				return nil
 			}
 			ad.shared = true
-			ad.addr = jen.Id("w").Dot("GlobalVar").Call(jen.Lit(f.g.globals[v])).Op("+").Add(hexLit(off))
+			ad.addr = jen.Id("w").Dot("GlobalVar").Call(jen.Lit(f.g.Globals[v])).Op("+").Add(hexLit(off))
 		case frontend.SpaceShared:
-			o := uint64(f.g.shared[v]) + off
+			o := uint64(f.g.Shared[v]) + off
 			if sp == frontend.SpaceNone {
 				o += uint64(runtime.SharedWindow)
 			}
@@ -75,18 +76,18 @@ func (e *blockEmit) memOperand(in *ssa.Instr, a ssa.Arg) *memAddr {
 			if sp == frontend.SpaceNone {
 				win = uint64(runtime.LocalWindow)
 			}
-			if o, ok := f.g.local[v]; ok {
+			if o, ok := f.g.Local[v]; ok {
 				ad.addr = hexLit(win + uint64(o) + off)
 			} else {
-				ad.addr = jen.Uint64().Call(jen.Id("w").Dot("LocalBase")).Op("+").Add(hexLit(win + uint64(f.local[v]) + off))
+				ad.addr = jen.Uint64().Call(jen.Id("w").Dot("LocalBase")).Op("+").Add(hexLit(win + uint64(f.Local[v]) + off))
 			}
 		case frontend.SpaceParam:
-			if o, ok := f.kparam[v]; ok {
+			if o, ok := f.KParam[v]; ok {
 				ad.shared = true
 				ad.space = "SpaceKernelParam"
 				ad.addr = hexLit(uint64(o) + off)
 			} else {
-				ad.addr = hexLit(uint64(f.param[v]) + off)
+				ad.addr = hexLit(uint64(f.Param[v]) + off)
 			}
 		default:
 			return nil
@@ -104,7 +105,7 @@ func (e *blockEmit) guarded(in *ssa.Instr, body func(mask string) []jen.Code) {
 		e.stmts = append(e.stmts, body("m")...)
 		return
 	}
-	g := e.f.regs[in.Guard.Reg.ID]
+	g := e.f.Regs[in.Guard.Reg.ID]
 	mn := e.fresh("m")
 	op := "&"
 	if in.GuardNeg {
@@ -133,10 +134,10 @@ func (e *blockEmit) load(in *ssa.Instr) {
 	if t.IsSigned() {
 		sextWidth = width
 	}
-	slot := e.f.regs[d.Value.Reg.ID]
+	slot := e.f.Regs[d.Value.Reg.ID]
 	delete(e.uni, slot)
 	sp := jen.Qual(rtPath, ad.space)
-	lc := jen.Lit(loc(in.Pos))
+	lc := jen.Lit(layout.Loc(in.Pos))
 	e.stmts = append(e.stmts, jen.Commentf("PTX line %d: %s", in.Pos.Line, spelling(in)))
 	if ad.base < 0 && ad.shared {
 		// Every lane reads the same bytes: once per warp, then broadcast.
@@ -184,16 +185,16 @@ func (e *blockEmit) store(in *ssa.Instr) {
 			e.unsupported(in)
 			return
 		}
-		slot = e.f.regs[src.Value.Reg.ID]
+		slot = e.f.Regs[src.Value.Reg.ID]
 	case ssa.ArgImm:
-		slot = e.f.constSlot(truncate(src.Imm, t))
+		slot = e.f.ConstSlot(truncate(src.Imm, t))
 	default:
 		e.unsupported(in)
 		return
 	}
 	es := t.Bytes()
 	sp := jen.Qual(rtPath, ad.space)
-	lc := jen.Lit(loc(in.Pos))
+	lc := jen.Lit(layout.Loc(in.Pos))
 	e.stmts = append(e.stmts, jen.Commentf("PTX line %d: %s", in.Pos.Line, spelling(in)))
 	e.guarded(in, func(mask string) []jen.Code {
 		if ad.base < 0 {

@@ -26,7 +26,7 @@ func (f *fnGen) valueUses() map[*ssa.Value][]*ssa.Instr {
 			}
 		}
 	}
-	for _, b := range f.fn.Blocks {
+	for _, b := range f.Fn.Blocks {
 		for _, p := range b.Phis {
 			other(p.Args...)
 		}
