@@ -345,6 +345,12 @@ func confWarpSource(body string) string {
 // returns the first block uint32 of out and the launch error.
 func confWarpKernel(t *testing.T, body string, block int) ([]uint32, error) {
 	t.Helper()
+	return confWarpKernelSched(t, body, block, runtime.SchedDefault)
+}
+
+// confWarpKernelSched is confWarpKernel under the scheduling model sched.
+func confWarpKernelSched(t *testing.T, body string, block int, sched runtime.Sched) ([]uint32, error) {
+	t.Helper()
 	src := confWarpSource(body)
 	mod, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "warp.ptx"})
 	require.NoError(t, err, "compiling:\n%s", src)
@@ -357,7 +363,8 @@ func confWarpKernel(t *testing.T, body string, block int) ([]uint32, error) {
 	}
 	out, err := runtime.Upload(dev, init)
 	require.NoError(t, err)
-	lerr := k.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(uint32(block)), out)
+	cfg := runtime.LaunchConfig{Grid: runtime.D1(1), Block: runtime.D1(uint32(block)), Sched: sched}
+	lerr := k.LaunchConfig(t.Context(), dev, cfg, out)
 	got := make([]uint32, block)
 	require.NoError(t, runtime.Download(dev, got, out))
 	return got, lerr
@@ -672,9 +679,9 @@ func TestConfWarpGuardedMembermask(t *testing.T) {
 
 // TestConfWarpFaults checks that a membermask naming lanes that are not executing, or not
 // naming the executing lane, or differing between lanes that name each other, stops the
-// launch with a warp-synchronization fault that says which lanes, where and in which thread.
-// The lanes that branch away store at DONE, so they wait there instead of exiting (exited
-// lanes may be named).
+// launch with a warp-synchronization fault that says which lanes, where and in which thread,
+// under ipdom. The lanes that branch away store at DONE, so they wait there instead of exiting
+// (exited lanes may be named); under its the instruction waits for them instead.
 func TestConfWarpFaults(t *testing.T) {
 	cases := []struct {
 		name, body, msg, marker string
@@ -724,7 +731,7 @@ DONE:
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := confWarpKernel(t, c.body, 32)
+			_, err := confWarpKernelSched(t, c.body, 32, runtime.SchedIPDOM)
 			var f *runtime.Fault
 			require.True(t, errors.As(err, &f), "want a *runtime.Fault, got %v", err)
 			require.Equal(t, runtime.FaultWarpSync, f.Kind, "%v", err)
@@ -734,6 +741,16 @@ DONE:
 			require.Equal(t, runtime.Dim3{X: 0, Y: 0, Z: 0}, f.CTA)
 			require.Equal(t, runtime.Dim3{X: c.thread, Y: 0, Z: 0}, f.Thread, "%v", err)
 			require.Contains(t, err.Error(), c.msg)
+			if !strings.Contains(c.name, "diverged") {
+				return
+			}
+			// Under its the instruction waits for the lanes that diverged; they store their
+			// thread index and exit, and then it runs without them.
+			got, err := confWarpKernelSched(t, c.body, 32, runtime.SchedITS)
+			require.NoError(t, err)
+			for tid, v := range got {
+				require.Equal(t, uint32(tid), v, "thread %d", tid)
+			}
 		})
 	}
 }

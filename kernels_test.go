@@ -633,6 +633,19 @@ var kernelCases = []kernelCase{
 			requireElems(t, "flags", flagsWant, readBuf[int32](f, flags, 2*nb))
 		}}
 	}},
+	{file: "its", kernel: "syncwarp_both_sides", shapes: warpShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		in := f.i32(s.n, -1<<20, 1<<20)
+		out := outputBuf[int32](f, s.n)
+		return kernelLaunch{args: []any{out, inputBuf(f, in)}, check: func(t *testing.T) {
+			want := tabulate(s.n, func(g int) int32 {
+				if g%32 < 16 {
+					return in[g^16] + 1000
+				}
+				return in[g^16] + 2000
+			})
+			requireElems(t, "out", want, readBuf[int32](f, out, s.n))
+		}}
+	}},
 	{file: "its", kernel: "store_return_barrier", shapes: exactShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
 		bd := int(s.block.X)
 		in := f.i32(s.n, -1<<20, 1<<20)

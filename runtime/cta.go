@@ -211,7 +211,28 @@ func (c *CTA) deadlock() {
 		}
 		parts = append(parts, fmt.Sprintf("barrier %d has %d of %d threads (waiting warps %s)", id, bar.arrived, c.live(), strings.Join(ws, ",")))
 	}
+	if first == nil {
+		c.warpSyncDeadlock()
+	}
 	f := first.w.newFault(FaultDeadlock, first.loc, firstLane(first.mask))
 	f.Detail = strings.Join(parts, "; ")
 	panic(f)
+}
+
+// warpSyncDeadlock reports lanes that wait at a warp-level synchronization for lanes of their
+// warp that can never reach one.
+func (c *CTA) warpSyncDeadlock() {
+	for _, w := range c.Warps {
+		for _, s := range w.syncs {
+			var arrived uint32
+			for _, o := range w.syncs {
+				arrived |= o.lanes
+			}
+			e := &w.stack[len(w.stack)-1]
+			f := w.newFault(FaultWarpSync, w.Fn.blockLoc(e.resume), firstLane(s.lanes))
+			f.Detail = fmt.Sprintf("%s membermask 0x%08x names lanes 0x%08x that never reach a warp-level synchronization", s.sync.What, s.need, s.need&w.Active()&^arrived)
+			panic(f)
+		}
+	}
+	panic("runtime: a CTA's warps wait, but at no barrier or warp-level synchronization")
 }

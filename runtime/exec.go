@@ -137,6 +137,11 @@ func (w *Warp) run() runStatus {
 			w.exitLanes(m)
 		case TermTrap:
 			w.Fault(FaultTrap, t.Loc, firstLane(m), "")
+		case TermWarpSync:
+			e.pc = t.Succ
+			if w.CTA.L.sched == SchedITS {
+				w.warpSync(t.WarpSync, m)
+			}
 		case TermBarrier:
 			e.pc = t.Succ
 			if id, wait := w.arrive(t.Barrier, m, t.Loc); wait {
@@ -415,5 +420,8 @@ func (w *Warp) exitLanes(m uint32) {
 	w.Exited |= m
 	for i := range w.stack {
 		w.stack[i].mask &^= m
+	}
+	if len(w.syncs) > 0 {
+		w.releaseSyncs()
 	}
 }

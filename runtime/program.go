@@ -112,7 +112,7 @@ func (f *Func) findShape() {
 func (b *Block) successors(out []int32) []int32 {
 	t := &b.Term
 	switch t.Kind {
-	case TermJump, TermCall, TermBarrier:
+	case TermJump, TermCall, TermBarrier, TermWarpSync:
 		out = append(out, t.Succ)
 	case TermBranch:
 		out = append(out, t.Succ, t.Alt)
@@ -237,14 +237,15 @@ type TermKind uint8
 
 // The terminators.
 const (
-	TermJump    TermKind = iota // go to Succ (ret is a jump to Func.Exit)
-	TermBranch                  // go to Succ when predicate Pred (negated if Negate) holds, else Alt
-	TermBrx                     // go to Table[index register]
-	TermCall                    // call Call, then continue at Succ
-	TermExit                    // end the active threads
-	TermTrap                    // abort the kernel
-	TermBarrier                 // wait at Barrier, then continue at Succ
-	TermNone                    // the virtual exit
+	TermJump     TermKind = iota // go to Succ (ret is a jump to Func.Exit)
+	TermBranch                   // go to Succ when predicate Pred (negated if Negate) holds, else Alt
+	TermBrx                      // go to Table[index register]
+	TermCall                     // call Call, then continue at Succ
+	TermExit                     // end the active threads
+	TermTrap                     // abort the kernel
+	TermBarrier                  // wait at Barrier, then continue at Succ
+	TermWarpSync                 // under its, wait for the lanes WarpSync names; then Succ
+	TermNone                     // the virtual exit
 )
 
 // Term ends a block. Succ, Alt, Table and Reconv are block indexes in the same function.
@@ -258,11 +259,26 @@ type Term struct {
 	// Uniform says every active lane is known to go the same way: no reconvergence entry.
 	Uniform bool
 	// Reconv is where lanes that split here meet again (the immediate post-dominator).
-	Reconv  int32
-	Index   int // brx.idx index register
-	Table   []int32
-	Call    *CallSite
-	Barrier *Barrier
+	Reconv   int32
+	Index    int // brx.idx index register
+	Table    []int32
+	Call     *CallSite
+	Barrier  *Barrier
+	WarpSync *WarpSync
+}
+
+// WarpSync is the rendezvous before a warp-level synchronization (bar.warp.sync, shfl.sync,
+// vote.sync, match.sync, redux.sync, elect.sync), which starts the block Succ. Under
+// independent thread scheduling, lanes reaching it wait until every live lane their
+// membermasks name has reached a warp-level synchronization too.
+type WarpSync struct {
+	Mask     int // register holding each lane's membermask
+	Guard    int // predicate register guarding the instruction, or -1
+	GuardNeg bool
+	What     string // the instruction, for faults
+	// Joint says the instruction exchanges values between lanes, so the lanes that meet run
+	// it together: paths waiting at the same place merge into one.
+	Joint bool
 }
 
 // CallSite is a call terminator.

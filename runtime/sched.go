@@ -288,3 +288,96 @@ func (f *Func) blockLoc(pc int32) string {
 	}
 	return b.Term.Loc
 }
+
+// syncWaitPC is the pc of a SIMT entry whose lanes wait at a warp-level synchronization.
+const syncWaitPC = -1
+
+// syncWait is a group of lanes waiting at a warp-level synchronization for the live lanes of
+// need (their membermasks' union).
+type syncWait struct {
+	lanes, need uint32
+	sync        *WarpSync
+}
+
+// Synced reports the lanes released from a warp-level synchronization on another path of the
+// warp: an instruction's membermask may name them as having reached it.
+func (w *Warp) Synced() uint32 { return w.synced }
+
+// warpSync is the rendezvous before a warp-level synchronization under its: when the executing
+// lanes' membermasks name live lanes of other paths, the running entry waits until those reach
+// one too, and other paths run meanwhile.
+func (w *Warp) warpSync(ws *WarpSync, m uint32) {
+	w.synced &^= m
+	exec := m
+	if ws.Guard >= 0 {
+		g := w.P[ws.Guard]
+		if ws.GuardNeg {
+			g = ^g
+		}
+		exec &= g
+	}
+	var union uint32
+	M := w.R[ws.Mask*WarpSize:][:WarpSize]
+	for x := exec; x != 0; x &= x - 1 {
+		union |= uint32(M[firstLane(x)])
+	}
+	if union&w.Active()&^m == 0 && len(w.syncs) == 0 {
+		return
+	}
+	e := &w.stack[len(w.stack)-1]
+	e.resume, e.pc = e.pc, syncWaitPC
+	w.syncs = append(w.syncs, syncWait{lanes: m, need: union, sync: ws})
+	w.releaseSyncs()
+}
+
+// releaseSyncs lets the waiting groups whose named lanes have all arrived (or exited) go on.
+// Lanes of a joint instruction that wait at the same place for the same reconvergence point
+// merge into one entry, so they run it together.
+func (w *Warp) releaseSyncs() {
+	var arrived uint32
+	for _, s := range w.syncs {
+		arrived |= s.lanes
+	}
+	var free uint32
+	joint := false
+	for _, s := range w.syncs {
+		if s.need&w.Active()&^arrived == 0 {
+			free |= s.lanes
+			joint = joint || s.sync.Joint
+		}
+	}
+	if free == 0 {
+		return
+	}
+	kept := w.syncs[:0]
+	for _, s := range w.syncs {
+		if s.lanes&free == 0 {
+			kept = append(kept, s)
+		}
+	}
+	w.syncs = kept
+	base := 0
+	if k := len(w.calls); k > 0 {
+		base = w.calls[k-1].base
+	}
+	top := -1
+	for i := len(w.stack) - 1; i >= 0; i-- {
+		e := &w.stack[i]
+		if e.pc != syncWaitPC || e.mask&free == 0 {
+			continue
+		}
+		e.pc = e.resume
+		if !joint || i < base {
+			continue
+		}
+		if top < 0 || w.stack[top].pc != e.pc || w.stack[top].reconv != e.reconv {
+			top = i
+			continue
+		}
+		w.stack[top].mask |= e.mask
+		e.mask = 0 // popped when it comes to the top
+	}
+	if !joint {
+		w.synced |= free
+	}
+}

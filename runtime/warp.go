@@ -40,6 +40,10 @@ type Warp struct {
 	ran      uint64
 	// progress is the state of the no-progress check at the ends of time slices (sched.go).
 	progress progressCheck
+	// syncs are the groups of lanes waiting at warp-level synchronizations (its only);
+	// synced are lanes released from one, which instructions accept as having reached it.
+	syncs  []syncWait
+	synced uint32
 }
 
 // simtEntry is one SIMT reconvergence stack entry: the lanes in mask run from block pc until

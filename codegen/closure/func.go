@@ -54,6 +54,11 @@ func (f *fnCompiler) block(b *ssa.Block) {
 	count := 0
 	prof := f.newProfile()
 	for _, in := range b.Instrs {
+		if mask, ok := layout.WarpSyncMask(in); ok {
+			next := int32(len(f.blocks) + 1)
+			f.blocks = append(f.blocks, runtime.Block{Code: code, PTXInstrs: count, Profile: prof, Term: runtime.Term{Kind: runtime.TermWarpSync, Loc: layout.Loc(in.Pos), Succ: next, WarpSync: f.warpSync(in, mask), Reconv: -1}})
+			code, count, prof = nil, 0, f.newProfile()
+		}
 		count++
 		if layout.IsBarrier(in) {
 			profileLine(prof, in.Pos)

@@ -40,6 +40,23 @@ func warpSynchronous(in *ssa.Instr) bool {
 	return false
 }
 
+// warpSync describes the rendezvous before a warp-level synchronization for the runtime:
+// where each lane's membermask is, the guard, and whether the lanes must run it together.
+func (f *fnCompiler) warpSync(in *ssa.Instr, mask ssa.Arg) *runtime.WarpSync {
+	e := &emitter{f: f, in: in}
+	ws := &runtime.WarpSync{Mask: e.src(mask, frontend.B32), Guard: -1, What: in.Op.String() + ".sync"}
+	if in.Guard != nil {
+		ws.Guard, ws.GuardNeg = f.Regs[in.Guard.Reg.ID], in.GuardNeg
+	}
+	switch in.Op {
+	case frontend.OpBar, frontend.OpBarrier:
+		ws.What = "bar.warp.sync"
+	default:
+		ws.Joint = true
+	}
+	return ws
+}
+
 // guardLanes returns the function giving the lanes of m whose guard holds, for the
 // instructions that apply their own guard.
 //
@@ -107,7 +124,7 @@ func warpMembers(w *runtime.Warp, mm int, m, exec uint32, what, loc string) (gro
 // membermask names lanes that exist and have not exited but have not reached it (are not in
 // reached).
 func checkMembers(w *runtime.Warp, members, reached, exec uint32, what, loc string) {
-	if missing := members & w.Active() &^ reached; missing != 0 {
+	if missing := members & w.Active() &^ reached &^ w.Synced(); missing != 0 {
 		w.Fault(runtime.FaultWarpSync, loc, bits.TrailingZeros32(exec), fmt.Sprintf("%s membermask 0x%08x includes inactive lanes 0x%08x", what, members, missing))
 	}
 }

@@ -53,6 +53,10 @@ func (f *fnGen) block(b *ssa.Block) {
 		part++
 	}
 	for _, in := range b.Instrs {
+		if _, ok := layout.WarpSyncMask(in); ok {
+			f.g.errorf(in.Pos, "instruction %s is not supported by the Go source back end yet", spelling(in))
+			return
+		}
 		count++
 		if layout.IsBarrier(in) {
 			next := int32(len(f.blocks) + 1)

@@ -228,9 +228,35 @@ func IsBarrier(in *ssa.Instr) bool {
 	return !slices.Contains(in.Mods, modWarp)
 }
 
-// layoutBlocks numbers the runtime blocks: each SSA block becomes one block per barrier it
-// contains plus one, and a call with code before it gets a block of its own, so that lanes
-// re-running a divergent call never re-run other instructions.
+// WarpSyncMask returns the membermask operand of a warp-level synchronization (bar.warp.sync
+// and the .sync forms of shfl, vote, match, redux and elect), which starts a runtime block of
+// its own so that, under independent thread scheduling, the lanes reaching it can wait there
+// for the others it names.
+func WarpSyncMask(in *ssa.Instr) (ssa.Arg, bool) {
+	i := -1
+	switch in.Op {
+	case frontend.OpBar, frontend.OpBarrier:
+		if slices.Contains(in.Mods, modWarp) {
+			i = 0
+		}
+	case frontend.OpShfl:
+		i = 3
+	case frontend.OpVote, frontend.OpMatch, frontend.OpRedux:
+		i = 1
+	case frontend.OpElect:
+		i = 0
+	}
+	if i < 0 || i >= len(in.Args) || !slices.Contains(in.Mods, modSync) {
+		return ssa.Arg{}, false
+	}
+	return in.Args[i], true
+}
+
+var modSync, _ = frontend.LookupMod(".sync")
+
+// layoutBlocks numbers the runtime blocks: each SSA block becomes one block per barrier and
+// warp-level synchronization it contains plus one, and a call with code before it gets a block
+// of its own, so that lanes re-running a divergent call never re-run other instructions.
 func (f *Frame) layoutBlocks() {
 	f.Start = make([]int32, len(f.Fn.Blocks))
 	n := int32(0)
@@ -238,7 +264,7 @@ func (f *Frame) layoutBlocks() {
 		f.Start[i] = n
 		n++
 		for _, in := range b.Instrs {
-			if IsBarrier(in) {
+			if _, sync := WarpSyncMask(in); sync || IsBarrier(in) {
 				n++
 			}
 		}

@@ -55,3 +55,24 @@ extern "C" __global__ void store_return_barrier(int *out, const int *in) {
   int u = t + 3 < (int)blockDim.x ? t + 3 : 2;
   out[g] = s[u] + in[g];
 }
+
+// syncwarp_both_sides: in each warp, the lanes below 16 and the others take different sides
+// of a branch; each side stages a value in shared memory, calls __syncwarp() and reads the
+// value of the lane 16 away on the other side: out[g] = in[g ^ 16] + 1000 for the lower
+// half, in[g ^ 16] + 2000 for the upper. blockDim.x must be a multiple of 32.
+extern "C" __global__ void syncwarp_both_sides(int *out, const int *in) {
+  __shared__ int s[1024];
+  int t = threadIdx.x;
+  int g = blockIdx.x * blockDim.x + t;
+  int v;
+  if ((t & 31) < 16) {
+    s[t] = in[g];
+    __syncwarp();
+    v = s[t ^ 16] + 1000;
+  } else {
+    s[t] = in[g];
+    __syncwarp();
+    v = s[t ^ 16] + 2000;
+  }
+  out[g] = v;
+}
