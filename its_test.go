@@ -150,3 +150,81 @@ LOOP:
 		require.Contains(t, f.Detail, "warp 0 ran 10000 blocks")
 	}
 }
+
+// TestITSDivergentBarriers runs bar.sync reached from both sides of a divergent branch, as
+// sm_70 and newer allow (the barrier counts threads, not warps): under its each side's lanes
+// wait at their own bar.sync while the other side runs to its one, and every thread then
+// reads what a thread of the other side stored before the barrier.
+func TestITSDivergentBarriers(t *testing.T) {
+	const src = `.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.shared .align 4 .b8 s[4096];
+	.reg .pred %p<2>;
+	.reg .b32 %r<10>;
+	.reg .b64 %rd<6>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %ntid.x;
+	mov.u64 %rd2, s;
+	mul.wide.u32 %rd3, %r1, 4;
+	add.u64 %rd4, %rd2, %rd3;
+	and.b32 %r3, %r1, 1;
+	setp.eq.u32 %p1, %r3, 0;
+	@%p1 bra EVEN;
+	mul.lo.u32 %r4, %r1, 3;
+	st.shared.u32 [%rd4], %r4;
+	bar.sync 0;
+	sub.u32 %r5, %r1, 1;
+	mov.u32 %r6, 100000;
+	bra.uni JOIN;
+EVEN:
+	mul.lo.u32 %r4, %r1, 5;
+	st.shared.u32 [%rd4], %r4;
+	bar.sync 0;
+	add.u32 %r5, %r1, 1;
+	rem.u32 %r5, %r5, %r2;
+	mov.u32 %r6, 200000;
+JOIN:
+	mul.wide.u32 %rd3, %r5, 4;
+	add.u64 %rd5, %rd2, %rd3;
+	ld.shared.u32 %r7, [%rd5];
+	add.u32 %r7, %r7, %r6;
+	mul.wide.u32 %rd3, %r1, 4;
+	add.u64 %rd5, %rd1, %rd3;
+	st.global.u32 [%rd5], %r7;
+	ret;
+}
+`
+	mod, err := ptx2go.Compile([]byte(src), ptx2go.Options{File: "divbar.ptx"})
+	require.NoError(t, err)
+	k, err := mod.Kernel("k")
+	require.NoError(t, err)
+	for _, block := range []uint32{2, 32, 96, 100} {
+		dev := runtime.NewDevice()
+		out, err := dev.Malloc(4 * int(block))
+		require.NoError(t, err)
+		require.NoError(t, k.LaunchConfig(t.Context(), dev, runtime.LaunchConfig{Grid: runtime.D1(1), Block: runtime.D1(block)}, out))
+		got := make([]uint32, block)
+		require.NoError(t, runtime.Download(dev, got, out))
+		stored := func(t uint32) uint32 {
+			if t%2 == 0 {
+				return 5 * t
+			}
+			return 3 * t
+		}
+		for tid := range block {
+			want := stored(tid-1) + 100000
+			if tid%2 == 0 {
+				want = stored((tid+1)%block) + 200000
+			}
+			require.Equal(t, want, got[tid], "block %d, thread %d", block, tid)
+		}
+		err = k.LaunchConfig(t.Context(), dev, runtime.LaunchConfig{Grid: runtime.D1(1), Block: runtime.D1(block), Sched: runtime.SchedIPDOM}, out)
+		var f *runtime.Fault
+		require.True(t, errors.As(err, &f), "ipdom: want a barrier deadlock, got %v", err)
+		require.Equal(t, runtime.FaultDeadlock, f.Kind)
+	}
+}
