@@ -99,6 +99,12 @@ func (w *Warp) endSlice() bool {
 	switch pg.phase {
 	case 0:
 		w.CTA.L.checkCancel(w, e, fn.Blocks[e.pc].Term.Loc)
+		if len(w.CTA.Warps) == 1 {
+			if _, _, ok := w.otherPath(); !ok {
+				w.setSlice(timeSlice) // nothing could run instead, and nothing waits for it
+				return true
+			}
+		}
 		pg.phase, pg.left = 1, probeBlocks
 		fallthrough
 	case 1:
@@ -108,8 +114,8 @@ func (w *Warp) endSlice() bool {
 			return false
 		}
 	case 2:
-		if e.pc == pg.pc && e.mask == pg.mask {
-			return w.judge(e, w.pathHash(e) == pg.hash)
+		if e.pc == pg.pc {
+			return w.judge(e, e.mask == pg.mask && w.pathHash(e) == pg.hash)
 		}
 	}
 	if pg.left--; pg.left > 0 {
