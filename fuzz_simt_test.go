@@ -6,11 +6,11 @@ package ptx2go_test
 // every thread's results are defined whatever the schedule; the closure back end (with one
 // worker and with the default) and the reference engine must leave identical memory.
 //
-// The generator keeps to what the strict IPDOM machine runs without independent thread
-// scheduling: bar.sync only at kernel level in uniform control flow, and, in code that leads
-// to a barrier, early exits only where no lane of the warp is in a divergent region (a guarded
-// exit or ret at the top level of the kernel). After the last barrier, and in functions
-// (which never hold barriers), exit and ret may appear anywhere.
+// Barriers: bar.sync only at kernel level in uniform control flow. In code that leads to a
+// barrier, lanes may end (exit or ret) after code of their own in a divergent region, which
+// needs independent thread scheduling (the programs target sm_80), or as a guarded exit or ret
+// at the top level of the kernel. After the last barrier, and in functions (which never hold
+// barriers), exit and ret may appear anywhere.
 //
 //	go test -run '^$' -fuzz=FuzzSIMT -fuzztime=10m .
 
@@ -626,6 +626,20 @@ func (f *simtFn) earlyEnd() {
 			}
 			f.emit("@%s %s;", p, op)
 		}
+		return
+	}
+	if f.kernel && r.IntN(2) == 0 {
+		// Lanes that end after code of their own, in a divergent region, while others of
+		// their warp go on to a barrier: under independent thread scheduling (sm_80) they
+		// run to their end instead of waiting at the reconvergence point, and never hold
+		// the barrier up.
+		p := f.lanePred()
+		skip := f.g.newLabel("$S")
+		f.emit("@!%s bra %s;", p, skip)
+		f.arith()
+		f.emit("st.global.u32 [%%a1+%d], %s;", 4*r.IntN(24), f.state())
+		f.emit("%s;", op)
+		f.emitLabel(skip)
 		return
 	}
 	if !f.kernel || f.depth > 0 {
