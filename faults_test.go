@@ -608,3 +608,33 @@ func TestResourceLimits(t *testing.T) {
 		}
 	})
 }
+
+// TestFaultUseAfterFree launches vecadd on a buffer that was freed: the first access to it is
+// an out-of-bounds fault at its address, and the device stays usable for the next launch.
+func TestFaultUseAfterFree(t *testing.T) {
+	mod, err := ptx2go.CompileFile("testdata/ptx/vecadd.ptx")
+	require.NoError(t, err)
+	k, err := mod.Kernel("vecadd")
+	require.NoError(t, err)
+	dev := runtime.NewDevice()
+	a, err := runtime.Upload(dev, []float32{1, 2, 3, 4})
+	require.NoError(t, err)
+	b, err := runtime.Upload(dev, []float32{10, 20, 30, 40})
+	require.NoError(t, err)
+	c, err := dev.Malloc(16)
+	require.NoError(t, err)
+	require.NoError(t, dev.Free(b))
+	err = k.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(4), c, a, b, uint32(4))
+	var f *runtime.Fault
+	require.True(t, errors.As(err, &f), "want a fault, got %v", err)
+	require.Equal(t, runtime.FaultOutOfBounds, f.Kind)
+	require.True(t, f.HasAddr)
+	require.GreaterOrEqual(t, f.Addr, uint64(b))
+	require.Less(t, f.Addr, uint64(b)+16)
+	b2, err := runtime.Upload(dev, []float32{10, 20, 30, 40})
+	require.NoError(t, err)
+	require.NoError(t, k.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(4), c, a, b2, uint32(4)))
+	got := make([]float32, 4)
+	require.NoError(t, runtime.Download(dev, got, c))
+	require.Equal(t, []float32{11, 22, 33, 44}, got)
+}
