@@ -67,8 +67,28 @@ fuzz:
 
 # Parse and build throughput on >= 5 MB modules made from the corpus (MB/s and allocations),
 # and kernel execution against hand-written Go (bench_test.go: ns/op, ns/lane-instr).
+# Parse and build throughput (frontend, ssa), then one table of kernel timings with one worker:
+# hand-written Go, the generated Go engine and the closure engine, and their ratios, all from
+# the same `go test -bench` run.
+BENCH_KERNELS = VecAdd|Saxpy|Collatz|MatmulTiled|Reduce|Fib
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./frontend ./ssa .
+	$(GO) test -run '^$$' -bench . -benchmem ./frontend ./ssa
+	@$(GO) test -run '^$$' -bench '^Benchmark($(BENCH_KERNELS))' . | tee /dev/stderr | awk ' \
+		/^Benchmark/ { \
+			name = $$1; sub(/^Benchmark/, "", name); sub(/-[0-9]+$$/, "", name); ns = $$3; \
+			if (name ~ /engine=closure\/workers=1$$/) { sub(/\/.*/, "", name); cl[name] = ns; order[++n] = name } \
+			else if (name ~ /engine=go\/workers=1$$/) { sub(/\/.*/, "", name); gen[name] = ns } \
+			else if (name ~ /Go(\/fma32)?$$/) { sub(/Go(\/fma32)?$$/, "", name); hand[name] = ns } \
+		} \
+		END { \
+			printf "\n| kernel (1 worker) | hand-written Go | generated | closure | generated / Go | closure / Go | closure / generated |\n"; \
+			printf "|---|---|---|---|---|---|---|\n"; \
+			for (i = 1; i <= n; i++) { k = order[i]; \
+				g = (k in gen) ? sprintf("%.1f ms", gen[k] / 1e6) : "-"; \
+				gr = (k in gen) ? sprintf("%.1fx", gen[k] / hand[k]) : "-"; \
+				cg = (k in gen) ? sprintf("%.2fx", cl[k] / gen[k]) : "-"; \
+				printf "| %s | %.1f ms | %s | %.1f ms | %s | %.1fx | %s |\n", k, hand[k] / 1e6, g, cl[k] / 1e6, gr, cl[k] / hand[k], cg } \
+		}'
 
 # Regenerates testdata/ptx/gcc/*.ptx from testdata/gcc/*.c with GCC's nvptx offload compiler
 # (Debian/Ubuntu: apt-get install gcc-12-offload-nvptx). CI never runs this. The host gcc

@@ -1,0 +1,198 @@
+package ptx2go_test
+
+// More kernels for `make bench`'s table: saxpy, a block reduction and recursive fib, each
+// checked against its hand-written Go version before it is timed.
+
+import (
+	"math"
+	"testing"
+
+	"github.com/ptx2go/ptx2go"
+	"github.com/ptx2go/ptx2go/runtime"
+)
+
+// ---- saxpy ----
+
+const saxpyA = float32(1.5)
+
+func BenchmarkSaxpy(b *testing.B) { benchEngines(b, "saxpy_math.ptx", "saxpy", benchSaxpy) }
+
+// benchSaxpyRef is y[i] = fma(a, x[i], y[i]) correctly rounded, as fma.rn.f32: the check.
+func benchSaxpyRef(y, x []float32, a float32) {
+	for i := range y {
+		y[i] = benchFMA32(a, x[i], y[i])
+	}
+}
+
+// benchSaxpyGo is saxpy as a Go programmer writes it, the timed baseline: one float64 FMA
+// rounded to float32 (which can differ from fma.rn.f32 by double rounding, rarely).
+func benchSaxpyGo(y, x []float32, a float32) {
+	for i := range y {
+		y[i] = float32(math.FMA(float64(a), float64(x[i]), float64(y[i])))
+	}
+}
+
+func benchSaxpy(b *testing.B, k *ptx2go.Kernel) {
+	dev := runtime.NewDevice()
+	x, y := benchVecAddInputs()
+	px, py := benchUpload(b, dev, x), benchUpload(b, dev, y)
+	l := &benchLaunch{k: k, dev: dev, grid: runtime.D1(vecAddN / 256), block: runtime.D1(256),
+		args: []any{py, px, saxpyA, vecAddN}}
+	l.check(b)
+	got, want := make([]float32, vecAddN), append([]float32(nil), y...)
+	benchDownload(b, dev, got, py)
+	benchSaxpyRef(want, x, saxpyA)
+	for i := range want {
+		if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+			b.Fatalf("saxpy: y[%d] = %v, want %v", i, got[i], want[i])
+		}
+	}
+	l.run(b)
+}
+
+func BenchmarkSaxpyGo(b *testing.B) {
+	x, y := benchVecAddInputs()
+	b.ReportAllocs()
+	for b.Loop() {
+		benchSaxpyGo(y, x, saxpyA)
+	}
+}
+
+// ---- reduce_sum ----
+
+func BenchmarkReduce(b *testing.B) { benchEngines(b, "reduce_shared.ptx", "reduce_sum", benchReduce) }
+
+// benchReduceInputs are 2^22 small integers.
+func benchReduceInputs() []int32 {
+	s := make([]int32, vecAddN)
+	for i := range s {
+		s[i] = int32(i*7919%2001) - 1000
+	}
+	return s
+}
+
+// benchReduceGo sums each block of 256 elements (wrapping), as reduce_sum does per CTA.
+func benchReduceGo(out, in []int32) {
+	for blk := range out {
+		var s int32
+		for _, v := range in[blk*256 : blk*256+256] {
+			s += v
+		}
+		out[blk] = s
+	}
+}
+
+func benchReduce(b *testing.B, k *ptx2go.Kernel) {
+	dev := runtime.NewDevice()
+	in := benchReduceInputs()
+	pin := benchUpload(b, dev, in)
+	const blocks = vecAddN / 256
+	pout, err := dev.Malloc(4 * blocks)
+	if err != nil {
+		b.Fatal(err)
+	}
+	l := &benchLaunch{k: k, dev: dev, grid: runtime.D1(blocks), block: runtime.D1(256), args: []any{pout, pin, vecAddN}}
+	l.check(b)
+	got, want := make([]int32, blocks), make([]int32, blocks)
+	benchDownload(b, dev, got, pout)
+	benchReduceGo(want, in)
+	for i := range want {
+		if got[i] != want[i] {
+			b.Fatalf("reduce_sum: out[%d] = %d, want %d", i, got[i], want[i])
+		}
+	}
+	l.run(b)
+}
+
+func BenchmarkReduceGo(b *testing.B) {
+	in := benchReduceInputs()
+	out := make([]int32, vecAddN/256)
+	b.ReportAllocs()
+	for b.Loop() {
+		benchReduceGo(out, in)
+	}
+}
+
+// ---- recursion (fib, tree_depth, gcd) ----
+
+const fibN = 1 << 12
+
+func BenchmarkFib(b *testing.B) { benchEngines(b, "recursion.ptx", "recursion", benchFib) }
+
+// benchFibInputs are n in [0, 18] and a second operand for gcd.
+func benchFibInputs() (in []int32, in2 []uint32) {
+	in, in2 = make([]int32, fibN), make([]uint32, fibN)
+	for i := range in {
+		in[i] = int32(i * 37 % 19)
+		in2[i] = uint32(i*7 + 3)
+	}
+	return in, in2
+}
+
+func benchFibRec(n int32) int32 {
+	if n <= 1 {
+		return n
+	}
+	return benchFibRec(n-1) + benchFibRec(n-2)
+}
+
+func benchTreeDepth(x uint32) int32 {
+	if x <= 1 {
+		return 0
+	}
+	return 1 + max(benchTreeDepth(x/2), benchTreeDepth(x/3))
+}
+
+func benchGCD(a, b uint32) uint32 {
+	if b == 0 {
+		return a
+	}
+	return benchGCD(b, a%b)
+}
+
+// benchFibGo is the hand-written Go version of the recursion kernel, recursive as it is.
+func benchFibGo(fibs, depths []int32, gcds []uint32, in []int32, in2 []uint32) {
+	for i, n := range in {
+		fibs[i] = benchFibRec(n)
+		depths[i] = benchTreeDepth(uint32(n))
+		gcds[i] = benchGCD(uint32(n), in2[i])
+	}
+}
+
+func benchFib(b *testing.B, k *ptx2go.Kernel) {
+	dev := runtime.NewDevice()
+	in, in2 := benchFibInputs()
+	pin, pin2 := benchUpload(b, dev, in), benchUpload(b, dev, in2)
+	var outs [3]runtime.Ptr
+	for i := range outs {
+		p, err := dev.Malloc(4 * fibN)
+		if err != nil {
+			b.Fatal(err)
+		}
+		outs[i] = p
+	}
+	l := &benchLaunch{k: k, dev: dev, grid: runtime.D1(fibN / 128), block: runtime.D1(128),
+		args: []any{outs[0], outs[1], outs[2], pin, pin2, fibN}}
+	l.check(b)
+	fibs, depths, gcds := make([]int32, fibN), make([]int32, fibN), make([]uint32, fibN)
+	wf, wd, wg := make([]int32, fibN), make([]int32, fibN), make([]uint32, fibN)
+	benchDownload(b, dev, fibs, outs[0])
+	benchDownload(b, dev, depths, outs[1])
+	benchDownload(b, dev, gcds, outs[2])
+	benchFibGo(wf, wd, wg, in, in2)
+	for i := range wf {
+		if fibs[i] != wf[i] || depths[i] != wd[i] || gcds[i] != wg[i] {
+			b.Fatalf("recursion[%d]: (%d, %d, %d), want (%d, %d, %d)", i, fibs[i], depths[i], gcds[i], wf[i], wd[i], wg[i])
+		}
+	}
+	l.run(b)
+}
+
+func BenchmarkFibGo(b *testing.B) {
+	in, in2 := benchFibInputs()
+	fibs, depths, gcds := make([]int32, fibN), make([]int32, fibN), make([]uint32, fibN)
+	b.ReportAllocs()
+	for b.Loop() {
+		benchFibGo(fibs, depths, gcds, in, in2)
+	}
+}
