@@ -242,20 +242,21 @@ func ptx2goVersion() string {
 }
 
 // moduleDir finds the source directory of the ptx2go module the program builds against: the
-// module cache's copy of this binary's version when it was installed as a module version,
-// else the checkout this file was compiled from, else the module the go command sees from
+// directory this file was compiled from when it is still there (a checkout, or the module
+// cache's copy for a binary installed with go install ...@VERSION), else the module cache's
+// copy of this binary's version (go mod download), else the module the go command sees from
 // the current directory.
 func moduleDir(goCmd string) (string, error) {
+	if _, self, _, ok := goruntime.Caller(0); ok && filepath.IsAbs(self) {
+		if d := filepath.Dir(filepath.Dir(filepath.Dir(self))); isModuleDir(d) {
+			return d, nil
+		}
+	}
 	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Path == modulePath && moduleVersion(info, ok) != version {
 		out, err := exec.Command(goCmd, "mod", "download", "-json", modulePath+"@"+info.Main.Version).Output()
 		var m struct{ Dir string }
 		if err == nil && json.Unmarshal(out, &m) == nil && isModuleDir(m.Dir) {
 			return m.Dir, nil
-		}
-	}
-	if _, self, _, ok := goruntime.Caller(0); ok && filepath.IsAbs(self) {
-		if d := filepath.Dir(filepath.Dir(filepath.Dir(self))); isModuleDir(d) {
-			return d, nil
 		}
 	}
 	out, err := exec.Command(goCmd, "list", "-m", "-f", "{{.Dir}}", modulePath).Output()
