@@ -42,7 +42,7 @@ var layeringRules = map[string]layeringRule{
 	"cmd/ptx2go":    {anyModule: true, anyThirdParty: true},
 	// The run command's logic, shared by the command and the programs its Go engine builds:
 	// the root package (with what it imports) and npyio for .npy arguments.
-	"runner": {mod: []string{"", "frontend", "ssa", "runtime", "runtime/isa", "codegen/layout", "codegen/closure"}, thirdParty: []string{"github.com/sbinet/npyio", "gonum.org/v1/gonum"}},
+	"cmd/ptx2go/runner": {mod: []string{"", "frontend", "ssa", "runtime", "runtime/isa", "codegen/layout", "codegen/closure"}, thirdParty: []string{"github.com/sbinet/npyio", "gonum.org/v1/gonum"}},
 	// Checked-in output of `ptx2go generate`: must build with runtime alone.
 	"generated/...": {mod: []string{"runtime", "runtime/isa"}},
 }

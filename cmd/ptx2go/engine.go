@@ -17,9 +17,9 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/ptx2go/ptx2go/cmd/ptx2go/runner"
 	"github.com/ptx2go/ptx2go/codegen/gosrc"
 	"github.com/ptx2go/ptx2go/frontend"
-	"github.com/ptx2go/ptx2go/runner"
 	"github.com/ptx2go/ptx2go/ssa"
 )
 
@@ -35,7 +35,7 @@ import (
 	"os"
 
 	"github.com/ptx2go/ptx2go"
-	"github.com/ptx2go/ptx2go/runner"
+	"github.com/ptx2go/ptx2go/cmd/ptx2go/runner"
 
 	"ptx2gorun/kernels"
 )
