@@ -10,6 +10,9 @@ import (
 	"github.com/ptx2go/ptx2go"
 	"github.com/ptx2go/ptx2go/generated/atomics"
 	"github.com/ptx2go/ptx2go/generated/barrier_exit"
+	"github.com/ptx2go/ptx2go/generated/constant_data"
+	"github.com/ptx2go/ptx2go/generated/convert"
+	"github.com/ptx2go/ptx2go/generated/cvt_round"
 	"github.com/ptx2go/ptx2go/generated/divergent_loop"
 	"github.com/ptx2go/ptx2go/generated/dynamic_shared"
 	"github.com/ptx2go/ptx2go/generated/early_exit"
@@ -37,6 +40,9 @@ import (
 var generatedModules = map[string]*runtime.Module{
 	"atomics":        atomics.Module,
 	"barrier_exit":   barrier_exit.Module,
+	"constant_data":  constant_data.Module,
+	"convert":        convert.Module,
+	"cvt_round":      cvt_round.Module,
 	"divergent_loop": divergent_loop.Module,
 	"dynamic_shared": dynamic_shared.Module,
 	"early_exit":     early_exit.Module,
