@@ -120,9 +120,10 @@ gcc-ptx:
 # The test-corpus modules the Go source back end compiles completely; `make generate` writes
 # generated/NAME/NAME.go for each with `ptx2go generate`, and TestGeneratedUpToDate
 # (cmd/ptx2go) fails when regenerating would change a file.
-GENERATED = barrier_exit divergent_loop dynamic_shared early_exit fapprox fminmax fp64_math \
+GENERATED = atomics barrier_exit constant_data convert cvt_round divergent_loop dynamic_shared \
+	early_exit fapprox fminmax fp64_math \
 	fround funcptr grid_stride int64_math local_array matmul_2d recursion reduce_shared \
-	saxpy_math struct_byval switch_dense vecadd
+	saxpy_math struct_byval switch_dense vecadd vector_types
 
 .PHONY: generate
 generate:

@@ -8,7 +8,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptx2go/ptx2go"
+	"github.com/ptx2go/ptx2go/generated/atomics"
 	"github.com/ptx2go/ptx2go/generated/barrier_exit"
+	"github.com/ptx2go/ptx2go/generated/constant_data"
+	"github.com/ptx2go/ptx2go/generated/convert"
+	"github.com/ptx2go/ptx2go/generated/cvt_round"
 	"github.com/ptx2go/ptx2go/generated/divergent_loop"
 	"github.com/ptx2go/ptx2go/generated/dynamic_shared"
 	"github.com/ptx2go/ptx2go/generated/early_exit"
@@ -27,13 +31,18 @@ import (
 	"github.com/ptx2go/ptx2go/generated/struct_byval"
 	"github.com/ptx2go/ptx2go/generated/switch_dense"
 	"github.com/ptx2go/ptx2go/generated/vecadd"
+	"github.com/ptx2go/ptx2go/generated/vector_types"
 	"github.com/ptx2go/ptx2go/runtime"
 )
 
 // generatedModules are the packages `make generate` writes under generated/, by testdata name:
 // the Go source back end's output for testdata/ptx/NAME.ptx.
 var generatedModules = map[string]*runtime.Module{
+	"atomics":        atomics.Module,
 	"barrier_exit":   barrier_exit.Module,
+	"constant_data":  constant_data.Module,
+	"convert":        convert.Module,
+	"cvt_round":      cvt_round.Module,
 	"divergent_loop": divergent_loop.Module,
 	"dynamic_shared": dynamic_shared.Module,
 	"early_exit":     early_exit.Module,
@@ -52,6 +61,7 @@ var generatedModules = map[string]*runtime.Module{
 	"struct_byval":   struct_byval.Module,
 	"switch_dense":   switch_dense.Module,
 	"vecadd":         vecadd.Module,
+	"vector_types":   vector_types.Module,
 }
 
 // TestKernelsGenerated runs every case of TestKernels whose module has a generated package on

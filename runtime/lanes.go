@@ -308,3 +308,121 @@ func Broadcast(D *[WarpSize]uint64, m uint32, v uint64) {
 		D[bits.TrailingZeros32(m)&(WarpSize-1)] = v
 	}
 }
+
+// IsGlobalGeneric reports whether a generic address lies outside the shared and local
+// windows, that is, in global memory.
+func IsGlobalGeneric(addr uint64) bool {
+	return addr-uint64(SharedWindow) >= WindowSize && addr-uint64(LocalWindow) >= WindowSize
+}
+
+// AtomicRMW replaces the 2, 4 or 8 bytes of global memory mem at device address addr by
+// f(old, b, c) atomically and returns old. A 16-bit value is updated through the aligned
+// 32-bit word that holds it: device allocations are 8-byte aligned on the host as on the
+// device, so that word lies inside the same allocation.
+func AtomicRMW(mem []byte, addr uint64, f func(o, b, c uint64) uint64, b, c uint64) uint64 {
+	switch len(mem) {
+	case 2:
+		shift := (addr & 2) * 8
+		p := (*uint32)(unsafe.Add(unsafe.Pointer(&mem[0]), -int(addr&2)))
+		for {
+			word := atomic.LoadUint32(p)
+			old := uint64(word>>shift) & 0xffff
+			nw := word&^(0xffff<<shift) | uint32(f(old, b, c)&0xffff)<<shift
+			if atomic.CompareAndSwapUint32(p, word, nw) {
+				return old
+			}
+		}
+	case 4:
+		p := AtomicU32(mem)
+		for {
+			old := atomic.LoadUint32(p)
+			if atomic.CompareAndSwapUint32(p, old, uint32(f(uint64(old), b, c))) {
+				return uint64(old)
+			}
+		}
+	}
+	p := AtomicU64(mem)
+	for {
+		old := atomic.LoadUint64(p)
+		if atomic.CompareAndSwapUint64(p, old, f(old, b, c)) {
+			return old
+		}
+	}
+}
+
+// AtomLanes runs an n-byte atom or red (n = 2, 4 or 8) for each lane l of m in increasing
+// lane order, as codegen/closure does: the word at A[l]&amask+off of space sp (A nil: off)
+// becomes f(old, B[l], C[l]) (operands cut to n bytes) and, when D is not nil, D[l] gets
+// old. Global memory, and generic addresses that reach it, is updated with sync/atomic since
+// other CTAs run in parallel; shared and local memory belong to the warp's goroutine.
+func (w *Warp) AtomLanes(sp Space, f func(o, b, c uint64) uint64, D, A, B, C *[WarpSize]uint64, amask, off uint64, n int, m uint32, loc string) {
+	mask := ^uint64(0)
+	if n < 8 {
+		mask = 1<<(8*n) - 1
+	}
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & (WarpSize - 1)
+		addr := off
+		if A != nil {
+			addr += A[l] & amask
+		}
+		mem := w.Bytes(sp, addr, n, l, loc)
+		b, c := B[l]&mask, C[l]&mask
+		var old uint64
+		if sp == SpaceGlobal || sp == SpaceGeneric && IsGlobalGeneric(addr) {
+			old = AtomicRMW(mem, addr, f, b, c)
+		} else {
+			old = LoadBits(mem)
+			StoreBits(mem, f(old, b, c)&mask)
+		}
+		if D != nil {
+			D[l] = old
+		}
+	}
+}
+
+// LoadVector reads, for each lane l of m, a vector of len(D) n-byte elements at
+// A[l]&amask+off of space sp (A nil: off), one access of len(D)*n bytes aligned to its size,
+// into D[i][l], sign-extended to sextWidth bits when sextWidth > 0; a nil D[i] (an element
+// written as _) is not kept.
+func (w *Warp) LoadVector(sp Space, D []*[WarpSize]uint64, A *[WarpSize]uint64, amask, off uint64, n, sextWidth int, m uint32, loc string) {
+	size := n * len(D)
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & (WarpSize - 1)
+		addr := off
+		if A != nil {
+			addr += A[l] & amask
+		}
+		b := w.Bytes(sp, addr, size, l, loc)
+		for i, d := range D {
+			if d == nil {
+				continue
+			}
+			v := LoadBits(b[i*n : i*n+n])
+			if sextWidth > 0 {
+				v = sext(v, n, sextWidth)
+			}
+			d[l] = v
+		}
+	}
+}
+
+// StoreVector writes, for each lane l of m, the low n bytes of S[i][l] as element i of the
+// vector at A[l]&amask+off of space sp (A nil: off), one access of len(S)*n bytes aligned to
+// its size, lanes in increasing order; a nil S[i] (an element written as _) is not stored.
+func (w *Warp) StoreVector(sp Space, S []*[WarpSize]uint64, A *[WarpSize]uint64, amask, off uint64, n int, m uint32, loc string) {
+	size := n * len(S)
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & (WarpSize - 1)
+		addr := off
+		if A != nil {
+			addr += A[l] & amask
+		}
+		b := w.Bytes(sp, addr, size, l, loc)
+		for i, s := range S {
+			if s != nil {
+				StoreBits(b[i*n:i*n+n], s[l])
+			}
+		}
+	}
+}

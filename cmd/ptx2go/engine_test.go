@@ -86,11 +86,15 @@ func TestRunEngineErrors(t *testing.T) {
 	require.Contains(t, stderr, `ptx2go run: invalid value "bogus" for flag -engine: unknown engine "bogus" (want closure or go)`)
 
 	if _, err := exec.LookPath("go"); err == nil {
-		// A module the Go source back end cannot generate: the generator's positioned error.
-		code, stdout, stderr := runCLI("run", "-engine", "go", "../../testdata/ptx/atomics.ptx")
+		// A module that does not compile: the same positioned error as the closure engine.
+		bad := filepath.Join(t.TempDir(), "bad.ptx")
+		require.NoError(t, os.WriteFile(bad, []byte(".version 7.5\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tfrobnicate.u32 %r1;\n}\n"), 0o644))
+		code, stdout, stderr := runCLI("run", "-engine", "go", bad)
 		require.Equal(t, exitFail, code)
 		require.Empty(t, stdout)
-		require.Regexp(t, `^\.\./\.\./testdata/ptx/atomics\.ptx:[0-9]+: instruction atom\.\S+ is not supported by the Go source back end yet\n$`, stderr)
+		_, _, want := runCLI("run", bad)
+		require.Equal(t, want, stderr)
+		require.Contains(t, stderr, "bad.ptx:6:")
 	}
 
 	// Without the go command.

@@ -5,10 +5,10 @@ import (
 	"math/bits"
 	"slices"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/ptx2go/ptx2go/runtime/isa"
 	"github.com/ptx2go/ptx2go/ssa"
 )
 
@@ -142,94 +142,66 @@ func atomTypeOK(op frontend.Mod, t frontend.Type) (ok, halves bool) {
 	return false, false
 }
 
-// atomFunc returns the new memory value for old value o and operands b and c, all of width
-// bits of type t.
-func atomFunc(op frontend.Mod, t frontend.Type) func(o, b, c uint64) uint64 {
-	n := t.Bits()
+// atomIsaOps maps the integer and f32/f64 operations to runtime/isa's, by operation and
+// signedness of the type.
+func atomIsaOp(op frontend.Mod, t frontend.Type) isa.AtomOp {
 	switch op {
 	case frontend.ModAnd:
-		return func(o, b, _ uint64) uint64 { return o & b }
+		return isa.AtomAnd
 	case frontend.ModOr:
-		return func(o, b, _ uint64) uint64 { return o | b }
+		return isa.AtomOr
 	case frontend.ModXor:
-		return func(o, b, _ uint64) uint64 { return o ^ b }
+		return isa.AtomXor
 	case frontend.ModExch:
-		return func(_, b, _ uint64) uint64 { return b }
+		return isa.AtomExch
 	case frontend.ModCas:
-		return func(o, b, c uint64) uint64 {
-			if o == b {
-				return c
-			}
-			return o
-		}
+		return isa.AtomCas
 	case frontend.ModInc:
-		return func(o, b, _ uint64) uint64 {
-			if o >= b {
-				return 0
-			}
-			return o + 1
-		}
+		return isa.AtomInc
 	case frontend.ModDec:
-		return func(o, b, _ uint64) uint64 {
-			if o == 0 || o > b {
-				return b
-			}
-			return o - 1
-		}
+		return isa.AtomDec
 	case frontend.ModMin, frontend.ModMax:
-		isMax := op == frontend.ModMax
-		if t.IsSigned() {
-			return func(o, b, _ uint64) uint64 {
-				if sext(o, n) < sext(b, n) != isMax {
-					return o
-				}
-				return b
-			}
+		switch {
+		case op == frontend.ModMin && t.IsSigned():
+			return isa.AtomMinS
+		case op == frontend.ModMin:
+			return isa.AtomMinU
+		case t.IsSigned():
+			return isa.AtomMaxS
 		}
-		return func(o, b, _ uint64) uint64 {
-			if o < b != isMax {
-				return o
-			}
-			return b
-		}
+		return isa.AtomMaxU
 	}
 	switch t {
 	case frontend.F32:
-		return func(o, b, _ uint64) uint64 { return atomAddF32(o, b) }
+		return isa.AtomAddF32
 	case frontend.F64:
-		return func(o, b, _ uint64) uint64 {
-			r := f64(o) + f64(b)
-			if r != r {
-				return nan64
-			}
-			return b64(r)
-		}
-	case frontend.F16:
-		return func(o, b, _ uint64) uint64 { return uint64(f16Format.add(uint16(o), uint16(b))) }
-	case frontend.BF16:
-		return func(o, b, _ uint64) uint64 { return uint64(bf16Format.add(uint16(o), uint16(b))) }
-	case frontend.F16x2, frontend.BF16x2:
-		h := f16Format
-		if t == frontend.BF16x2 {
-			h = bf16Format
-		}
-		return func(o, b, _ uint64) uint64 {
-			lo := h.add(uint16(o), uint16(b))
-			hi := h.add(uint16(o>>16), uint16(b>>16))
-			return uint64(hi)<<16 | uint64(lo)
-		}
+		return isa.AtomAddF64
 	}
-	return func(o, b, _ uint64) uint64 { return o + b }
+	return isa.AtomAdd
 }
 
-// atomAddF32 is atom.add.f32: round to nearest even, with subnormal inputs and results
-// flushed to sign-preserving zero, as the ISA specifies; a NaN result is the canonical NaN.
-func atomAddF32(o, b uint64) uint64 {
-	r := f32(ftz32(o)) + f32(ftz32(b))
-	if r != r {
-		return nan32
+// atomFunc returns the new memory value for old value o and operands b and c, all of width
+// bits of type t: runtime/isa's, except for the f16/bf16 additions.
+func atomFunc(op frontend.Mod, t frontend.Type) func(o, b, c uint64) uint64 {
+	if op == frontend.ModAdd {
+		switch t {
+		case frontend.F16:
+			return func(o, b, _ uint64) uint64 { return uint64(f16Format.add(uint16(o), uint16(b))) }
+		case frontend.BF16:
+			return func(o, b, _ uint64) uint64 { return uint64(bf16Format.add(uint16(o), uint16(b))) }
+		case frontend.F16x2, frontend.BF16x2:
+			h := f16Format
+			if t == frontend.BF16x2 {
+				h = bf16Format
+			}
+			return func(o, b, _ uint64) uint64 {
+				lo := h.add(uint16(o), uint16(b))
+				hi := h.add(uint16(o>>16), uint16(b>>16))
+				return uint64(hi)<<16 | uint64(lo)
+			}
+		}
 	}
-	return ftz32(b32(r))
+	return isa.AtomFunc(atomIsaOp(op, t), t.Bits())
 }
 
 // atom lowers atom and red:
@@ -334,8 +306,8 @@ func (e *emitter) atom() runtime.Instr {
 				old = uint64(atomic.AddUint32(runtime.AtomicU32(mem), uint32(bv)) - uint32(bv))
 			case fast:
 				old = atomic.AddUint64(runtime.AtomicU64(mem), bv) - bv
-			case sp == frontend.SpaceGlobal || sp == frontend.SpaceNone && isGlobalGeneric(addr):
-				old = atomicRMW(mem, addr, f, bv, cv)
+			case sp == frontend.SpaceGlobal || sp == frontend.SpaceNone && runtime.IsGlobalGeneric(addr):
+				old = runtime.AtomicRMW(mem, addr, f, bv, cv)
 			default:
 				old = runtime.LoadBits(mem)
 				runtime.StoreBits(mem, wrap(f(old, bv, cv), width))
@@ -352,47 +324,6 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// isGlobalGeneric reports whether a generic address lies outside the shared and local windows,
-// that is, in global memory.
-func isGlobalGeneric(addr uint64) bool {
-	return addr-uint64(runtime.SharedWindow) >= runtime.WindowSize && addr-uint64(runtime.LocalWindow) >= runtime.WindowSize
-}
-
-// atomicRMW replaces the 2, 4 or 8 bytes of global memory mem at device address addr by
-// f(old, b, c) atomically and returns old. A 16-bit value is updated through the aligned
-// 32-bit word that holds it: device allocations are 8-byte aligned on the host as on the
-// device, so that word lies inside the same allocation.
-func atomicRMW(mem []byte, addr uint64, f func(o, b, c uint64) uint64, b, c uint64) uint64 {
-	switch len(mem) {
-	case 2:
-		shift := (addr & 2) * 8
-		p := (*uint32)(unsafe.Add(unsafe.Pointer(&mem[0]), -int(addr&2)))
-		for {
-			word := atomic.LoadUint32(p)
-			old := uint64(word>>shift) & 0xffff
-			nw := word&^(0xffff<<shift) | uint32(f(old, b, c)&0xffff)<<shift
-			if atomic.CompareAndSwapUint32(p, word, nw) {
-				return old
-			}
-		}
-	case 4:
-		p := runtime.AtomicU32(mem)
-		for {
-			old := atomic.LoadUint32(p)
-			if atomic.CompareAndSwapUint32(p, old, uint32(f(uint64(old), b, c))) {
-				return uint64(old)
-			}
-		}
-	}
-	p := runtime.AtomicU64(mem)
-	for {
-		old := atomic.LoadUint64(p)
-		if atomic.CompareAndSwapUint64(p, old, f(old, b, c)) {
-			return old
-		}
-	}
 }
 
 // halfFormat is a 16-bit binary floating-point format: f16 or bf16.
@@ -509,7 +440,7 @@ func (e *emitter) isspacep() runtime.Instr {
 		test = isConst
 	case frontend.SpaceGlobal:
 		test = func(w *runtime.Warp, addr uint64) bool {
-			return isGlobalGeneric(addr) && addr-uint64(runtime.FuncWindow) >= runtime.WindowSize && !isConst(w, addr)
+			return runtime.IsGlobalGeneric(addr) && addr-uint64(runtime.FuncWindow) >= runtime.WindowSize && !isConst(w, addr)
 		}
 	case frontend.SpaceParam:
 		test = func(*runtime.Warp, uint64) bool { return false }

@@ -155,7 +155,7 @@ func (e *emitter) atomVector(op frontend.Mod, t frontend.Type) runtime.Instr {
 				b[i] = wrap(w.R[s*ws+l], width)
 			}
 			for i := range src {
-				old := atomicRMW(mem[i*es:i*es+es], addr+uint64(i*es), f, b[i], 0)
+				old := runtime.AtomicRMW(mem[i*es:i*es+es], addr+uint64(i*es), f, b[i], 0)
 				if dst != nil {
 					w.R[dst[i]*ws+l] = old
 				}

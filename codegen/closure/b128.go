@@ -262,7 +262,7 @@ func (e *emitter) atomB128(op frontend.Mod) runtime.Instr {
 			mem := ad.access(w, addr, 16, l, loc)
 			lo, hi := runtime.AtomicU64(mem[:8]), runtime.AtomicU64(mem[8:16])
 			b0, b1, c0, c1 := B0[l], B1[l], C0[l], C1[l]
-			global := sp == frontend.SpaceGlobal || sp == frontend.SpaceNone && isGlobalGeneric(addr)
+			global := sp == frontend.SpaceGlobal || sp == frontend.SpaceNone && runtime.IsGlobalGeneric(addr)
 			if global {
 				mu := w.Lock128(addr)
 				mu.Lock()

@@ -1,8 +1,6 @@
 package closure
 
 import (
-	"math"
-
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
 	"github.com/ptx2go/ptx2go/runtime/isa"
@@ -84,32 +82,12 @@ func (e *emitter) cvt() runtime.Instr {
 		})
 	case !fl(dt):
 		// float → integer: round to an integer, then saturate; NaN becomes 0.
-		round := intRounding(rnd)
-		if round == nil {
+		round, ok := intRounding(rnd)
+		if !ok {
 			return e.errorf("cvt from .%s to an integer type needs .rni, .rzi, .rmi or .rpi", st.String()[1:])
 		}
 		return lanes1(d, a, func(x uint64) uint64 {
-			f := round(readFloat(x))
-			if f != f {
-				return 0
-			}
-			if dt.IsSigned() {
-				lo, hi := -math.Ldexp(1, dn-1), math.Ldexp(1, dn-1)
-				switch {
-				case f < lo:
-					return finish(uint64(int64(-1) << (dn - 1)))
-				case f >= hi:
-					return finish(mask(dn - 1))
-				}
-				return finish(uint64(int64(f)))
-			}
-			switch {
-			case f <= 0:
-				return 0
-			case f >= math.Ldexp(1, dn):
-				return mask(dn)
-			}
-			return finish(uint64(f))
+			return finish(isa.FloatToInt(readFloat(x), round, dn, dt.IsSigned()))
 		})
 	case !fl(st):
 		// integer → float.
@@ -120,50 +98,27 @@ func (e *emitter) cvt() runtime.Instr {
 		return lanes1(d, a, func(x uint64) uint64 {
 			var r uint64
 			if st.IsSigned() {
-				r = intToFloat(sext(x, sn), 0, true, dt, mode)
+				r = isa.IntToFloat(sext(x, sn), 0, true, dn, isa.Rounding(mode))
 			} else {
-				r = intToFloat(0, wrap(x, sn), false, dt, mode)
+				r = isa.IntToFloat(0, wrap(x, sn), false, dn, isa.Rounding(mode))
 			}
 			return satFloat(r, dt, sat)
 		})
 	}
 	// float → float.
-	if ri := intRounding(rnd); ri != nil {
-		if dt != st {
-			return e.errorf("cvt with an integer rounding mode needs equal source and destination types")
-		}
-		return lanes1(d, a, func(x uint64) uint64 {
-			f := ri(readFloat(x))
-			if f != f {
-				return satFloat(canonNaN(dt), dt, sat)
-			}
-			if dt == frontend.F32 {
-				r := b32(float32(f))
-				if ftz {
-					r = ftz32(r)
-				}
-				return satFloat(r, dt, sat)
-			}
-			return satFloat(b64(f), dt, sat)
-		})
+	round, toInt := intRounding(rnd)
+	if toInt && dt != st {
+		return e.errorf("cvt with an integer rounding mode needs equal source and destination types")
 	}
-	mode := floatRounding(rnd)
-	if mode < 0 {
-		return e.unsupported()
+	if !toInt {
+		mode := floatRounding(rnd)
+		if mode < 0 {
+			return e.unsupported()
+		}
+		round = isa.Rounding(mode)
 	}
 	return lanes1(d, a, func(x uint64) uint64 {
-		f := readFloat(x)
-		if f != f {
-			return satFloat(canonNaN(dt), dt, sat)
-		}
-		if dt == frontend.F64 {
-			return satFloat(b64(f), dt, sat)
-		}
-		r := uint64(isa.Round64To32(b64(f), isa.Rounding(mode)))
-		if ftz {
-			r = ftz32(r)
-		}
-		return satFloat(r, dt, sat)
+		return isa.CvtFloat(x, dn, sn, round, toInt, ftz, sat)
 	})
 }
 
@@ -201,19 +156,19 @@ func clampUnsigned(v uint64, t frontend.Type) uint64 {
 	return min(v, mask(n))
 }
 
-// intRounding returns the round-to-integer function of .rni/.rzi/.rmi/.rpi, or nil.
-func intRounding(m frontend.Mod) func(float64) float64 {
+// intRounding returns the direction of .rni/.rzi/.rmi/.rpi, or false.
+func intRounding(m frontend.Mod) (isa.Rounding, bool) {
 	switch m {
 	case frontend.ModRni:
-		return math.RoundToEven
+		return isa.RN, true
 	case frontend.ModRzi:
-		return math.Trunc
+		return isa.RZ, true
 	case frontend.ModRmi:
-		return math.Floor
+		return isa.RM, true
 	case frontend.ModRpi:
-		return math.Ceil
+		return isa.RP, true
 	}
-	return nil
+	return 0, false
 }
 
 // Float rounding directions, in the order of isa.Rounding (RN, RZ, RM, RP).
@@ -237,74 +192,6 @@ func floatRounding(m frontend.Mod) int {
 		return roundUp
 	}
 	return -1
-}
-
-// stepFloat32 corrects a nearest-rounded r that is above (or below) the exact value.
-func stepFloat32(r float32, above bool, mode int) float32 {
-	switch {
-	case mode == roundDown && above, mode == roundZero && above && r > 0:
-		return math.Nextafter32(r, float32(math.Inf(-1)))
-	case mode == roundUp && !above, mode == roundZero && !above && r < 0:
-		return math.Nextafter32(r, float32(math.Inf(1)))
-	}
-	return r
-}
-
-// intToFloat converts a signed (s) or unsigned (u) integer to f32 or f64 bits, rounding in the
-// given direction.
-func intToFloat(s int64, u uint64, signed bool, t frontend.Type, mode int) uint64 {
-	var r64 float64
-	if signed {
-		r64 = float64(s)
-	} else {
-		r64 = float64(u)
-	}
-	// cmp is the sign of (exact integer - f) for an integral f.
-	cmp := func(f float64) int {
-		if signed {
-			switch {
-			case f >= 0x1p63:
-				return -1
-			case f < -0x1p63:
-				return 1
-			case s < int64(f):
-				return -1
-			case s > int64(f):
-				return 1
-			}
-			return 0
-		}
-		switch {
-		case f >= 0x1p64:
-			return -1
-		case u < uint64(f):
-			return -1
-		case u > uint64(f):
-			return 1
-		}
-		return 0
-	}
-	if t == frontend.F32 {
-		var r float32
-		if signed {
-			r = float32(s)
-		} else {
-			r = float32(u)
-		}
-		if c := cmp(float64(r)); c != 0 && mode != roundNearest {
-			r = stepFloat32(r, c < 0, mode)
-		}
-		return b32(r)
-	}
-	if c := cmp(r64); c != 0 && mode != roundNearest {
-		switch {
-		case mode == roundDown && c < 0, mode == roundZero && c < 0 && r64 > 0:
-			r64 = math.Nextafter(r64, math.Inf(-1))
-		case mode == roundUp && c > 0, mode == roundZero && c > 0 && r64 < 0:
-			r64 = math.Nextafter(r64, math.Inf(1))
-		}
-	}
-	return b64(r64)
 }
 
 // satFloat applies cvt's .sat: clamp to [0, 1], NaN to 0.

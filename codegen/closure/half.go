@@ -491,12 +491,12 @@ func (e *emitter) cvtScalarHalf(dt, st frontend.Type) runtime.Instr {
 	if !isHalf(dt) {
 		// From a 16-bit float to an integer, f32 or f64: the value is exact in float64.
 		if dt.IsInteger() {
-			round := intRounding(rnd)
-			if round == nil {
+			round, ok := intRounding(rnd)
+			if !ok {
 				return e.errorf("cvt from %s to an integer type needs .rni, .rzi, .rmi or .rpi", st)
 			}
 			toInt := e.floatToInt(dt)
-			return lanes1(d, a, func(x uint64) uint64 { return toInt(round(read(x))) })
+			return lanes1(d, a, func(x uint64) uint64 { return toInt(isa.RoundToInt(read(x), round)) })
 		}
 		if rnd != 0 {
 			// Widening is exact: the ISA allows no rounding modifier.
@@ -519,13 +519,13 @@ func (e *emitter) cvtScalarHalf(dt, st frontend.Type) runtime.Instr {
 		}
 		return uint64(h)
 	}
-	if round := intRounding(rnd); round != nil {
+	if round, ok := intRounding(rnd); ok {
 		// cvt.rni.f16.f16: round to an integral value in the same format.
 		if dt != st {
 			return e.errorf("cvt with an integer rounding mode needs equal source and destination types")
 		}
 		return lanes1(d, a, func(x uint64) uint64 {
-			return fin(k.fromF64(b64(round(read(x))), isa.RN))
+			return fin(k.fromF64(b64(isa.RoundToInt(read(x), round)), isa.RN))
 		})
 	}
 	r, ok := halfRounding(rnd)
@@ -570,24 +570,8 @@ func (e *emitter) floatToInt(dt frontend.Type) func(float64) uint64 {
 	}
 	signed := dt.IsSigned()
 	return func(f float64) uint64 {
-		var v uint64
-		switch {
-		case f != f:
-			return 0
-		case signed && f < -math.Ldexp(1, dn-1):
-			v = uint64(int64(-1) << (dn - 1))
-		case signed && f >= math.Ldexp(1, dn-1):
-			v = mask(dn - 1)
-		case signed:
-			v = uint64(int64(f))
-		case f <= 0:
-			return 0
-		case f >= math.Ldexp(1, dn):
-			return mask(dn)
-		default:
-			v = uint64(f)
-		}
-		v = wrap(v, dn)
+		// f is integral already: rounding it again changes nothing.
+		v := isa.FloatToInt(f, isa.RZ, dn, signed)
 		if signed && regBits > dn {
 			return signExtend(v, dn, regBits)
 		}

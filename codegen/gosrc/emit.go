@@ -197,11 +197,23 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 		return // CTAs share memory through Go atomics; program order gives the ordering.
 	case frontend.OpLd, frontend.OpLdu:
 		e.flush()
-		e.load(in)
+		if firstDst(in).Kind == ssa.ArgVector {
+			e.loadVector(in)
+		} else {
+			e.load(in)
+		}
 		return
 	case frontend.OpSt:
 		e.flush()
-		e.store(in)
+		if len(in.Args) == 2 && in.Args[1].Kind == ssa.ArgVector {
+			e.storeVector(in)
+		} else {
+			e.store(in)
+		}
+		return
+	case frontend.OpAtom, frontend.OpRed:
+		e.flush()
+		e.atom(in)
 		return
 	}
 	if !laneLocal(in) {

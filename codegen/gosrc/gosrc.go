@@ -71,6 +71,8 @@ type gen struct {
 	errs   ErrorList
 	names  namer
 	decls  []jen.Code // block functions, in order
+	// atomVars are the package-level isa.AtomFunc variables declared.
+	atomVars map[string]bool
 }
 
 func (g *gen) errorf(pos frontend.Pos, format string, args ...any) {

@@ -203,3 +203,91 @@ func (e *blockEmit) store(in *ssa.Instr) {
 		return []jen.Code{jen.Id("w").Dot("StoreLanes").Call(sp, jen.Id(e.reg(slot)), jen.Id(e.reg(ad.base)), hexLit(ad.amask), hexLit(ad.off), jen.Lit(es), jen.Id(mask), lc)}
 	})
 }
+
+// loadVector lowers ld.v2/.v4 (runtime.Warp.LoadVector): one access of the whole vector per
+// lane; an element written as _ is not kept.
+func (e *blockEmit) loadVector(in *ssa.Instr) {
+	t := typeOf(in)
+	d := firstDst(in)
+	if t.Bits() > 64 || t == frontend.Pred || len(in.Args) != 1 {
+		e.unsupported(in)
+		return
+	}
+	ad := e.memOperand(in, in.Args[0])
+	if ad == nil {
+		e.unsupported(in)
+		return
+	}
+	sextWidth := -1
+	var D []jen.Code
+	for _, x := range d.Elems {
+		switch {
+		case x.Kind == ssa.ArgSink:
+			D = append(D, jen.Nil())
+		case x.Kind == ssa.ArgValue && x.Value.Reg.Type != frontend.Pred:
+			w := 0
+			if t.IsSigned() {
+				w = x.Value.Reg.Type.Bits()
+			}
+			if sextWidth >= 0 && w != sextWidth {
+				e.unsupported(in)
+				return
+			}
+			sextWidth = w
+			slot := e.f.Regs[x.Value.Reg.ID]
+			delete(e.uni, slot)
+			D = append(D, jen.Id(e.reg(slot)))
+		default:
+			e.unsupported(in)
+			return
+		}
+	}
+	e.memVector(in, ad, "LoadVector", D, []jen.Code{jen.Lit(t.Bytes()), jen.Lit(max(sextWidth, 0))})
+}
+
+// storeVector lowers st.v2/.v4 (runtime.Warp.StoreVector); an element written as _ is not
+// stored.
+func (e *blockEmit) storeVector(in *ssa.Instr) {
+	t := typeOf(in)
+	if t.Bits() > 64 || t == frontend.Pred || len(in.Args) != 2 {
+		e.unsupported(in)
+		return
+	}
+	ad := e.memOperand(in, in.Args[0])
+	if ad == nil {
+		e.unsupported(in)
+		return
+	}
+	var S []jen.Code
+	for _, x := range in.Args[1].Elems {
+		if x.Kind == ssa.ArgSink {
+			S = append(S, jen.Nil())
+			continue
+		}
+		slot, ok := e.operandSlot(x, t)
+		if !ok {
+			e.unsupported(in)
+			return
+		}
+		S = append(S, jen.Id(e.reg(slot)))
+	}
+	e.memVector(in, ad, "StoreVector", S, []jen.Code{jen.Lit(t.Bytes())})
+}
+
+func (e *blockEmit) memVector(in *ssa.Instr, ad *memAddr, fn string, regs, tail []jen.Code) {
+	sp := jen.Qual(rtPath, ad.space)
+	lc := jen.Lit(layout.Loc(in.Pos))
+	list := jen.Index().Op("*").Index(jen.Qual(rtPath, "WarpSize")).Uint64().Values(regs...)
+	e.stmts = append(e.stmts, jen.Commentf("PTX line %d: %s", in.Pos.Line, spelling(in)))
+	e.guarded(in, func(mask string) []jen.Code {
+		var args []jen.Code
+		if ad.base < 0 {
+			args = []jen.Code{sp, list, jen.Nil(), jen.Lit(0), ad.addr}
+		} else {
+			args = []jen.Code{sp, list, jen.Id(e.reg(ad.base)), hexLit(ad.amask), hexLit(ad.off)}
+		}
+		args = append(args, tail...)
+		args = append(args, jen.Id(mask), lc)
+		return []jen.Code{jen.Id("w").Dot(fn).Call(args...)}
+	})
+}

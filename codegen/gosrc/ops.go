@@ -343,21 +343,44 @@ func (c ctx) float(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
 	return nil
 }
 
-// cvt lowers the integer conversions and the frequent integer-to-float ones.
+// intRoundingName maps .rni/.rzi/.rmi/.rpi to runtime/isa's direction.
+var intRoundingName = map[frontend.Mod]string{frontend.ModRni: "RN", frontend.ModRzi: "RZ", frontend.ModRmi: "RM", frontend.ModRpi: "RP"}
+
+// cvt lowers cvt between integer, f32 and f64 types as codegen/closure does: integer
+// conversions as Go conversions, integer to float in the forms Go's conversions round
+// exactly, and from floats with runtime/isa's FloatToInt and CvtFloat (every rounding mode,
+// .sat, .ftz).
 func (c ctx) cvt(in *ssa.Instr, n string) []jen.Code {
 	ts := types(in)
-	if len(ts) != 2 || len(in.Args) != 1 || has(in, frontend.ModSat) || has(in, frontend.ModFtz) {
+	if len(ts) != 2 || len(in.Args) != 1 {
 		return nil
 	}
 	dt, st := ts[0], ts[1]
+	sat, ftz := has(in, frontend.ModSat), has(in, frontend.ModFtz)
+	fl := func(t frontend.Type) bool { return t == frontend.F32 || t == frontend.F64 }
+	if dt.IsFloat() && !fl(dt) || st.IsFloat() && !fl(st) || dt.Bits() > 64 || st.Bits() > 64 {
+		return nil
+	}
 	regBits := 64
 	if x := in.Dsts[0]; x.Kind == ssa.ArgValue && x.Value != nil {
 		regBits = x.Value.Reg.Type.Bits()
 	}
 	a := c.src(in, in.Args[0], st)
+	dn := dt.Bits()
+	// readFloat is the float64 value of the float source, .ftz applied to an f32.
+	readFloat := func() jen.Code {
+		if st == frontend.F64 {
+			return jen.Qual("math", "Float64frombits").Call(a)
+		}
+		x := conv("uint32", a)
+		if ftz {
+			x = isaFn("Ftz32", x)
+		}
+		return jen.Float64().Call(jen.Qual("math", "Float32frombits").Call(x))
+	}
 	switch {
 	case !dt.IsFloat() && !st.IsFloat():
-		if rounding(in) != 0 || dt.Bits() > 64 || st.Bits() > 64 {
+		if sat || ftz || rounding(in) != 0 {
 			return nil
 		}
 		// Read the source as its type, convert to the destination type, and keep a signed
@@ -368,30 +391,75 @@ func (c ctx) cvt(in *ssa.Instr, n string) []jen.Code {
 		} else {
 			v = conv(utype(st.Bits()), a)
 		}
-		dn := dt.Bits()
 		if dt.IsSigned() && regBits > dn {
 			return define(n, u64(conv(utype(regBits), conv(stype(regBits), conv(stype(dn), v)))))
 		}
 		return define(n, u64(conv(utype(dn), v)))
-	case dt.IsFloat() && !st.IsFloat():
-		// The forms closure has typed lane loops for, which Go's conversions round exactly.
-		if rounding(in) != frontend.ModRn || st != frontend.S32 && st != frontend.U32 && st != frontend.S64 {
+	case !dt.IsFloat():
+		// float → integer: round to an integer, then saturate; NaN becomes 0.
+		r, ok := intRoundingName[rounding(in)]
+		if !ok {
 			return nil
 		}
+		v := isaFn("FloatToInt", readFloat(), jen.Qual(isaPath, r), jen.Lit(dn), jen.Lit(dt.IsSigned()))
+		if dt.IsSigned() && regBits > dn {
+			return define(n, u64(conv(utype(regBits), conv(stype(regBits), conv(stype(dn), v)))))
+		}
+		return define(n, v)
+	case !st.IsFloat():
+		// integer → float: Go's conversions round the common .rn forms exactly; the others
+		// are runtime/isa's IntToFloat.
 		var v jen.Code
 		if st.IsSigned() {
 			v = conv(stype(st.Bits()), a)
 		} else {
 			v = conv(utype(st.Bits()), a)
 		}
-		switch dt {
-		case frontend.F32:
-			return define(n, u64(jen.Qual("math", "Float32bits").Call(jen.Float32().Call(v))))
-		case frontend.F64:
-			return define(n, jen.Qual("math", "Float64bits").Call(jen.Float64().Call(v)))
+		var r jen.Code
+		switch {
+		case rounding(in) == 0 || rounding(in) == frontend.ModRn:
+			r = jen.Qual(isaPath, "RN")
+			if !sat && (st == frontend.S32 || st == frontend.U32 || st == frontend.S64) {
+				if dt == frontend.F32 {
+					return define(n, u64(jen.Qual("math", "Float32bits").Call(jen.Float32().Call(v))))
+				}
+				return define(n, jen.Qual("math", "Float64bits").Call(jen.Float64().Call(v)))
+			}
+		case roundingName[rounding(in)] != "":
+			r = jen.Qual(isaPath, roundingName[rounding(in)])
+		default:
+			return nil
+		}
+		var x jen.Code
+		if st.IsSigned() {
+			x = isaFn("IntToFloat", jen.Int64().Call(v), jen.Lit(0), jen.True(), jen.Lit(dn), r)
+		} else {
+			x = isaFn("IntToFloat", jen.Lit(0), jen.Uint64().Call(v), jen.False(), jen.Lit(dn), r)
+		}
+		if sat && dt == frontend.F32 {
+			x = u64(isaFn("Sat32", conv("uint32", x)))
+		} else if sat {
+			x = isaFn("Sat64", x)
+		}
+		return define(n, x)
+	}
+	// float → float.
+	r, toInt := intRoundingName[rounding(in)]
+	if toInt && dt != st {
+		return nil
+	}
+	if !toInt {
+		switch rounding(in) {
+		case 0, frontend.ModRn:
+			r = "RN"
+		default:
+			var ok bool
+			if r, ok = roundingName[rounding(in)]; !ok {
+				return nil
+			}
 		}
 	}
-	return nil
+	return define(n, isaFn("CvtFloat", a, jen.Lit(dn), jen.Lit(st.Bits()), jen.Qual(isaPath, r), jen.Lit(toInt), jen.Lit(ftz), jen.Lit(sat)))
 }
 
 // predValue returns statements that define n as the boolean a predicate-writing instruction
