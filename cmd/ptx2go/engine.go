@@ -181,26 +181,35 @@ func generateModule(file string, src []byte) ([]byte, error) {
 }
 
 // writeEngineSources writes the program's module into dir: go.mod requiring ptx2go from
-// modDir, go.sum copied from ptx2go's, main.go, and kernels/kernels.go with the generated source.
+// modDir together with every requirement of ptx2go's own go.mod (so the go command loads the
+// same pruned module graph ptx2go's build did, all of it in the module cache), go.sum copied
+// from ptx2go's, main.go, and kernels/kernels.go with the generated source.
 func writeEngineSources(dir, modDir string, gen []byte) error {
-	goLine := "go 1.26"
 	sum, _ := os.ReadFile(filepath.Join(modDir, "go.sum"))
-	if gomod, err := os.ReadFile(filepath.Join(modDir, "go.mod")); err == nil {
-		sc := bufio.NewScanner(bytes.NewReader(gomod))
+	var gomod strings.Builder
+	gomod.WriteString("module ptx2gorun\n")
+	hasGo := false
+	if src, err := os.ReadFile(filepath.Join(modDir, "go.mod")); err == nil {
+		sc := bufio.NewScanner(bytes.NewReader(src))
 		for sc.Scan() {
-			if l := strings.TrimSpace(sc.Text()); strings.HasPrefix(l, "go ") {
-				goLine = l
-				break
+			l := sc.Text()
+			if strings.HasPrefix(strings.TrimSpace(l), "module ") {
+				continue
 			}
+			hasGo = hasGo || strings.HasPrefix(strings.TrimSpace(l), "go ")
+			gomod.WriteString(l + "\n")
 		}
 	}
-	gomod := fmt.Sprintf("module ptx2gorun\n\n%s\n\nrequire %s v0.0.0-00010101000000-000000000000\n\nreplace %s => %s\n",
-		goLine, modulePath, modulePath, quoteModPath(modDir))
+	if !hasGo {
+		gomod.WriteString("\ngo 1.26\n")
+	}
+	fmt.Fprintf(&gomod, "\nrequire %s v0.0.0-00010101000000-000000000000\n\nreplace %s => %s\n",
+		modulePath, modulePath, quoteModPath(modDir))
 	files := []struct {
 		name string
 		data []byte
 	}{
-		{"go.mod", []byte(gomod)},
+		{"go.mod", []byte(gomod.String())},
 		{"go.sum", sum},
 		{"main.go", []byte(engineMain)},
 		{filepath.Join("kernels", "kernels.go"), gen},
