@@ -1,13 +1,6 @@
 package ptx2go_test
 
 import (
-	"fmt"
-	"slices"
-	"testing"
-
-	"github.com/stretchr/testify/require"
-
-	"github.com/ptx2go/ptx2go"
 	"github.com/ptx2go/ptx2go/generated/atomics"
 	"github.com/ptx2go/ptx2go/generated/barrier_exit"
 	"github.com/ptx2go/ptx2go/generated/constant_data"
@@ -62,52 +55,4 @@ var generatedModules = map[string]*runtime.Module{
 	"switch_dense":   switch_dense.Module,
 	"vecadd":         vecadd.Module,
 	"vector_types":   vector_types.Module,
-}
-
-// TestKernelsGenerated runs every case of TestKernels whose module has a generated package on
-// the Go source engine (ptx2go.Load of the generated Module), with one and four workers,
-// checks the results against the Go reference, and checks that every output buffer holds the
-// same bytes as after the closure engine's run on the same inputs.
-func TestKernelsGenerated(t *testing.T) {
-	for _, c := range slices.Concat(kernelCases, isaKernelCases) {
-		rt, ok := generatedModules[c.file]
-		if !ok {
-			continue
-		}
-		t.Run(c.file+"/"+c.kernel, func(t *testing.T) {
-			t.Parallel()
-			gen, err := ptx2go.Load(rt)
-			require.NoError(t, err)
-			gk, err := gen.Kernel(c.kernel)
-			require.NoError(t, err)
-			closure, err := ptx2go.CompileFile(kernelLevels(c.file)[0].path)
-			require.NoError(t, err)
-			ck, err := closure.Kernel(c.kernel)
-			require.NoError(t, err)
-			require.Equal(t, ck.Params(), gk.Params())
-			for i, s := range c.shapes {
-				seed := kernelSeed(c.file, c.kernel, i)
-				t.Run(s.String(), func(t *testing.T) {
-					var outs [][][]byte
-					for _, e := range []struct {
-						name    string
-						k       *ptx2go.Kernel
-						workers int
-					}{{"closure", ck, 1}, {"go", gk, 1}, {"go", gk, 4}} {
-						t.Run(fmt.Sprintf("%s/workers=%d", e.name, e.workers), func(t *testing.T) {
-							f := newKernelFixture(t, seed)
-							l := c.setup(f, s)
-							cfg := runtime.LaunchConfig{Grid: s.grid, Block: s.block, DynamicShared: l.shared, Workers: e.workers}
-							require.NoError(t, e.k.LaunchConfig(t.Context(), f.dev, cfg, l.args...))
-							l.check(t)
-							outs = append(outs, f.outputs())
-						})
-					}
-					for i := 1; i < len(outs); i++ {
-						require.Equal(t, outs[0], outs[i], "outputs differ from the closure engine's")
-					}
-				})
-			}
-		})
-	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ptx2go/ptx2go"
 	"github.com/ptx2go/ptx2go/runtime"
+	"github.com/ptx2go/ptx2go/testdata/kernelcases"
 )
 
 // TestIPDOMSIMTDeadlock runs testdata/cuda/its.cu's kernels whose lanes wait for each other
@@ -17,9 +18,9 @@ import (
 // that names the warp, the looping lanes' line and where the others wait, from clang's and
 // nvcc's PTX. (Under the default, its, TestKernels runs them to the right results.)
 func TestIPDOMSIMTDeadlock(t *testing.T) {
-	for _, level := range kernelLevels("its") {
-		t.Run(level.name, func(t *testing.T) {
-			mod, err := ptx2go.CompileFile(level.path)
+	for _, level := range kernelcases.Levels("its") {
+		t.Run(level.Name, func(t *testing.T) {
+			mod, err := ptx2go.CompileFile(level.Path)
 			require.NoError(t, err)
 			dev := runtime.NewDevice()
 			for _, c := range []struct {
@@ -49,7 +50,7 @@ func TestIPDOMSIMTDeadlock(t *testing.T) {
 					require.True(t, errors.As(err, &f), "want a fault, got %v", err)
 					require.Equal(t, runtime.FaultSIMTDeadlock, f.Kind, "%v", err)
 					require.Equal(t, c.kernel, f.Kernel)
-					file := filepath.ToSlash(level.path)
+					file := filepath.ToSlash(level.Path)
 					require.Regexp(t, `^warp 0: lanes 0x[0-9a-f]{8} loop at `+file+`:\d+ without progress while lanes 0x[0-9a-f]{8} wait .* `+file+`:\d+; under the pre-Volta`, f.Detail)
 					require.Contains(t, f.Loc, file+":")
 				})

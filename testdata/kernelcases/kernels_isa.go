@@ -1,4 +1,4 @@
-package ptx2go_test
+package kernelcases
 
 import (
 	"fmt"
