@@ -305,10 +305,6 @@ type syncWait struct {
 	sync        *WarpSync
 }
 
-// Synced reports the lanes released from a warp-level synchronization on another path of the
-// warp: an instruction's membermask may name them as having reached it.
-func (w *Warp) Synced() uint32 { return w.synced }
-
 // warpSync is the rendezvous before a warp-level synchronization under its: when the executing
 // lanes' membermasks name live lanes of other paths, the running entry waits until those reach
 // one too, and other paths run meanwhile.
