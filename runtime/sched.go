@@ -288,11 +288,10 @@ func (f *Func) blockLoc(pc int32) string {
 	if pc == f.Exit {
 		return f.Loc + " (function exit)"
 	}
-	b := &f.Blocks[pc]
-	if p := b.Profile; p != nil && len(p.Lines) > 0 {
-		return fmt.Sprintf("%s:%d", p.File, p.Lines[0].Line)
+	if b := &f.Blocks[pc]; b.Loc != "" {
+		return b.Loc
 	}
-	return b.Term.Loc
+	return f.Blocks[pc].Term.Loc
 }
 
 // syncWaitPC is the pc of a SIMT entry whose lanes wait at a warp-level synchronization.
