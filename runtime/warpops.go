@@ -299,3 +299,22 @@ func (w *Warp) Elect(d, p, mm int, m, exec uint32, loc string) {
 	}
 	w.writePred(p, exec, leaders)
 }
+
+// The special registers %lanemask_eq, %lanemask_lt, %lanemask_le, %lanemask_gt and
+// %lanemask_ge of lane l: the lanes of the warp whose index is equal to, below, at most,
+// above and at least l.
+
+// LanemaskEq is %lanemask_eq of lane l.
+func LanemaskEq(l int) uint64 { return 1 << l }
+
+// LanemaskLt is %lanemask_lt of lane l.
+func LanemaskLt(l int) uint64 { return 1<<l - 1 }
+
+// LanemaskLe is %lanemask_le of lane l.
+func LanemaskLe(l int) uint64 { return 1<<(l+1) - 1 }
+
+// LanemaskGt is %lanemask_gt of lane l.
+func LanemaskGt(l int) uint64 { return uint64(^uint32(1<<(l+1) - 1)) }
+
+// LanemaskGe is %lanemask_ge of lane l.
+func LanemaskGe(l int) uint64 { return uint64(^uint32(1<<l - 1)) }
