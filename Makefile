@@ -125,10 +125,19 @@ GENERATED = atomics barrier_exit constant_data convert cvt_round divergent_loop 
 	fround funcptr grid_stride int64_math its local_array matmul_2d recursion reduce_shared \
 	saxpy_math struct_byval switch_dense vecadd vector_types warp_ops warp_sync warp_width
 
+# Hand-written modules of testdata/ptx/hand generated the same way, from testdata/ptx/hand/NAME.ptx
+# (their names differ from the corpus modules').
+GENERATED_HAND = legacy_warp
+
 .PHONY: generate
 generate:
 	@set -e; for n in $(GENERATED); do \
 		mkdir -p generated/$$n; \
 		echo "ptx2go generate -pkg $$n -o generated/$$n/$$n.go testdata/ptx/$$n.ptx"; \
 		$(GO) run ./cmd/ptx2go generate -pkg $$n -o generated/$$n/$$n.go testdata/ptx/$$n.ptx; \
+	done; \
+	for n in $(GENERATED_HAND); do \
+		mkdir -p generated/$$n; \
+		echo "ptx2go generate -pkg $$n -o generated/$$n/$$n.go testdata/ptx/hand/$$n.ptx"; \
+		$(GO) run ./cmd/ptx2go generate -pkg $$n -o generated/$$n/$$n.go testdata/ptx/hand/$$n.ptx; \
 	done
