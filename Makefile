@@ -123,8 +123,12 @@ gcc-ptx:
 # TestGeneratedUpToDate (cmd/ptx2go) and CI fail when regenerating would change a file.
 GENERATED = atomics barrier_exit constant_data convert cvt_round divergent_loop dynamic_shared \
 	early_exit fapprox fminmax fp64_math \
-	fround funcptr grid_stride int64_math local_array matmul_2d recursion reduce_shared \
-	saxpy_math struct_byval switch_dense vecadd vector_types
+	fround funcptr grid_stride int64_math its local_array matmul_2d recursion reduce_shared \
+	saxpy_math struct_byval switch_dense vecadd vector_types warp_ops warp_sync warp_width
+
+# Hand-written modules of testdata/ptx/hand generated the same way, from testdata/ptx/hand/NAME.ptx
+# (their names differ from the corpus modules').
+GENERATED_HAND = legacy_warp
 
 .PHONY: generate
 generate:
@@ -137,4 +141,9 @@ generate:
 			'	"github.com/ptx2go/ptx2go/testdata/kernelcases"' ')' '' \
 			"// TestKernels runs the kernel cases of testdata/ptx/$$n.ptx on this package and on the closure engine." \
 			"func TestKernels(t *testing.T) { kernelcases.RunGenerated(t, $$n.Module) }" > generated/$$n/$${n}_test.go; \
+	done; \
+	for n in $(GENERATED_HAND); do \
+		mkdir -p generated/$$n; \
+		echo "ptx2go generate -pkg $$n -o generated/$$n/$$n.go testdata/ptx/hand/$$n.ptx"; \
+		$(GO) run ./cmd/ptx2go generate -pkg $$n -o generated/$$n/$$n.go testdata/ptx/hand/$$n.ptx; \
 	done

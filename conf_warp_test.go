@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptx2go/ptx2go"
+	"github.com/ptx2go/ptx2go/generated/legacy_warp"
 	"github.com/ptx2go/ptx2go/runtime"
 )
 
@@ -824,10 +825,20 @@ func confWarpShflSource(mode string, lane int, b, c uint32) (int, bool) {
 // and shfl without .sync, guarded, on two divergent paths, in CTAs of 80 threads (the third
 // warp partial). Each instruction covers the executing lanes: those of its path whose guard is
 // true. A shfl whose source lane does not execute, like one whose source is out of range,
-// yields the lane's own value; its predicate says whether the source was in range.
+// yields the lane's own value; its predicate says whether the source was in range. It runs on
+// the closure engine and on the Go engine (generated/legacy_warp).
 func TestConfWarpLegacy(t *testing.T) {
-	mod, err := ptx2go.CompileFile("testdata/ptx/hand/legacy_warp.ptx")
+	closure, err := ptx2go.CompileFile("testdata/ptx/hand/legacy_warp.ptx")
 	require.NoError(t, err)
+	gen, err := ptx2go.Load(legacy_warp.Module)
+	require.NoError(t, err)
+	for name, mod := range map[string]*ptx2go.Module{"closure": closure, "go": gen} {
+		t.Run(name, func(t *testing.T) { confWarpLegacy(t, mod) })
+	}
+}
+
+// confWarpLegacy is TestConfWarpLegacy on one engine's module.
+func confWarpLegacy(t *testing.T, mod *ptx2go.Module) {
 	k, err := mod.Kernel("legacy_warp")
 	require.NoError(t, err)
 	const grid, block = 64, 80

@@ -16,6 +16,7 @@ import (
 	"github.com/ptx2go/ptx2go/generated/funcptr"
 	"github.com/ptx2go/ptx2go/generated/grid_stride"
 	"github.com/ptx2go/ptx2go/generated/int64_math"
+	"github.com/ptx2go/ptx2go/generated/its"
 	"github.com/ptx2go/ptx2go/generated/local_array"
 	"github.com/ptx2go/ptx2go/generated/matmul_2d"
 	"github.com/ptx2go/ptx2go/generated/recursion"
@@ -25,6 +26,9 @@ import (
 	"github.com/ptx2go/ptx2go/generated/switch_dense"
 	"github.com/ptx2go/ptx2go/generated/vecadd"
 	"github.com/ptx2go/ptx2go/generated/vector_types"
+	"github.com/ptx2go/ptx2go/generated/warp_ops"
+	"github.com/ptx2go/ptx2go/generated/warp_sync"
+	"github.com/ptx2go/ptx2go/generated/warp_width"
 	"github.com/ptx2go/ptx2go/runtime"
 )
 
@@ -46,6 +50,7 @@ var generatedModules = map[string]*runtime.Module{
 	"funcptr":        funcptr.Module,
 	"grid_stride":    grid_stride.Module,
 	"int64_math":     int64_math.Module,
+	"its":            its.Module,
 	"local_array":    local_array.Module,
 	"matmul_2d":      matmul_2d.Module,
 	"recursion":      recursion.Module,
@@ -55,4 +60,7 @@ var generatedModules = map[string]*runtime.Module{
 	"switch_dense":   switch_dense.Module,
 	"vecadd":         vecadd.Module,
 	"vector_types":   vector_types.Module,
+	"warp_ops":       warp_ops.Module,
+	"warp_sync":      warp_sync.Module,
+	"warp_width":     warp_width.Module,
 }

@@ -16,43 +16,67 @@ import (
 // TestIPDOMSIMTDeadlock runs testdata/cuda/its.cu's kernels whose lanes wait for each other
 // under the pre-Volta model (-sched ipdom): each stops promptly with a SIMT deadlock fault
 // that names the warp, the looping lanes' line and where the others wait, from clang's and
-// nvcc's PTX. (Under the default, its, TestKernels runs them to the right results.)
+// nvcc's PTX, on the closure engine and, for the module `make generate` compiled to Go
+// (clang -O2), on the Go engine, which must report the same fault: kind, kernel, function,
+// lines, CTA, thread and detail. (Under the default, its, TestKernels and
+// go test ./generated/its run them to the right results.)
 func TestIPDOMSIMTDeadlock(t *testing.T) {
 	for _, level := range kernelcases.Levels("its") {
 		t.Run(level.Name, func(t *testing.T) {
-			mod, err := ptx2go.CompileFile(level.Path)
+			closure, err := ptx2go.CompileFile(level.Path)
 			require.NoError(t, err)
-			dev := runtime.NewDevice()
+			engines := []struct {
+				name string
+				mod  *ptx2go.Module
+			}{{"closure", closure}}
+			if level.Name == "O2" {
+				gen, err := ptx2go.Load(generatedModules["its"])
+				require.NoError(t, err)
+				engines = append(engines, struct {
+					name string
+					mod  *ptx2go.Module
+				}{"go", gen})
+			}
 			for _, c := range []struct {
 				kernel string
-				args   func() []any
+				args   func(dev *runtime.Device) []any
 			}{
-				{"spin_lock", func() []any {
+				{"spin_lock", func(dev *runtime.Device) []any {
 					lock, _ := runtime.Upload(dev, []int32{0})
 					counter, _ := runtime.Upload(dev, []int32{0})
 					sum, _ := runtime.Upload(dev, []int32{0})
 					return []any{lock, counter, sum}
 				}},
-				{"lane_handoff", func() []any {
+				{"lane_handoff", func(dev *runtime.Device) []any {
 					flags, _ := runtime.Upload(dev, make([]int32, 2))
 					out, _ := runtime.Upload(dev, make([]int32, 2))
 					return []any{flags, out}
 				}},
 			} {
 				t.Run(c.kernel, func(t *testing.T) {
-					k, err := mod.Kernel(c.kernel)
-					require.NoError(t, err)
-					cfg := runtime.LaunchConfig{Grid: runtime.D1(1), Block: runtime.D1(32), Workers: 1, Sched: runtime.SchedIPDOM}
-					start := time.Now()
-					err = k.LaunchConfig(t.Context(), dev, cfg, c.args()...)
-					require.Less(t, time.Since(start), time.Second)
-					var f *runtime.Fault
-					require.True(t, errors.As(err, &f), "want a fault, got %v", err)
-					require.Equal(t, runtime.FaultSIMTDeadlock, f.Kind, "%v", err)
-					require.Equal(t, c.kernel, f.Kernel)
-					file := filepath.ToSlash(level.Path)
-					require.Regexp(t, `^warp 0: lanes 0x[0-9a-f]{8} loop at `+file+`:\d+ without progress while lanes 0x[0-9a-f]{8} wait .* `+file+`:\d+; under the pre-Volta`, f.Detail)
-					require.Contains(t, f.Loc, file+":")
+					var faults []*runtime.Fault
+					for _, e := range engines {
+						t.Run(e.name, func(t *testing.T) {
+							k, err := e.mod.Kernel(c.kernel)
+							require.NoError(t, err)
+							dev := runtime.NewDevice()
+							cfg := runtime.LaunchConfig{Grid: runtime.D1(1), Block: runtime.D1(32), Workers: 1, Sched: runtime.SchedIPDOM}
+							start := time.Now()
+							err = k.LaunchConfig(t.Context(), dev, cfg, c.args(dev)...)
+							require.Less(t, time.Since(start), time.Second)
+							var f *runtime.Fault
+							require.True(t, errors.As(err, &f), "want a fault, got %v", err)
+							require.Equal(t, runtime.FaultSIMTDeadlock, f.Kind, "%v", err)
+							require.Equal(t, c.kernel, f.Kernel)
+							file := filepath.ToSlash(level.Path)
+							require.Regexp(t, `^warp 0: lanes 0x[0-9a-f]{8} loop at `+file+`:\d+ without progress while lanes 0x[0-9a-f]{8} wait .* `+file+`:\d+; under the pre-Volta`, f.Detail)
+							require.Contains(t, f.Loc, file+":")
+							faults = append(faults, f)
+						})
+					}
+					for _, f := range faults[1:] {
+						require.Equal(t, faults[0], f, "the engines report different faults")
+					}
 				})
 			}
 		})

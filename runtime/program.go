@@ -230,6 +230,10 @@ type Block struct {
 	PTXInstrs int
 	// Profile is the block's static statistics (stats.go); nil from a back end without them.
 	Profile *BlockProfile
+	// Loc is the PTX file:line of the first instruction the block issues (its terminator's
+	// when it has no other), empty when it issues none; faults that say where lanes loop or
+	// wait name it, else the terminator's line.
+	Loc string
 }
 
 // TermKind is the kind of a block terminator.

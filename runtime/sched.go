@@ -288,11 +288,10 @@ func (f *Func) blockLoc(pc int32) string {
 	if pc == f.Exit {
 		return f.Loc + " (function exit)"
 	}
-	b := &f.Blocks[pc]
-	if p := b.Profile; p != nil && len(p.Lines) > 0 {
-		return fmt.Sprintf("%s:%d", p.File, p.Lines[0].Line)
+	if b := &f.Blocks[pc]; b.Loc != "" {
+		return b.Loc
 	}
-	return b.Term.Loc
+	return f.Blocks[pc].Term.Loc
 }
 
 // syncWaitPC is the pc of a SIMT entry whose lanes wait at a warp-level synchronization.
@@ -304,10 +303,6 @@ type syncWait struct {
 	lanes, need uint32
 	sync        *WarpSync
 }
-
-// Synced reports the lanes released from a warp-level synchronization on another path of the
-// warp: an instruction's membermask may name them as having reached it.
-func (w *Warp) Synced() uint32 { return w.synced }
 
 // warpSync is the rendezvous before a warp-level synchronization under its: when the executing
 // lanes' membermasks name live lanes of other paths, the running entry waits until those reach

@@ -39,7 +39,7 @@ func (f *fnCompiler) instr(in *ssa.Instr) []runtime.Instr {
 			inner(w, m)
 		}
 	}
-	if in.Guard != nil && !warpSynchronous(in) {
+	if in.Guard != nil && !layout.WarpSynchronous(in) {
 		g, neg, inner := f.Regs[in.Guard.Reg.ID], in.GuardNeg, code
 		code = func(w *runtime.Warp, m uint32) {
 			p := w.P[g]
@@ -96,6 +96,20 @@ func (e *emitter) has(m frontend.Mod) bool {
 		}
 	}
 	return false
+}
+
+// oneOf returns the single modifier of e among choices, or 0 when there is none or several.
+func (e *emitter) oneOf(choices ...frontend.Mod) frontend.Mod {
+	var found frontend.Mod
+	for _, c := range choices {
+		if e.has(c) {
+			if found != 0 {
+				return 0
+			}
+			found = c
+		}
+	}
+	return found
 }
 
 // types lists the instruction's type modifiers in order.
@@ -380,18 +394,8 @@ func (e *emitter) lower() runtime.Instr {
 		return e.selp()
 	case frontend.OpAtom, frontend.OpRed:
 		return e.atom()
-	case frontend.OpShfl:
-		return e.shfl()
-	case frontend.OpVote:
-		return e.vote()
-	case frontend.OpActivemask:
-		return e.activemask()
-	case frontend.OpMatch:
-		return e.match()
-	case frontend.OpRedux:
-		return e.redux()
-	case frontend.OpElect:
-		return e.elect()
+	case frontend.OpShfl, frontend.OpVote, frontend.OpActivemask, frontend.OpMatch, frontend.OpRedux, frontend.OpElect:
+		return e.warp()
 	case frontend.OpIsspacep:
 		return e.isspacep()
 	case frontend.OpPrefetch, frontend.OpPrefetchu:
@@ -408,7 +412,7 @@ func (e *emitter) lower() runtime.Instr {
 		return func(*runtime.Warp, uint32) {}
 	case frontend.OpBar, frontend.OpBarrier:
 		if e.has(modWarp) {
-			return e.barWarp()
+			return e.warp()
 		}
 	}
 	if isPred(firstDst(e.in)) && (e.in.Op == frontend.OpAnd || e.in.Op == frontend.OpOr || e.in.Op == frontend.OpXor || e.in.Op == frontend.OpNot) {

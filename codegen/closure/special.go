@@ -60,15 +60,15 @@ func specialReader(name string) (warp func(w *runtime.Warp) uint64, lane func(w 
 	case "%nwarpid":
 		return func(w *runtime.Warp) uint64 { return uint64(w.NumWarps()) }, nil
 	case "%lanemask_eq":
-		return nil, func(w *runtime.Warp, l int) uint64 { return 1 << l }
+		return nil, func(w *runtime.Warp, l int) uint64 { return runtime.LanemaskEq(l) }
 	case "%lanemask_lt":
-		return nil, func(w *runtime.Warp, l int) uint64 { return 1<<l - 1 }
+		return nil, func(w *runtime.Warp, l int) uint64 { return runtime.LanemaskLt(l) }
 	case "%lanemask_le":
-		return nil, func(w *runtime.Warp, l int) uint64 { return 1<<(l+1) - 1 }
+		return nil, func(w *runtime.Warp, l int) uint64 { return runtime.LanemaskLe(l) }
 	case "%lanemask_gt":
-		return nil, func(w *runtime.Warp, l int) uint64 { return uint64(^uint32(1<<(l+1) - 1)) }
+		return nil, func(w *runtime.Warp, l int) uint64 { return runtime.LanemaskGt(l) }
 	case "%lanemask_ge":
-		return nil, func(w *runtime.Warp, l int) uint64 { return uint64(^uint32(1<<l - 1)) }
+		return nil, func(w *runtime.Warp, l int) uint64 { return runtime.LanemaskGe(l) }
 	case "%clock":
 		return func(*runtime.Warp) uint64 { return uint64(uint32(clock64())) }, nil
 	case "%clock_hi":

@@ -216,6 +216,11 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 		e.atom(in)
 		return
 	}
+	if layout.IsWarpInstr(in) {
+		e.flush()
+		e.warp(in)
+		return
+	}
 	if !laneLocal(in) {
 		e.unsupported(in)
 		return
@@ -337,8 +342,11 @@ func (e *blockEmit) laneSpecial(name string) jen.Code {
 		e.seg.tid[i] = true
 		return jen.Uint64().Call(jen.Id(fmt.Sprintf("tid%d", i)).Index(jen.Id("l")))
 	}
-	if name == "%laneid" {
+	switch name {
+	case "%laneid":
 		return jen.Uint64().Call(jen.Id("l"))
+	case "%lanemask_eq", "%lanemask_lt", "%lanemask_le", "%lanemask_gt", "%lanemask_ge":
+		return jen.Qual(rtPath, "Lanemask"+strings.ToUpper(name[10:11])+name[11:]).Call(jen.Id("l"))
 	}
 	return nil
 }

@@ -27,12 +27,21 @@ func blockName(b *ssa.Block) string {
 	return s
 }
 
-// block lowers one SSA block into its runtime blocks: code up to each barrier, and a call's
-// block of its own, as closure does.
+// block lowers one SSA block into its runtime blocks as codegen/closure does: code up to each
+// barrier, code before each warp-level synchronization, and a call's block of its own.
 func (f *fnGen) block(b *ssa.Block) {
 	var pending []*ssa.Instr
 	count := 0
 	part := 0
+	// start is where the runtime block starts (runtime.Block.Loc): its first counted
+	// instruction, as codegen/closure's block profile has it.
+	start := ""
+	counted := func(pos frontend.Pos) {
+		if count == 0 {
+			start = layout.Loc(pos)
+		}
+		count++
+	}
 	emit := func(term jen.Dict, comment string) {
 		name := ""
 		if len(pending) > 0 {
@@ -48,16 +57,32 @@ func (f *fnGen) block(b *ssa.Block) {
 		} else if b.Pos.Line > 0 {
 			lines = fmt.Sprintf(", PTX line %d", b.Pos.Line)
 		}
-		f.blocks = append(f.blocks, blockGen{code: name, ptxInstrs: count, term: term, comment: blockName(b) + lines + comment})
+		if count == 0 {
+			start = ""
+		}
+		f.blocks = append(f.blocks, blockGen{code: name, ptxInstrs: count, loc: start, term: term, comment: blockName(b) + lines + comment})
 		pending, count = nil, 0
 		part++
 	}
 	for _, in := range b.Instrs {
-		if _, ok := layout.WarpSyncMask(in); ok {
-			f.g.errorf(in.Pos, "instruction %s is not supported by the Go source back end yet", spelling(in))
-			return
+		if mask, ok := layout.WarpSyncMask(in); ok {
+			// The synchronization starts a block of its own, as in codegen/closure: under
+			// independent thread scheduling the lanes reaching it wait there (runtime.TermWarpSync).
+			ws, ok := f.WarpSync(in, mask)
+			if !ok {
+				f.g.errorf(in.Pos, "unsupported membermask operand of %s", spelling(in))
+				return
+			}
+			term := jen.Dict{
+				jen.Id("Kind"):     jen.Qual(rtPath, "TermWarpSync"),
+				jen.Id("Loc"):      jen.Lit(layout.Loc(in.Pos)),
+				jen.Id("Succ"):     jen.Lit(len(f.blocks) + 1),
+				jen.Id("Reconv"):   jen.Lit(-1),
+				jen.Id("WarpSync"): warpSyncLit(ws),
+			}
+			emit(term, fmt.Sprintf("; the lanes wait here for those %s at line %d names", spelling(in), in.Pos.Line))
 		}
-		count++
+		counted(in.Pos)
 		if layout.IsBarrier(in) {
 			next := int32(len(f.blocks) + 1)
 			term := jen.Dict{
@@ -76,7 +101,7 @@ func (f *fnGen) block(b *ssa.Block) {
 		emit(jen.Dict{jen.Id("Kind"): jen.Qual(rtPath, "TermJump"), jen.Id("Succ"): jen.Lit(len(f.blocks) + 1), jen.Id("Reconv"): jen.Lit(-1)}, "; code before the call")
 	}
 	if layout.ExplicitTerm(b) {
-		count++
+		counted(b.Term.Pos)
 	}
 	term, comment := f.term(b)
 	emit(term, comment)
@@ -217,4 +242,16 @@ func spelling(in *ssa.Instr) string {
 		s += m.String()
 	}
 	return s
+}
+
+// warpSyncLit is the literal of a warp-level synchronization's rendezvous.
+func warpSyncLit(ws *runtime.WarpSync) jen.Code {
+	d := jen.Dict{jen.Id("Mask"): jen.Lit(ws.Mask), jen.Id("Guard"): jen.Lit(ws.Guard), jen.Id("What"): jen.Lit(ws.What)}
+	if ws.GuardNeg {
+		d[jen.Id("GuardNeg")] = jen.True()
+	}
+	if ws.Joint {
+		d[jen.Id("Joint")] = jen.True()
+	}
+	return jen.Op("&").Qual(rtPath, "WarpSync").Values(d)
 }

@@ -90,10 +90,11 @@ type fnGen struct {
 }
 
 // blockGen is one runtime block: its code function (empty for none), statistics count,
-// terminator literal and comment.
+// where it starts, terminator literal and comment.
 type blockGen struct {
 	code      string
 	ptxInstrs int
+	loc       string // runtime.Block.Loc
 	term      jen.Dict
 	comment   string
 }
@@ -363,6 +364,9 @@ func (f *fnGen) initStmts() []jen.Code {
 		}
 		if b.ptxInstrs != 0 {
 			d[jen.Id("PTXInstrs")] = jen.Lit(b.ptxInstrs)
+		}
+		if b.loc != "" {
+			d[jen.Id("Loc")] = jen.Lit(b.loc)
 		}
 		out = append(out, jen.Comment(b.comment), jen.Id(f.ident).Dot("Blocks").Index(jen.Lit(i)).Op("=").Qual(rtPath, "Block").Values(d))
 	}

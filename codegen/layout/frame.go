@@ -254,6 +254,32 @@ func WarpSyncMask(in *ssa.Instr) (ssa.Arg, bool) {
 
 var modSync, _ = frontend.LookupMod(".sync")
 
+// WarpSync describes the rendezvous before the warp-level synchronization in (whose
+// membermask operand WarpSyncMask returned) for the runtime: the register holding each lane's
+// membermask, the guard, and whether the lanes must run it together. A membermask that is
+// neither a register nor an immediate is not supported (ok false).
+func (f *Frame) WarpSync(in *ssa.Instr, mask ssa.Arg) (ws *runtime.WarpSync, ok bool) {
+	ws = &runtime.WarpSync{Guard: -1, What: in.Op.String() + ".sync"}
+	switch {
+	case mask.Kind == ssa.ArgValue && mask.Value.Reg.Type != frontend.Pred:
+		ws.Mask = f.Regs[mask.Value.Reg.ID]
+	case mask.Kind == ssa.ArgImm:
+		ws.Mask = f.ConstSlot(mask.Imm & 0xffffffff)
+	default:
+		return nil, false
+	}
+	if in.Guard != nil {
+		ws.Guard, ws.GuardNeg = f.Regs[in.Guard.Reg.ID], in.GuardNeg
+	}
+	switch in.Op {
+	case frontend.OpBar, frontend.OpBarrier:
+		ws.What = "bar.warp.sync"
+	default:
+		ws.Joint = true
+	}
+	return ws, true
+}
+
 // layoutBlocks numbers the runtime blocks: each SSA block becomes one block per barrier and
 // warp-level synchronization it contains plus one, and a call with code before it gets a block
 // of its own, so that lanes re-running a divergent call never re-run other instructions.

@@ -289,6 +289,7 @@ func init() {
 	// b0, PTX lines 23-28; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	histogramFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{histogramB0},
+		Loc:       "testdata/ptx/atomics.ptx:23",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -301,6 +302,7 @@ func init() {
 	}
 	// b1 ($L__BB0_2), PTX line 43; ret
 	histogramFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/atomics.ptx:44",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -313,6 +315,7 @@ func init() {
 	// b2, PTX lines 31-42
 	histogramFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{histogramB2},
+		Loc:       "testdata/ptx/atomics.ptx:31",
 		PTXInstrs: 12,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -331,6 +334,7 @@ func init() {
 	// b0, PTX lines 62-67; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	atomicSumFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{atomicSumB0},
+		Loc:       "testdata/ptx/atomics.ptx:62",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -343,6 +347,7 @@ func init() {
 	}
 	// b1 ($L__BB1_2), PTX line 85; ret
 	atomicSumFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/atomics.ptx:86",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -355,6 +360,7 @@ func init() {
 	// b2, PTX lines 70-84
 	atomicSumFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{atomicSumB2},
+		Loc:       "testdata/ptx/atomics.ptx:70",
 		PTXInstrs: 15,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -373,6 +379,7 @@ func init() {
 	// b0, PTX lines 103-108; divergent, reconverges at block 1 (b1 ($L__BB2_2))
 	bucketMaxFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{bucketMaxB0},
+		Loc:       "testdata/ptx/atomics.ptx:103",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -385,6 +392,7 @@ func init() {
 	}
 	// b1 ($L__BB2_2), PTX line 132; ret
 	bucketMaxFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/atomics.ptx:133",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -397,6 +405,7 @@ func init() {
 	// b2, PTX lines 111-131
 	bucketMaxFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{bucketMaxB2},
+		Loc:       "testdata/ptx/atomics.ptx:111",
 		PTXInstrs: 21,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -415,6 +424,7 @@ func init() {
 	// b0, PTX lines 149-154; divergent, reconverges at block 2 (b2 ($L__BB3_3))
 	saturatingAddFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{saturatingAddB0},
+		Loc:       "testdata/ptx/atomics.ptx:149",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    3,
@@ -428,6 +438,7 @@ func init() {
 	// b1 ($L__BB3_2), PTX lines 167-175; divergent, reconverges at block 4 (b4)
 	saturatingAddFunc.Blocks[1] = runtime.Block{
 		Code:      []runtime.Instr{saturatingAddB1},
+		Loc:       "testdata/ptx/atomics.ptx:167",
 		PTXInstrs: 10,
 		Term: runtime.Term{
 			Alt:    4,
@@ -440,6 +451,7 @@ func init() {
 	}
 	// b2 ($L__BB3_3), PTX line 177; ret
 	saturatingAddFunc.Blocks[2] = runtime.Block{
+		Loc:       "testdata/ptx/atomics.ptx:178",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -452,6 +464,7 @@ func init() {
 	// b3, PTX lines 157-165
 	saturatingAddFunc.Blocks[3] = runtime.Block{
 		Code:      []runtime.Instr{saturatingAddB3},
+		Loc:       "testdata/ptx/atomics.ptx:157",
 		PTXInstrs: 9,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -478,6 +491,7 @@ func init() {
 	// b0, PTX lines 194-199; divergent, reconverges at block 1 (b1 ($L__BB4_3))
 	compactFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{compactB0},
+		Loc:       "testdata/ptx/atomics.ptx:194",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -490,6 +504,7 @@ func init() {
 	}
 	// b1 ($L__BB4_3), PTX line 218; ret
 	compactFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/atomics.ptx:219",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -502,6 +517,7 @@ func init() {
 	// b2, PTX lines 202-207; divergent, reconverges at block 1 (b1 ($L__BB4_3))
 	compactFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{compactB2},
+		Loc:       "testdata/ptx/atomics.ptx:202",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    3,
@@ -515,6 +531,7 @@ func init() {
 	// b3, PTX lines 210-217
 	compactFunc.Blocks[3] = runtime.Block{
 		Code:      []runtime.Instr{compactB3},
+		Loc:       "testdata/ptx/atomics.ptx:210",
 		PTXInstrs: 8,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -533,6 +550,7 @@ func init() {
 	// b0, PTX lines 234-239; divergent, reconverges at block 1 (b1 ($L__BB5_2))
 	exchangeFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{exchangeB0},
+		Loc:       "testdata/ptx/atomics.ptx:234",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -545,6 +563,7 @@ func init() {
 	}
 	// b1 ($L__BB5_2), PTX line 251; ret
 	exchangeFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/atomics.ptx:252",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -557,6 +576,7 @@ func init() {
 	// b2, PTX lines 242-250
 	exchangeFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{exchangeB2},
+		Loc:       "testdata/ptx/atomics.ptx:242",
 		PTXInstrs: 9,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,

@@ -125,6 +125,7 @@ func init() {
 	// b0, PTX lines 27-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	earlyReturnBarrierFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{earlyReturnBarrierB0},
+		Loc:       "testdata/ptx/barrier_exit.ptx:27",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Alt:    2,
@@ -137,6 +138,7 @@ func init() {
 	}
 	// b1 ($L__BB0_2), PTX line 60; ret
 	earlyReturnBarrierFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/barrier_exit.ptx:61",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -149,6 +151,7 @@ func init() {
 	// b2, PTX lines 32-45; bar.sync at line 46
 	earlyReturnBarrierFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{earlyReturnBarrierB2},
+		Loc:       "testdata/ptx/barrier_exit.ptx:32",
 		PTXInstrs: 15,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -164,6 +167,7 @@ func init() {
 	// b2, PTX lines 47-59
 	earlyReturnBarrierFunc.Blocks[3] = runtime.Block{
 		Code:      []runtime.Instr{earlyReturnBarrierB2_1},
+		Loc:       "testdata/ptx/barrier_exit.ptx:47",
 		PTXInstrs: 13,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -182,6 +186,7 @@ func init() {
 	// b0, PTX lines 77-80; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	interleavedReturnBarrierFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{interleavedReturnBarrierB0},
+		Loc:       "testdata/ptx/barrier_exit.ptx:77",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    2,
@@ -194,6 +199,7 @@ func init() {
 	}
 	// b1 ($L__BB1_2), PTX line 113; ret
 	interleavedReturnBarrierFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/barrier_exit.ptx:114",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -206,6 +212,7 @@ func init() {
 	// b2, PTX lines 83-96; bar.sync at line 97
 	interleavedReturnBarrierFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{interleavedReturnBarrierB2},
+		Loc:       "testdata/ptx/barrier_exit.ptx:83",
 		PTXInstrs: 15,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -221,6 +228,7 @@ func init() {
 	// b2, PTX lines 98-103; bar.sync at line 104
 	interleavedReturnBarrierFunc.Blocks[3] = runtime.Block{
 		Code:      []runtime.Instr{interleavedReturnBarrierB2_1},
+		Loc:       "testdata/ptx/barrier_exit.ptx:98",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -236,6 +244,7 @@ func init() {
 	// b2, PTX lines 105-106; bar.sync at line 107
 	interleavedReturnBarrierFunc.Blocks[4] = runtime.Block{
 		Code:      []runtime.Instr{interleavedReturnBarrierB2_2},
+		Loc:       "testdata/ptx/barrier_exit.ptx:105",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -251,6 +260,7 @@ func init() {
 	// b2, PTX lines 108-112
 	interleavedReturnBarrierFunc.Blocks[5] = runtime.Block{
 		Code:      []runtime.Instr{interleavedReturnBarrierB2_3},
+		Loc:       "testdata/ptx/barrier_exit.ptx:108",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -269,6 +279,7 @@ func init() {
 	// b0, PTX lines 130-132; divergent, reconverges at block 1 (b1 ($L__BB2_2))
 	warpHandoffFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{warpHandoffB0},
+		Loc:       "testdata/ptx/barrier_exit.ptx:130",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Alt:    6,
@@ -282,6 +293,7 @@ func init() {
 	// b1 ($L__BB2_2), PTX lines 138-140; bar.sync at line 141
 	warpHandoffFunc.Blocks[1] = runtime.Block{
 		Code:      []runtime.Instr{warpHandoffB1},
+		Loc:       "testdata/ptx/barrier_exit.ptx:138",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -297,6 +309,7 @@ func init() {
 	// b1 ($L__BB2_2), PTX lines 142-142; divergent, reconverges at block 5 (b4 ($L__BB2_7))
 	warpHandoffFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{warpHandoffB1_1},
+		Loc:       "testdata/ptx/barrier_exit.ptx:142",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    7,
@@ -310,6 +323,7 @@ func init() {
 	// b2 ($L__BB2_3), PTX lines 145-146; divergent, reconverges at block 8 (b7)
 	warpHandoffFunc.Blocks[3] = runtime.Block{
 		Code:      []runtime.Instr{warpHandoffB2},
+		Loc:       "testdata/ptx/barrier_exit.ptx:145",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Alt:    8,
@@ -323,6 +337,7 @@ func init() {
 	// b3 ($L__BB2_5), PTX lines 153-155; divergent, reconverges at block 5 (b4 ($L__BB2_7))
 	warpHandoffFunc.Blocks[4] = runtime.Block{
 		Code:      []runtime.Instr{warpHandoffB3},
+		Loc:       "testdata/ptx/barrier_exit.ptx:153",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Alt:    9,
@@ -336,6 +351,7 @@ func init() {
 	// b4 ($L__BB2_7), PTX lines 166-169; ret
 	warpHandoffFunc.Blocks[5] = runtime.Block{
 		Code:      []runtime.Instr{warpHandoffB4},
+		Loc:       "testdata/ptx/barrier_exit.ptx:166",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -348,6 +364,7 @@ func init() {
 	// b5, PTX lines 135-136
 	warpHandoffFunc.Blocks[6] = runtime.Block{
 		Code:      []runtime.Instr{warpHandoffB5},
+		Loc:       "testdata/ptx/barrier_exit.ptx:135",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -368,6 +385,7 @@ func init() {
 	// b7, PTX lines 149-150
 	warpHandoffFunc.Blocks[8] = runtime.Block{
 		Code:      []runtime.Instr{warpHandoffB7},
+		Loc:       "testdata/ptx/barrier_exit.ptx:149",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -380,6 +398,7 @@ func init() {
 	// b8, PTX lines 158-164
 	warpHandoffFunc.Blocks[9] = runtime.Block{
 		Code:      []runtime.Instr{warpHandoffB8},
+		Loc:       "testdata/ptx/barrier_exit.ptx:158",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,

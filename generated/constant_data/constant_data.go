@@ -115,6 +115,7 @@ func init() {
 	// b0, PTX lines 26-31; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	polyEvalFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{polyEvalB0},
+		Loc:       "testdata/ptx/constant_data.ptx:26",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -127,6 +128,7 @@ func init() {
 	}
 	// b1 ($L__BB0_2), PTX line 58; ret
 	polyEvalFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/constant_data.ptx:59",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -139,6 +141,7 @@ func init() {
 	// b2, PTX lines 34-57
 	polyEvalFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{polyEvalB2},
+		Loc:       "testdata/ptx/constant_data.ptx:34",
 		PTXInstrs: 24,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -157,6 +160,7 @@ func init() {
 	// b0, PTX lines 75-80; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	lutLookupFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{lutLookupB0},
+		Loc:       "testdata/ptx/constant_data.ptx:75",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -169,6 +173,7 @@ func init() {
 	}
 	// b1 ($L__BB1_2), PTX line 103; ret
 	lutLookupFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/constant_data.ptx:104",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -181,6 +186,7 @@ func init() {
 	// b2, PTX lines 83-102
 	lutLookupFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{lutLookupB2},
+		Loc:       "testdata/ptx/constant_data.ptx:83",
 		PTXInstrs: 20,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,

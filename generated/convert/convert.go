@@ -133,6 +133,7 @@ func init() {
 	// b0, PTX lines 23-28; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	toIntFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{toIntB0},
+		Loc:       "testdata/ptx/convert.ptx:23",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -145,6 +146,7 @@ func init() {
 	}
 	// b1 ($L__BB0_2), PTX line 53; ret
 	toIntFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/convert.ptx:54",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -157,6 +159,7 @@ func init() {
 	// b2, PTX lines 31-52
 	toIntFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{toIntB2},
+		Loc:       "testdata/ptx/convert.ptx:31",
 		PTXInstrs: 22,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -175,6 +178,7 @@ func init() {
 	// b0, PTX lines 70-75; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	toFloatFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{toFloatB0},
+		Loc:       "testdata/ptx/convert.ptx:70",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -187,6 +191,7 @@ func init() {
 	}
 	// b1 ($L__BB1_2), PTX line 101; ret
 	toFloatFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/convert.ptx:102",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -199,6 +204,7 @@ func init() {
 	// b2, PTX lines 78-100
 	toFloatFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{toFloatB2},
+		Loc:       "testdata/ptx/convert.ptx:78",
 		PTXInstrs: 21,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -217,6 +223,7 @@ func init() {
 	// b0, PTX lines 120-125; divergent, reconverges at block 1 (b1 ($L__BB2_2))
 	f64RoundtripFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{f64RoundtripB0},
+		Loc:       "testdata/ptx/convert.ptx:120",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -229,6 +236,7 @@ func init() {
 	}
 	// b1 ($L__BB2_2), PTX line 151; ret
 	f64RoundtripFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/convert.ptx:152",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -241,6 +249,7 @@ func init() {
 	// b2, PTX lines 128-150
 	f64RoundtripFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{f64RoundtripB2},
+		Loc:       "testdata/ptx/convert.ptx:128",
 		PTXInstrs: 23,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,

@@ -154,6 +154,7 @@ func init() {
 	// b0, PTX lines 25-30; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	f2iModesFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{f2iModesB0},
+		Loc:       "testdata/ptx/cvt_round.ptx:25",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -166,6 +167,7 @@ func init() {
 	}
 	// b1 ($L__BB0_2), PTX line 89; ret
 	f2iModesFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/cvt_round.ptx:90",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -178,6 +180,7 @@ func init() {
 	// b2, PTX lines 33-88
 	f2iModesFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{f2iModesB2},
+		Loc:       "testdata/ptx/cvt_round.ptx:33",
 		PTXInstrs: 56,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -196,6 +199,7 @@ func init() {
 	// b0, PTX lines 108-113; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	i2fModesFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{i2fModesB0},
+		Loc:       "testdata/ptx/cvt_round.ptx:108",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -208,6 +212,7 @@ func init() {
 	}
 	// b1 ($L__BB1_2), PTX line 154; ret
 	i2fModesFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/cvt_round.ptx:155",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -220,6 +225,7 @@ func init() {
 	// b2, PTX lines 116-153
 	i2fModesFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{i2fModesB2},
+		Loc:       "testdata/ptx/cvt_round.ptx:116",
 		PTXInstrs: 38,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -238,6 +244,7 @@ func init() {
 	// b0, PTX lines 173-178; divergent, reconverges at block 1 (b1 ($L__BB2_2))
 	saturateFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{saturateB0},
+		Loc:       "testdata/ptx/cvt_round.ptx:173",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -250,6 +257,7 @@ func init() {
 	}
 	// b1 ($L__BB2_2), PTX line 201; ret
 	saturateFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/cvt_round.ptx:202",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -262,6 +270,7 @@ func init() {
 	// b2, PTX lines 181-200
 	saturateFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{saturateB2},
+		Loc:       "testdata/ptx/cvt_round.ptx:181",
 		PTXInstrs: 20,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,

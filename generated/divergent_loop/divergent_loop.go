@@ -97,6 +97,7 @@ func init() {
 	// b0, PTX lines 22-27; divergent, reconverges at block 2 (b2 ($L__BB0_8))
 	collatzStepsFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{collatzStepsB0},
+		Loc:       "testdata/ptx/divergent_loop.ptx:22",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    7,
@@ -110,6 +111,7 @@ func init() {
 	// b1 ($L__BB0_7), PTX lines 43-45
 	collatzStepsFunc.Blocks[1] = runtime.Block{
 		Code:      []runtime.Instr{collatzStepsB1},
+		Loc:       "testdata/ptx/divergent_loop.ptx:43",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -121,6 +123,7 @@ func init() {
 	}
 	// b2 ($L__BB0_8), PTX line 46; ret
 	collatzStepsFunc.Blocks[2] = runtime.Block{
+		Loc:       "testdata/ptx/divergent_loop.ptx:47",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -133,6 +136,7 @@ func init() {
 	// b3 ($L__BB0_2), PTX lines 49-50
 	collatzStepsFunc.Blocks[3] = runtime.Block{
 		Code:      []runtime.Instr{collatzStepsB3},
+		Loc:       "testdata/ptx/divergent_loop.ptx:49",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -145,6 +149,7 @@ func init() {
 	// b4 ($L__BB0_5), PTX lines 53-53
 	collatzStepsFunc.Blocks[4] = runtime.Block{
 		Code:      []runtime.Instr{collatzStepsB4},
+		Loc:       "testdata/ptx/divergent_loop.ptx:53",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -157,6 +162,7 @@ func init() {
 	// b5 ($L__BB0_6), PTX lines 55-59; divergent, reconverges at block 9 (b9)
 	collatzStepsFunc.Blocks[5] = runtime.Block{
 		Code:      []runtime.Instr{collatzStepsB5},
+		Loc:       "testdata/ptx/divergent_loop.ptx:55",
 		PTXInstrs: 6,
 		Term: runtime.Term{
 			Alt:    9,
@@ -170,6 +176,7 @@ func init() {
 	// b6 ($L__BB0_3), PTX lines 63-66; divergent, reconverges at block 5 (b5 ($L__BB0_6))
 	collatzStepsFunc.Blocks[6] = runtime.Block{
 		Code:      []runtime.Instr{collatzStepsB6},
+		Loc:       "testdata/ptx/divergent_loop.ptx:63",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    10,
@@ -183,6 +190,7 @@ func init() {
 	// b7, PTX lines 30-39; divergent, reconverges at block 1 (b1 ($L__BB0_7))
 	collatzStepsFunc.Blocks[7] = runtime.Block{
 		Code:      []runtime.Instr{collatzStepsB7},
+		Loc:       "testdata/ptx/divergent_loop.ptx:30",
 		PTXInstrs: 11,
 		Term: runtime.Term{
 			Alt:    8,
@@ -195,6 +203,7 @@ func init() {
 	}
 	// b8, PTX line 40
 	collatzStepsFunc.Blocks[8] = runtime.Block{
+		Loc:       "testdata/ptx/divergent_loop.ptx:41",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -206,6 +215,7 @@ func init() {
 	}
 	// b9, PTX line 60
 	collatzStepsFunc.Blocks[9] = runtime.Block{
+		Loc:       "testdata/ptx/divergent_loop.ptx:61",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -218,6 +228,7 @@ func init() {
 	// b10, PTX lines 69-70
 	collatzStepsFunc.Blocks[10] = runtime.Block{
 		Code:      []runtime.Instr{collatzStepsB10},
+		Loc:       "testdata/ptx/divergent_loop.ptx:69",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -236,6 +247,7 @@ func init() {
 	// b0, PTX lines 86-91; divergent, reconverges at block 5 (b5 ($L__BB1_7))
 	tidHashFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{tidHashB0},
+		Loc:       "testdata/ptx/divergent_loop.ptx:86",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    6,
@@ -249,6 +261,7 @@ func init() {
 	// b1 ($L__BB1_3), PTX lines 111-135; divergent, reconverges at block 2 (b2 ($L__BB1_4))
 	tidHashFunc.Blocks[1] = runtime.Block{
 		Code:      []runtime.Instr{tidHashB1},
+		Loc:       "testdata/ptx/divergent_loop.ptx:111",
 		PTXInstrs: 26,
 		Term: runtime.Term{
 			Alt:    8,
@@ -262,6 +275,7 @@ func init() {
 	// b2 ($L__BB1_4), PTX lines 139-141; divergent, reconverges at block 4 (b4 ($L__BB1_6))
 	tidHashFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{tidHashB2},
+		Loc:       "testdata/ptx/divergent_loop.ptx:139",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Alt:    9,
@@ -275,6 +289,7 @@ func init() {
 	// b3 ($L__BB1_5), PTX lines 145-149; divergent, reconverges at block 10 (b10)
 	tidHashFunc.Blocks[3] = runtime.Block{
 		Code:      []runtime.Instr{tidHashB3},
+		Loc:       "testdata/ptx/divergent_loop.ptx:145",
 		PTXInstrs: 6,
 		Term: runtime.Term{
 			Alt:    10,
@@ -288,6 +303,7 @@ func init() {
 	// b4 ($L__BB1_6), PTX lines 152-154
 	tidHashFunc.Blocks[4] = runtime.Block{
 		Code:      []runtime.Instr{tidHashB4},
+		Loc:       "testdata/ptx/divergent_loop.ptx:152",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -299,6 +315,7 @@ func init() {
 	}
 	// b5 ($L__BB1_7), PTX line 155; ret
 	tidHashFunc.Blocks[5] = runtime.Block{
+		Loc:       "testdata/ptx/divergent_loop.ptx:156",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -311,6 +328,7 @@ func init() {
 	// b6, PTX lines 94-104; divergent, reconverges at block 2 (b2 ($L__BB1_4))
 	tidHashFunc.Blocks[6] = runtime.Block{
 		Code:      []runtime.Instr{tidHashB6},
+		Loc:       "testdata/ptx/divergent_loop.ptx:94",
 		PTXInstrs: 12,
 		Term: runtime.Term{
 			Alt:    7,
@@ -324,6 +342,7 @@ func init() {
 	// b7, PTX lines 107-109
 	tidHashFunc.Blocks[7] = runtime.Block{
 		Code:      []runtime.Instr{tidHashB7},
+		Loc:       "testdata/ptx/divergent_loop.ptx:107",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -335,6 +354,7 @@ func init() {
 	}
 	// b8, PTX line 136
 	tidHashFunc.Blocks[8] = runtime.Block{
+		Loc:       "testdata/ptx/divergent_loop.ptx:137",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,

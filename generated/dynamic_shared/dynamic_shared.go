@@ -100,6 +100,7 @@ func init() {
 	// b0, PTX lines 22-36; bar.sync at line 37
 	blockReverseFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{blockReverseB0},
+		Loc:       "testdata/ptx/dynamic_shared.ptx:22",
 		PTXInstrs: 16,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -115,6 +116,7 @@ func init() {
 	// b0, PTX lines 38-44; ret
 	blockReverseFunc.Blocks[1] = runtime.Block{
 		Code:      []runtime.Instr{blockReverseB0_1},
+		Loc:       "testdata/ptx/dynamic_shared.ptx:38",
 		PTXInstrs: 8,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -133,6 +135,7 @@ func init() {
 	// b0, PTX lines 61-72; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	stencil3Func.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{stencil3B0},
+		Loc:       "testdata/ptx/dynamic_shared.ptx:61",
 		PTXInstrs: 13,
 		Term: runtime.Term{
 			Alt:    8,
@@ -146,6 +149,7 @@ func init() {
 	// b1 ($L__BB1_2), PTX lines 77-82; divergent, reconverges at block 3 (b3 ($L__BB1_6))
 	stencil3Func.Blocks[1] = runtime.Block{
 		Code:      []runtime.Instr{stencil3B1},
+		Loc:       "testdata/ptx/dynamic_shared.ptx:77",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    9,
@@ -159,6 +163,7 @@ func init() {
 	// b2 ($L__BB1_5), PTX lines 95-95
 	stencil3Func.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{stencil3B2},
+		Loc:       "testdata/ptx/dynamic_shared.ptx:95",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -171,6 +176,7 @@ func init() {
 	// b3 ($L__BB1_6), PTX lines 97-98; divergent, reconverges at block 5 (b5 ($L__BB1_10))
 	stencil3Func.Blocks[3] = runtime.Block{
 		Code:      []runtime.Instr{stencil3B3},
+		Loc:       "testdata/ptx/dynamic_shared.ptx:97",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Alt:    11,
@@ -184,6 +190,7 @@ func init() {
 	// b4 ($L__BB1_9), PTX lines 108-108
 	stencil3Func.Blocks[4] = runtime.Block{
 		Code:      []runtime.Instr{stencil3B4},
+		Loc:       "testdata/ptx/dynamic_shared.ptx:108",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -196,6 +203,7 @@ func init() {
 	// b5 ($L__BB1_10), PTX lines 110-110; bar.sync at line 111
 	stencil3Func.Blocks[5] = runtime.Block{
 		Code:      []runtime.Instr{stencil3B5},
+		Loc:       "testdata/ptx/dynamic_shared.ptx:110",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -210,6 +218,7 @@ func init() {
 	}
 	// b5 ($L__BB1_10), PTX line 109; divergent, reconverges at block 7 (b6 ($L__BB1_12))
 	stencil3Func.Blocks[6] = runtime.Block{
+		Loc:       "testdata/ptx/dynamic_shared.ptx:112",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Alt:    13,
@@ -222,6 +231,7 @@ func init() {
 	}
 	// b6 ($L__BB1_12), PTX line 125; ret
 	stencil3Func.Blocks[7] = runtime.Block{
+		Loc:       "testdata/ptx/dynamic_shared.ptx:126",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -234,6 +244,7 @@ func init() {
 	// b7, PTX lines 75-75
 	stencil3Func.Blocks[8] = runtime.Block{
 		Code:      []runtime.Instr{stencil3B7},
+		Loc:       "testdata/ptx/dynamic_shared.ptx:75",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -246,6 +257,7 @@ func init() {
 	// b8, PTX lines 85-88; divergent, reconverges at block 2 (b2 ($L__BB1_5))
 	stencil3Func.Blocks[9] = runtime.Block{
 		Code:      []runtime.Instr{stencil3B8},
+		Loc:       "testdata/ptx/dynamic_shared.ptx:85",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    10,
@@ -259,6 +271,7 @@ func init() {
 	// b9, PTX lines 91-93
 	stencil3Func.Blocks[10] = runtime.Block{
 		Code:      []runtime.Instr{stencil3B9},
+		Loc:       "testdata/ptx/dynamic_shared.ptx:91",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -271,6 +284,7 @@ func init() {
 	// b10, PTX lines 101-103; divergent, reconverges at block 4 (b4 ($L__BB1_9))
 	stencil3Func.Blocks[11] = runtime.Block{
 		Code:      []runtime.Instr{stencil3B10},
+		Loc:       "testdata/ptx/dynamic_shared.ptx:101",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Alt:    12,
@@ -284,6 +298,7 @@ func init() {
 	// b11, PTX lines 106-106
 	stencil3Func.Blocks[12] = runtime.Block{
 		Code:      []runtime.Instr{stencil3B11},
+		Loc:       "testdata/ptx/dynamic_shared.ptx:106",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -296,6 +311,7 @@ func init() {
 	// b12, PTX lines 114-124
 	stencil3Func.Blocks[13] = runtime.Block{
 		Code:      []runtime.Instr{stencil3B12},
+		Loc:       "testdata/ptx/dynamic_shared.ptx:114",
 		PTXInstrs: 11,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,

@@ -132,6 +132,7 @@ func init() {
 	// b0, PTX lines 19-21; divergent, reconverges at block 1 (b1 ($L__BB0_3))
 	classifyFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{classifyB0},
+		Loc:       "testdata/ptx/early_exit.ptx:19",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Alt:    2,
@@ -145,6 +146,7 @@ func init() {
 	// b1 ($L__BB0_3), PTX lines 33-33; ret
 	classifyFunc.Blocks[1] = runtime.Block{
 		Code:      []runtime.Instr{classifyB1},
+		Loc:       "testdata/ptx/early_exit.ptx:33",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -157,6 +159,7 @@ func init() {
 	// b2, PTX lines 24-25; divergent, reconverges at block 1 (b1 ($L__BB0_3))
 	classifyFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{classifyB2},
+		Loc:       "testdata/ptx/early_exit.ptx:24",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Alt:    3,
@@ -170,6 +173,7 @@ func init() {
 	// b3, PTX lines 28-31
 	classifyFunc.Blocks[3] = runtime.Block{
 		Code:      []runtime.Instr{classifyB3},
+		Loc:       "testdata/ptx/early_exit.ptx:28",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -188,6 +192,7 @@ func init() {
 	// b0, PTX lines 51-56; divergent, reconverges at block 5 (b5 ($L__BB1_8))
 	findFirstFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{findFirstB0},
+		Loc:       "testdata/ptx/early_exit.ptx:51",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    6,
@@ -201,6 +206,7 @@ func init() {
 	// b1 ($L__BB1_3), PTX lines 75-77; divergent, reconverges at block 4 (b4 ($L__BB1_7))
 	findFirstFunc.Blocks[1] = runtime.Block{
 		Code:      []runtime.Instr{findFirstB1},
+		Loc:       "testdata/ptx/early_exit.ptx:75",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Alt:    8,
@@ -214,6 +220,7 @@ func init() {
 	// b2 ($L__BB1_6), PTX lines 84-87; divergent, reconverges at block 4 (b4 ($L__BB1_7))
 	findFirstFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{findFirstB2},
+		Loc:       "testdata/ptx/early_exit.ptx:84",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    10,
@@ -227,6 +234,7 @@ func init() {
 	// b3 ($L__BB1_5), PTX lines 91-91
 	findFirstFunc.Blocks[3] = runtime.Block{
 		Code:      []runtime.Instr{findFirstB3},
+		Loc:       "testdata/ptx/early_exit.ptx:91",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -239,6 +247,7 @@ func init() {
 	// b4 ($L__BB1_7), PTX lines 93-95
 	findFirstFunc.Blocks[4] = runtime.Block{
 		Code:      []runtime.Instr{findFirstB4},
+		Loc:       "testdata/ptx/early_exit.ptx:93",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -250,6 +259,7 @@ func init() {
 	}
 	// b5 ($L__BB1_8), PTX line 96; ret
 	findFirstFunc.Blocks[5] = runtime.Block{
+		Loc:       "testdata/ptx/early_exit.ptx:97",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -262,6 +272,7 @@ func init() {
 	// b6, PTX lines 59-64
 	findFirstFunc.Blocks[6] = runtime.Block{
 		Code:      []runtime.Instr{findFirstB6},
+		Loc:       "testdata/ptx/early_exit.ptx:59",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:     7,
@@ -276,6 +287,7 @@ func init() {
 	// b7, PTX lines 67-73
 	findFirstFunc.Blocks[7] = runtime.Block{
 		Code:      []runtime.Instr{findFirstB7},
+		Loc:       "testdata/ptx/early_exit.ptx:67",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -288,6 +300,7 @@ func init() {
 	// b8, PTX lines 80-80; divergent, reconverges at block 4 (b4 ($L__BB1_7))
 	findFirstFunc.Blocks[8] = runtime.Block{
 		Code:      []runtime.Instr{findFirstB8},
+		Loc:       "testdata/ptx/early_exit.ptx:80",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    9,
@@ -300,6 +313,7 @@ func init() {
 	}
 	// b9, PTX line 81
 	findFirstFunc.Blocks[9] = runtime.Block{
+		Loc:       "testdata/ptx/early_exit.ptx:82",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -311,6 +325,7 @@ func init() {
 	}
 	// b10, PTX line 88
 	findFirstFunc.Blocks[10] = runtime.Block{
+		Loc:       "testdata/ptx/early_exit.ptx:89",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -329,6 +344,7 @@ func init() {
 	// b0, PTX lines 112-117; divergent, reconverges at block 3 (b2 ($L__BB2_4))
 	classifySumFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{classifySumB0},
+		Loc:       "testdata/ptx/early_exit.ptx:112",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    4,
@@ -342,6 +358,7 @@ func init() {
 	// b1 ($L__BB2_2), PTX lines 130-133; code before the call
 	classifySumFunc.Blocks[1] = runtime.Block{
 		Code:      []runtime.Instr{classifySumB1},
+		Loc:       "testdata/ptx/early_exit.ptx:130",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
@@ -351,6 +368,7 @@ func init() {
 	}
 	// b1 ($L__BB2_2), PTX line 129
 	classifySumFunc.Blocks[2] = runtime.Block{
+		Loc:       "testdata/ptx/early_exit.ptx:135",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
@@ -376,6 +394,7 @@ func init() {
 	}
 	// b2 ($L__BB2_4), PTX line 153; ret
 	classifySumFunc.Blocks[3] = runtime.Block{
+		Loc:       "testdata/ptx/early_exit.ptx:154",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -388,6 +407,7 @@ func init() {
 	// b3, PTX lines 120-128
 	classifySumFunc.Blocks[4] = runtime.Block{
 		Code:      []runtime.Instr{classifySumB3},
+		Loc:       "testdata/ptx/early_exit.ptx:120",
 		PTXInstrs: 9,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -400,6 +420,7 @@ func init() {
 	// b4, PTX lines 140-147; divergent, reconverges at block 6 (b5)
 	classifySumFunc.Blocks[5] = runtime.Block{
 		Code:      []runtime.Instr{classifySumB4},
+		Loc:       "testdata/ptx/early_exit.ptx:140",
 		PTXInstrs: 8,
 		Term: runtime.Term{
 			Alt:    6,
@@ -413,6 +434,7 @@ func init() {
 	// b5, PTX lines 150-152
 	classifySumFunc.Blocks[6] = runtime.Block{
 		Code:      []runtime.Instr{classifySumB5},
+		Loc:       "testdata/ptx/early_exit.ptx:150",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,

@@ -71,6 +71,7 @@ func init() {
 	// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	minmaxNanFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{minmaxNanB0},
+		Loc:       "testdata/ptx/fminmax.ptx:24",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -83,6 +84,7 @@ func init() {
 	}
 	// b1 ($L__BB0_2), PTX line 52; ret
 	minmaxNanFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/fminmax.ptx:53",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -95,6 +97,7 @@ func init() {
 	// b2, PTX lines 32-51
 	minmaxNanFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{minmaxNanB2},
+		Loc:       "testdata/ptx/fminmax.ptx:32",
 		PTXInstrs: 20,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,

@@ -111,6 +111,7 @@ func init() {
 	// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	dnormFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{dnormB0},
+		Loc:       "testdata/ptx/fp64_math.ptx:24",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -123,6 +124,7 @@ func init() {
 	}
 	// b1 ($L__BB0_2), PTX line 55; ret
 	dnormFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/fp64_math.ptx:56",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -135,6 +137,7 @@ func init() {
 	// b2, PTX lines 32-54
 	dnormFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{dnormB2},
+		Loc:       "testdata/ptx/fp64_math.ptx:32",
 		PTXInstrs: 23,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -153,6 +156,7 @@ func init() {
 	// b0, PTX lines 73-78; divergent, reconverges at block 5 (b5 ($L__BB1_8))
 	newtonSqrtFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{newtonSqrtB0},
+		Loc:       "testdata/ptx/fp64_math.ptx:73",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    6,
@@ -166,6 +170,7 @@ func init() {
 	// b1 ($L__BB1_4), PTX lines 102-115; divergent, reconverges at block 2 (b2 ($L__BB1_5))
 	newtonSqrtFunc.Blocks[1] = runtime.Block{
 		Code:      []runtime.Instr{newtonSqrtB1},
+		Loc:       "testdata/ptx/fp64_math.ptx:102",
 		PTXInstrs: 15,
 		Term: runtime.Term{
 			Alt:    9,
@@ -179,6 +184,7 @@ func init() {
 	// b2 ($L__BB1_5), PTX lines 119-119
 	newtonSqrtFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{newtonSqrtB2},
+		Loc:       "testdata/ptx/fp64_math.ptx:119",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:     10,
@@ -193,6 +199,7 @@ func init() {
 	// b3 ($L__BB1_6), PTX lines 123-127; divergent, reconverges at block 11 (b11)
 	newtonSqrtFunc.Blocks[3] = runtime.Block{
 		Code:      []runtime.Instr{newtonSqrtB3},
+		Loc:       "testdata/ptx/fp64_math.ptx:123",
 		PTXInstrs: 6,
 		Term: runtime.Term{
 			Alt:    11,
@@ -206,6 +213,7 @@ func init() {
 	// b4 ($L__BB1_7), PTX lines 130-132
 	newtonSqrtFunc.Blocks[4] = runtime.Block{
 		Code:      []runtime.Instr{newtonSqrtB4},
+		Loc:       "testdata/ptx/fp64_math.ptx:130",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -217,6 +225,7 @@ func init() {
 	}
 	// b5 ($L__BB1_8), PTX line 133; ret
 	newtonSqrtFunc.Blocks[5] = runtime.Block{
+		Loc:       "testdata/ptx/fp64_math.ptx:134",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -229,6 +238,7 @@ func init() {
 	// b6, PTX lines 81-91
 	newtonSqrtFunc.Blocks[6] = runtime.Block{
 		Code:      []runtime.Instr{newtonSqrtB6},
+		Loc:       "testdata/ptx/fp64_math.ptx:81",
 		PTXInstrs: 12,
 		Term: runtime.Term{
 			Alt:     7,
@@ -243,6 +253,7 @@ func init() {
 	// b7, PTX lines 94-96
 	newtonSqrtFunc.Blocks[7] = runtime.Block{
 		Code:      []runtime.Instr{newtonSqrtB7},
+		Loc:       "testdata/ptx/fp64_math.ptx:94",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Alt:     8,
@@ -257,6 +268,7 @@ func init() {
 	// b8, PTX lines 99-100
 	newtonSqrtFunc.Blocks[8] = runtime.Block{
 		Code:      []runtime.Instr{newtonSqrtB8},
+		Loc:       "testdata/ptx/fp64_math.ptx:99",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -268,6 +280,7 @@ func init() {
 	}
 	// b9, PTX line 116
 	newtonSqrtFunc.Blocks[9] = runtime.Block{
+		Loc:       "testdata/ptx/fp64_math.ptx:117",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,

@@ -127,6 +127,7 @@ func init() {
 	// b0, PTX lines 25-30; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	fround32Func.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{fround32B0},
+		Loc:       "testdata/ptx/fround.ptx:25",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -139,6 +140,7 @@ func init() {
 	}
 	// b1 ($L__BB0_2), PTX line 99; ret
 	fround32Func.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/fround.ptx:100",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -151,6 +153,7 @@ func init() {
 	// b2, PTX lines 33-98
 	fround32Func.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{fround32B2},
+		Loc:       "testdata/ptx/fround.ptx:33",
 		PTXInstrs: 66,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -169,6 +172,7 @@ func init() {
 	// b0, PTX lines 118-123; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	fround64Func.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{fround64B0},
+		Loc:       "testdata/ptx/fround.ptx:118",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -181,6 +185,7 @@ func init() {
 	}
 	// b1 ($L__BB1_2), PTX line 192; ret
 	fround64Func.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/fround.ptx:193",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -193,6 +198,7 @@ func init() {
 	// b2, PTX lines 126-191
 	fround64Func.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{fround64B2},
+		Loc:       "testdata/ptx/fround.ptx:126",
 		PTXInstrs: 66,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,

@@ -335,6 +335,7 @@ func init() {
 	// b0, PTX lines 44-47; ret
 	opAddFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{opAddB0},
+		Loc:       "testdata/ptx/funcptr.ptx:44",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -353,6 +354,7 @@ func init() {
 	// b0, PTX lines 60-63; ret
 	opSubFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{opSubB0},
+		Loc:       "testdata/ptx/funcptr.ptx:60",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -371,6 +373,7 @@ func init() {
 	// b0, PTX lines 76-79; ret
 	opMulFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{opMulB0},
+		Loc:       "testdata/ptx/funcptr.ptx:76",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -389,6 +392,7 @@ func init() {
 	// b0, PTX lines 93-97; ret
 	opMaxFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{opMaxB0},
+		Loc:       "testdata/ptx/funcptr.ptx:93",
 		PTXInstrs: 6,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -407,6 +411,7 @@ func init() {
 	// b0, PTX lines 116-121; divergent, reconverges at block 1 (b1 ($L__BB4_2))
 	funcptrFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{funcptrB0},
+		Loc:       "testdata/ptx/funcptr.ptx:116",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -419,6 +424,7 @@ func init() {
 	}
 	// b1 ($L__BB4_2), PTX line 162; ret
 	funcptrFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/funcptr.ptx:163",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -431,6 +437,7 @@ func init() {
 	// b2, PTX lines 124-148; code before the call
 	funcptrFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{funcptrB2},
+		Loc:       "testdata/ptx/funcptr.ptx:124",
 		PTXInstrs: 22,
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
@@ -440,6 +447,7 @@ func init() {
 	}
 	// b2, PTX line 122; divergent, reconverges at block 4 (b3)
 	funcptrFunc.Blocks[3] = runtime.Block{
+		Loc:       "testdata/ptx/funcptr.ptx:151",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
@@ -469,6 +477,7 @@ func init() {
 	// b3, PTX lines 158-161
 	funcptrFunc.Blocks[4] = runtime.Block{
 		Code:      []runtime.Instr{funcptrB3},
+		Loc:       "testdata/ptx/funcptr.ptx:158",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -487,6 +496,7 @@ func init() {
 	// b0, PTX lines 174-176; ret
 	twiceFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{twiceB0},
+		Loc:       "testdata/ptx/funcptr.ptx:174",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -505,6 +515,7 @@ func init() {
 	// b0, PTX lines 188-190; ret
 	squareFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{squareB0},
+		Loc:       "testdata/ptx/funcptr.ptx:188",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -523,6 +534,7 @@ func init() {
 	// b0, PTX lines 202-204; ret
 	negateFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{negateB0},
+		Loc:       "testdata/ptx/funcptr.ptx:202",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -541,6 +553,7 @@ func init() {
 	// b0, PTX lines 220-223; divergent, reconverges at block 3 (b2 ($L__BB8_1))
 	applyNFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{applyNB0},
+		Loc:       "testdata/ptx/funcptr.ptx:220",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    4,
@@ -554,6 +567,7 @@ func init() {
 	// b1 ($L__BB8_2), PTX lines 228-228; code before the call
 	applyNFunc.Blocks[1] = runtime.Block{
 		Code:      []runtime.Instr{applyNB1},
+		Loc:       "testdata/ptx/funcptr.ptx:228",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
@@ -563,6 +577,7 @@ func init() {
 	}
 	// b1 ($L__BB8_2), PTX line 225; divergent, reconverges at block 5 (b4)
 	applyNFunc.Blocks[2] = runtime.Block{
+		Loc:       "testdata/ptx/funcptr.ptx:231",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
@@ -588,6 +603,7 @@ func init() {
 	// b2 ($L__BB8_1), PTX lines 244-244; ret
 	applyNFunc.Blocks[3] = runtime.Block{
 		Code:      []runtime.Instr{applyNB2},
+		Loc:       "testdata/ptx/funcptr.ptx:244",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -608,6 +624,7 @@ func init() {
 	// b4, PTX lines 237-240; divergent, reconverges at block 3 (b2 ($L__BB8_1))
 	applyNFunc.Blocks[5] = runtime.Block{
 		Code:      []runtime.Instr{applyNB4},
+		Loc:       "testdata/ptx/funcptr.ptx:237",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Alt:    6,
@@ -620,6 +637,7 @@ func init() {
 	}
 	// b5, PTX line 241
 	applyNFunc.Blocks[6] = runtime.Block{
+		Loc:       "testdata/ptx/funcptr.ptx:242",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -638,6 +656,7 @@ func init() {
 	// b0, PTX lines 261-266; divergent, reconverges at block 1 (b1 ($L__BB9_2))
 	funcptrTidFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{funcptrTidB0},
+		Loc:       "testdata/ptx/funcptr.ptx:261",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -650,6 +669,7 @@ func init() {
 	}
 	// b1 ($L__BB9_2), PTX line 306; ret
 	funcptrTidFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/funcptr.ptx:307",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -662,6 +682,7 @@ func init() {
 	// b2, PTX lines 269-293; code before the call
 	funcptrTidFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{funcptrTidB2},
+		Loc:       "testdata/ptx/funcptr.ptx:269",
 		PTXInstrs: 21,
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
@@ -671,6 +692,7 @@ func init() {
 	}
 	// b2, PTX line 267
 	funcptrTidFunc.Blocks[3] = runtime.Block{
+		Loc:       "testdata/ptx/funcptr.ptx:295",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
@@ -705,6 +727,7 @@ func init() {
 	// b3, PTX lines 302-305
 	funcptrTidFunc.Blocks[4] = runtime.Block{
 		Code:      []runtime.Instr{funcptrTidB3},
+		Loc:       "testdata/ptx/funcptr.ptx:302",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,

@@ -106,6 +106,7 @@ func init() {
 	// b0, PTX lines 24-29; divergent, reconverges at block 2 (b2 ($L__BB0_3))
 	gridStrideScaleFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{gridStrideScaleB0},
+		Loc:       "testdata/ptx/grid_stride.ptx:24",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    3,
@@ -119,6 +120,7 @@ func init() {
 	// b1 ($L__BB0_2), PTX lines 40-48; divergent, reconverges at block 4 (b4)
 	gridStrideScaleFunc.Blocks[1] = runtime.Block{
 		Code:      []runtime.Instr{gridStrideScaleB1},
+		Loc:       "testdata/ptx/grid_stride.ptx:40",
 		PTXInstrs: 10,
 		Term: runtime.Term{
 			Alt:    4,
@@ -131,6 +133,7 @@ func init() {
 	}
 	// b2 ($L__BB0_3), PTX line 50; ret
 	gridStrideScaleFunc.Blocks[2] = runtime.Block{
+		Loc:       "testdata/ptx/grid_stride.ptx:51",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -143,6 +146,7 @@ func init() {
 	// b3, PTX lines 32-38
 	gridStrideScaleFunc.Blocks[3] = runtime.Block{
 		Code:      []runtime.Instr{gridStrideScaleB3},
+		Loc:       "testdata/ptx/grid_stride.ptx:32",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -169,6 +173,7 @@ func init() {
 	// b0, PTX lines 66-77; divergent, reconverges at block 2 (b2 ($L__BB1_3))
 	gridStridePartialFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{gridStridePartialB0},
+		Loc:       "testdata/ptx/grid_stride.ptx:66",
 		PTXInstrs: 13,
 		Term: runtime.Term{
 			Alt:    3,
@@ -182,6 +187,7 @@ func init() {
 	// b1 ($L__BB1_2), PTX lines 88-92; divergent, reconverges at block 4 (b4)
 	gridStridePartialFunc.Blocks[1] = runtime.Block{
 		Code:      []runtime.Instr{gridStridePartialB1},
+		Loc:       "testdata/ptx/grid_stride.ptx:88",
 		PTXInstrs: 6,
 		Term: runtime.Term{
 			Alt:    4,
@@ -195,6 +201,7 @@ func init() {
 	// b2 ($L__BB1_3), PTX lines 95-96; ret
 	gridStridePartialFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{gridStridePartialB2},
+		Loc:       "testdata/ptx/grid_stride.ptx:95",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -207,6 +214,7 @@ func init() {
 	// b3, PTX lines 80-86
 	gridStridePartialFunc.Blocks[3] = runtime.Block{
 		Code:      []runtime.Instr{gridStridePartialB3},
+		Loc:       "testdata/ptx/grid_stride.ptx:80",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,

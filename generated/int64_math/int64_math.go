@@ -105,6 +105,7 @@ func init() {
 	// b0, PTX lines 23-28; divergent, reconverges at block 9 (b9 ($L__BB0_12))
 	int64MathFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{int64MathB0},
+		Loc:       "testdata/ptx/int64_math.ptx:23",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    10,
@@ -118,6 +119,7 @@ func init() {
 	// b1 ($L__BB0_4), PTX lines 63-63
 	int64MathFunc.Blocks[1] = runtime.Block{
 		Code:      []runtime.Instr{int64MathB1},
+		Loc:       "testdata/ptx/int64_math.ptx:63",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -130,6 +132,7 @@ func init() {
 	// b2 ($L__BB0_3), PTX lines 66-69
 	int64MathFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{int64MathB2},
+		Loc:       "testdata/ptx/int64_math.ptx:66",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -142,6 +145,7 @@ func init() {
 	// b3 ($L__BB0_5), PTX lines 71-72
 	int64MathFunc.Blocks[3] = runtime.Block{
 		Code:      []runtime.Instr{int64MathB3},
+		Loc:       "testdata/ptx/int64_math.ptx:71",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -154,6 +158,7 @@ func init() {
 	// b4 ($L__BB0_6), PTX lines 74-83; divergent, reconverges at block 8 (b8 ($L__BB0_11))
 	int64MathFunc.Blocks[4] = runtime.Block{
 		Code:      []runtime.Instr{int64MathB4},
+		Loc:       "testdata/ptx/int64_math.ptx:74",
 		PTXInstrs: 11,
 		Term: runtime.Term{
 			Alt:    13,
@@ -167,6 +172,7 @@ func init() {
 	// b5 ($L__BB0_9), PTX lines 91-91
 	int64MathFunc.Blocks[5] = runtime.Block{
 		Code:      []runtime.Instr{int64MathB5},
+		Loc:       "testdata/ptx/int64_math.ptx:91",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -179,6 +185,7 @@ func init() {
 	// b6 ($L__BB0_8), PTX lines 94-97
 	int64MathFunc.Blocks[6] = runtime.Block{
 		Code:      []runtime.Instr{int64MathB6},
+		Loc:       "testdata/ptx/int64_math.ptx:94",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -191,6 +198,7 @@ func init() {
 	// b7 ($L__BB0_10), PTX lines 99-100
 	int64MathFunc.Blocks[7] = runtime.Block{
 		Code:      []runtime.Instr{int64MathB7},
+		Loc:       "testdata/ptx/int64_math.ptx:99",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -203,6 +211,7 @@ func init() {
 	// b8 ($L__BB0_11), PTX lines 102-107
 	int64MathFunc.Blocks[8] = runtime.Block{
 		Code:      []runtime.Instr{int64MathB8},
+		Loc:       "testdata/ptx/int64_math.ptx:102",
 		PTXInstrs: 6,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -214,6 +223,7 @@ func init() {
 	}
 	// b9 ($L__BB0_12), PTX line 108; ret
 	int64MathFunc.Blocks[9] = runtime.Block{
+		Loc:       "testdata/ptx/int64_math.ptx:109",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -226,6 +236,7 @@ func init() {
 	// b10, PTX lines 31-55; divergent, reconverges at block 4 (b4 ($L__BB0_6))
 	int64MathFunc.Blocks[10] = runtime.Block{
 		Code:      []runtime.Instr{int64MathB10},
+		Loc:       "testdata/ptx/int64_math.ptx:31",
 		PTXInstrs: 26,
 		Term: runtime.Term{
 			Alt:    11,
@@ -239,6 +250,7 @@ func init() {
 	// b11, PTX lines 58-59; divergent, reconverges at block 3 (b3 ($L__BB0_5))
 	int64MathFunc.Blocks[11] = runtime.Block{
 		Code:      []runtime.Instr{int64MathB11},
+		Loc:       "testdata/ptx/int64_math.ptx:58",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Alt:    12,
@@ -251,6 +263,7 @@ func init() {
 	}
 	// b12, PTX line 60
 	int64MathFunc.Blocks[12] = runtime.Block{
+		Loc:       "testdata/ptx/int64_math.ptx:61",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -263,6 +276,7 @@ func init() {
 	// b13, PTX lines 86-87; divergent, reconverges at block 7 (b7 ($L__BB0_10))
 	int64MathFunc.Blocks[13] = runtime.Block{
 		Code:      []runtime.Instr{int64MathB13},
+		Loc:       "testdata/ptx/int64_math.ptx:86",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Alt:    14,
@@ -275,6 +289,7 @@ func init() {
 	}
 	// b14, PTX line 88
 	int64MathFunc.Blocks[14] = runtime.Block{
+		Loc:       "testdata/ptx/int64_math.ptx:89",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -293,6 +308,7 @@ func init() {
 	// b0, PTX lines 124-129; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	mix64Func.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{mix64B0},
+		Loc:       "testdata/ptx/int64_math.ptx:124",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -305,6 +321,7 @@ func init() {
 	}
 	// b1 ($L__BB1_2), PTX line 149; ret
 	mix64Func.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/int64_math.ptx:150",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -317,6 +334,7 @@ func init() {
 	// b2, PTX lines 132-148
 	mix64Func.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{mix64B2},
+		Loc:       "testdata/ptx/int64_math.ptx:132",
 		PTXInstrs: 17,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,

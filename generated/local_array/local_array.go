@@ -100,6 +100,7 @@ func init() {
 	// b0, PTX lines 25-32; divergent, reconverges at block 8 (b8 ($L__BB0_37))
 	sort8Func.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{sort8B0},
+		Loc:       "testdata/ptx/local_array.ptx:25",
 		PTXInstrs: 9,
 		Term: runtime.Term{
 			Alt:    9,
@@ -113,6 +114,7 @@ func init() {
 	// b1 ($L__BB0_3), PTX lines 63-66; divergent, reconverges at block 2 (b2 ($L__BB0_6))
 	sort8Func.Blocks[1] = runtime.Block{
 		Code:      []runtime.Instr{sort8B1},
+		Loc:       "testdata/ptx/local_array.ptx:63",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    11,
@@ -126,6 +128,7 @@ func init() {
 	// b2 ($L__BB0_6), PTX lines 78-82; divergent, reconverges at block 3 (b3 ($L__BB0_10))
 	sort8Func.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{sort8B2},
+		Loc:       "testdata/ptx/local_array.ptx:78",
 		PTXInstrs: 6,
 		Term: runtime.Term{
 			Alt:    13,
@@ -139,6 +142,7 @@ func init() {
 	// b3 ($L__BB0_10), PTX lines 100-103; divergent, reconverges at block 4 (b4 ($L__BB0_15))
 	sort8Func.Blocks[3] = runtime.Block{
 		Code:      []runtime.Instr{sort8B3},
+		Loc:       "testdata/ptx/local_array.ptx:100",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    16,
@@ -152,6 +156,7 @@ func init() {
 	// b4 ($L__BB0_15), PTX lines 127-131; divergent, reconverges at block 5 (b5 ($L__BB0_21))
 	sort8Func.Blocks[4] = runtime.Block{
 		Code:      []runtime.Instr{sort8B4},
+		Loc:       "testdata/ptx/local_array.ptx:127",
 		PTXInstrs: 6,
 		Term: runtime.Term{
 			Alt:    20,
@@ -165,6 +170,7 @@ func init() {
 	// b5 ($L__BB0_21), PTX lines 161-166; divergent, reconverges at block 6 (b6 ($L__BB0_28))
 	sort8Func.Blocks[5] = runtime.Block{
 		Code:      []runtime.Instr{sort8B5},
+		Loc:       "testdata/ptx/local_array.ptx:161",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    25,
@@ -178,6 +184,7 @@ func init() {
 	// b6 ($L__BB0_28), PTX lines 202-208; divergent, reconverges at block 7 (b7 ($L__BB0_36))
 	sort8Func.Blocks[6] = runtime.Block{
 		Code:      []runtime.Instr{sort8B6},
+		Loc:       "testdata/ptx/local_array.ptx:202",
 		PTXInstrs: 8,
 		Term: runtime.Term{
 			Alt:    31,
@@ -191,6 +198,7 @@ func init() {
 	// b7 ($L__BB0_36), PTX lines 250-268
 	sort8Func.Blocks[7] = runtime.Block{
 		Code:      []runtime.Instr{sort8B7},
+		Loc:       "testdata/ptx/local_array.ptx:250",
 		PTXInstrs: 19,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -202,6 +210,7 @@ func init() {
 	}
 	// b8 ($L__BB0_37), PTX line 269; ret
 	sort8Func.Blocks[8] = runtime.Block{
+		Loc:       "testdata/ptx/local_array.ptx:270",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -214,6 +223,7 @@ func init() {
 	// b9, PTX lines 35-57; divergent, reconverges at block 1 (b1 ($L__BB0_3))
 	sort8Func.Blocks[9] = runtime.Block{
 		Code:      []runtime.Instr{sort8B9},
+		Loc:       "testdata/ptx/local_array.ptx:35",
 		PTXInstrs: 24,
 		Term: runtime.Term{
 			Alt:    10,
@@ -227,6 +237,7 @@ func init() {
 	// b10, PTX lines 60-61
 	sort8Func.Blocks[10] = runtime.Block{
 		Code:      []runtime.Instr{sort8B10},
+		Loc:       "testdata/ptx/local_array.ptx:60",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -239,6 +250,7 @@ func init() {
 	// b11, PTX lines 69-72; divergent, reconverges at block 2 (b2 ($L__BB0_6))
 	sort8Func.Blocks[11] = runtime.Block{
 		Code:      []runtime.Instr{sort8B11},
+		Loc:       "testdata/ptx/local_array.ptx:69",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    12,
@@ -252,6 +264,7 @@ func init() {
 	// b12, PTX lines 75-76
 	sort8Func.Blocks[12] = runtime.Block{
 		Code:      []runtime.Instr{sort8B12},
+		Loc:       "testdata/ptx/local_array.ptx:75",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -264,6 +277,7 @@ func init() {
 	// b13, PTX lines 85-88; divergent, reconverges at block 3 (b3 ($L__BB0_10))
 	sort8Func.Blocks[13] = runtime.Block{
 		Code:      []runtime.Instr{sort8B13},
+		Loc:       "testdata/ptx/local_array.ptx:85",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    14,
@@ -277,6 +291,7 @@ func init() {
 	// b14, PTX lines 91-94; divergent, reconverges at block 3 (b3 ($L__BB0_10))
 	sort8Func.Blocks[14] = runtime.Block{
 		Code:      []runtime.Instr{sort8B14},
+		Loc:       "testdata/ptx/local_array.ptx:91",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    15,
@@ -290,6 +305,7 @@ func init() {
 	// b15, PTX lines 97-98
 	sort8Func.Blocks[15] = runtime.Block{
 		Code:      []runtime.Instr{sort8B15},
+		Loc:       "testdata/ptx/local_array.ptx:97",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -302,6 +318,7 @@ func init() {
 	// b16, PTX lines 106-109; divergent, reconverges at block 4 (b4 ($L__BB0_15))
 	sort8Func.Blocks[16] = runtime.Block{
 		Code:      []runtime.Instr{sort8B16},
+		Loc:       "testdata/ptx/local_array.ptx:106",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    17,
@@ -315,6 +332,7 @@ func init() {
 	// b17, PTX lines 112-115; divergent, reconverges at block 4 (b4 ($L__BB0_15))
 	sort8Func.Blocks[17] = runtime.Block{
 		Code:      []runtime.Instr{sort8B17},
+		Loc:       "testdata/ptx/local_array.ptx:112",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    18,
@@ -328,6 +346,7 @@ func init() {
 	// b18, PTX lines 118-121; divergent, reconverges at block 4 (b4 ($L__BB0_15))
 	sort8Func.Blocks[18] = runtime.Block{
 		Code:      []runtime.Instr{sort8B18},
+		Loc:       "testdata/ptx/local_array.ptx:118",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    19,
@@ -341,6 +360,7 @@ func init() {
 	// b19, PTX lines 124-125
 	sort8Func.Blocks[19] = runtime.Block{
 		Code:      []runtime.Instr{sort8B19},
+		Loc:       "testdata/ptx/local_array.ptx:124",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -353,6 +373,7 @@ func init() {
 	// b20, PTX lines 134-137; divergent, reconverges at block 5 (b5 ($L__BB0_21))
 	sort8Func.Blocks[20] = runtime.Block{
 		Code:      []runtime.Instr{sort8B20},
+		Loc:       "testdata/ptx/local_array.ptx:134",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    21,
@@ -366,6 +387,7 @@ func init() {
 	// b21, PTX lines 140-143; divergent, reconverges at block 5 (b5 ($L__BB0_21))
 	sort8Func.Blocks[21] = runtime.Block{
 		Code:      []runtime.Instr{sort8B21},
+		Loc:       "testdata/ptx/local_array.ptx:140",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    22,
@@ -379,6 +401,7 @@ func init() {
 	// b22, PTX lines 146-149; divergent, reconverges at block 5 (b5 ($L__BB0_21))
 	sort8Func.Blocks[22] = runtime.Block{
 		Code:      []runtime.Instr{sort8B22},
+		Loc:       "testdata/ptx/local_array.ptx:146",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    23,
@@ -392,6 +415,7 @@ func init() {
 	// b23, PTX lines 152-155; divergent, reconverges at block 5 (b5 ($L__BB0_21))
 	sort8Func.Blocks[23] = runtime.Block{
 		Code:      []runtime.Instr{sort8B23},
+		Loc:       "testdata/ptx/local_array.ptx:152",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    24,
@@ -405,6 +429,7 @@ func init() {
 	// b24, PTX lines 158-159
 	sort8Func.Blocks[24] = runtime.Block{
 		Code:      []runtime.Instr{sort8B24},
+		Loc:       "testdata/ptx/local_array.ptx:158",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -417,6 +442,7 @@ func init() {
 	// b25, PTX lines 169-172; divergent, reconverges at block 6 (b6 ($L__BB0_28))
 	sort8Func.Blocks[25] = runtime.Block{
 		Code:      []runtime.Instr{sort8B25},
+		Loc:       "testdata/ptx/local_array.ptx:169",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    26,
@@ -430,6 +456,7 @@ func init() {
 	// b26, PTX lines 175-178; divergent, reconverges at block 6 (b6 ($L__BB0_28))
 	sort8Func.Blocks[26] = runtime.Block{
 		Code:      []runtime.Instr{sort8B26},
+		Loc:       "testdata/ptx/local_array.ptx:175",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    27,
@@ -443,6 +470,7 @@ func init() {
 	// b27, PTX lines 181-184; divergent, reconverges at block 6 (b6 ($L__BB0_28))
 	sort8Func.Blocks[27] = runtime.Block{
 		Code:      []runtime.Instr{sort8B27},
+		Loc:       "testdata/ptx/local_array.ptx:181",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    28,
@@ -456,6 +484,7 @@ func init() {
 	// b28, PTX lines 187-190; divergent, reconverges at block 6 (b6 ($L__BB0_28))
 	sort8Func.Blocks[28] = runtime.Block{
 		Code:      []runtime.Instr{sort8B28},
+		Loc:       "testdata/ptx/local_array.ptx:187",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    29,
@@ -469,6 +498,7 @@ func init() {
 	// b29, PTX lines 193-196; divergent, reconverges at block 6 (b6 ($L__BB0_28))
 	sort8Func.Blocks[29] = runtime.Block{
 		Code:      []runtime.Instr{sort8B29},
+		Loc:       "testdata/ptx/local_array.ptx:193",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    30,
@@ -482,6 +512,7 @@ func init() {
 	// b30, PTX lines 199-200
 	sort8Func.Blocks[30] = runtime.Block{
 		Code:      []runtime.Instr{sort8B30},
+		Loc:       "testdata/ptx/local_array.ptx:199",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -494,6 +525,7 @@ func init() {
 	// b31, PTX lines 211-214; divergent, reconverges at block 7 (b7 ($L__BB0_36))
 	sort8Func.Blocks[31] = runtime.Block{
 		Code:      []runtime.Instr{sort8B31},
+		Loc:       "testdata/ptx/local_array.ptx:211",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    32,
@@ -507,6 +539,7 @@ func init() {
 	// b32, PTX lines 217-220; divergent, reconverges at block 7 (b7 ($L__BB0_36))
 	sort8Func.Blocks[32] = runtime.Block{
 		Code:      []runtime.Instr{sort8B32},
+		Loc:       "testdata/ptx/local_array.ptx:217",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    33,
@@ -520,6 +553,7 @@ func init() {
 	// b33, PTX lines 223-226; divergent, reconverges at block 7 (b7 ($L__BB0_36))
 	sort8Func.Blocks[33] = runtime.Block{
 		Code:      []runtime.Instr{sort8B33},
+		Loc:       "testdata/ptx/local_array.ptx:223",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    34,
@@ -533,6 +567,7 @@ func init() {
 	// b34, PTX lines 229-232; divergent, reconverges at block 7 (b7 ($L__BB0_36))
 	sort8Func.Blocks[34] = runtime.Block{
 		Code:      []runtime.Instr{sort8B34},
+		Loc:       "testdata/ptx/local_array.ptx:229",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    35,
@@ -546,6 +581,7 @@ func init() {
 	// b35, PTX lines 235-238; divergent, reconverges at block 7 (b7 ($L__BB0_36))
 	sort8Func.Blocks[35] = runtime.Block{
 		Code:      []runtime.Instr{sort8B35},
+		Loc:       "testdata/ptx/local_array.ptx:235",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    36,
@@ -559,6 +595,7 @@ func init() {
 	// b36, PTX lines 241-244; divergent, reconverges at block 7 (b7 ($L__BB0_36))
 	sort8Func.Blocks[36] = runtime.Block{
 		Code:      []runtime.Instr{sort8B36},
+		Loc:       "testdata/ptx/local_array.ptx:241",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    37,
@@ -572,6 +609,7 @@ func init() {
 	// b37, PTX lines 247-248
 	sort8Func.Blocks[37] = runtime.Block{
 		Code:      []runtime.Instr{sort8B37},
+		Loc:       "testdata/ptx/local_array.ptx:247",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -590,6 +628,7 @@ func init() {
 	// b0, PTX lines 288-295; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	nibbleHistFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{nibbleHistB0},
+		Loc:       "testdata/ptx/local_array.ptx:288",
 		PTXInstrs: 9,
 		Term: runtime.Term{
 			Alt:    2,
@@ -602,6 +641,7 @@ func init() {
 	}
 	// b1 ($L__BB1_2), PTX line 398; ret
 	nibbleHistFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/local_array.ptx:399",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -614,6 +654,7 @@ func init() {
 	// b2, PTX lines 298-397
 	nibbleHistFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{nibbleHistB2},
+		Loc:       "testdata/ptx/local_array.ptx:298",
 		PTXInstrs: 100,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,

@@ -141,6 +141,7 @@ func init() {
 	// b0, PTX lines 28-40; divergent, reconverges at block 4 (b4 ($L__BB0_8))
 	matmulFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{matmulB0},
+		Loc:       "testdata/ptx/matmul_2d.ptx:28",
 		PTXInstrs: 14,
 		Term: runtime.Term{
 			Alt:    5,
@@ -154,6 +155,7 @@ func init() {
 	// b1 ($L__BB0_4), PTX lines 70-84; divergent, reconverges at block 2 (b2 ($L__BB0_5))
 	matmulFunc.Blocks[1] = runtime.Block{
 		Code:      []runtime.Instr{matmulB1},
+		Loc:       "testdata/ptx/matmul_2d.ptx:70",
 		PTXInstrs: 16,
 		Term: runtime.Term{
 			Alt:    8,
@@ -167,6 +169,7 @@ func init() {
 	// b2 ($L__BB0_5), PTX lines 88-88
 	matmulFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{matmulB2},
+		Loc:       "testdata/ptx/matmul_2d.ptx:88",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:     9,
@@ -181,6 +184,7 @@ func init() {
 	// b3 ($L__BB0_7), PTX lines 101-104
 	matmulFunc.Blocks[3] = runtime.Block{
 		Code:      []runtime.Instr{matmulB3},
+		Loc:       "testdata/ptx/matmul_2d.ptx:101",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -192,6 +196,7 @@ func init() {
 	}
 	// b4 ($L__BB0_8), PTX line 105; ret
 	matmulFunc.Blocks[4] = runtime.Block{
+		Loc:       "testdata/ptx/matmul_2d.ptx:106",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -204,6 +209,7 @@ func init() {
 	// b5, PTX lines 43-47
 	matmulFunc.Blocks[5] = runtime.Block{
 		Code:      []runtime.Instr{matmulB5},
+		Loc:       "testdata/ptx/matmul_2d.ptx:43",
 		PTXInstrs: 6,
 		Term: runtime.Term{
 			Alt:     6,
@@ -218,6 +224,7 @@ func init() {
 	// b6, PTX lines 50-58
 	matmulFunc.Blocks[6] = runtime.Block{
 		Code:      []runtime.Instr{matmulB6},
+		Loc:       "testdata/ptx/matmul_2d.ptx:50",
 		PTXInstrs: 10,
 		Term: runtime.Term{
 			Alt:     7,
@@ -232,6 +239,7 @@ func init() {
 	// b7, PTX lines 61-68
 	matmulFunc.Blocks[7] = runtime.Block{
 		Code:      []runtime.Instr{matmulB7},
+		Loc:       "testdata/ptx/matmul_2d.ptx:61",
 		PTXInstrs: 8,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -243,6 +251,7 @@ func init() {
 	}
 	// b8, PTX line 85
 	matmulFunc.Blocks[8] = runtime.Block{
+		Loc:       "testdata/ptx/matmul_2d.ptx:86",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -255,6 +264,7 @@ func init() {
 	// b9, PTX lines 91-99
 	matmulFunc.Blocks[9] = runtime.Block{
 		Code:      []runtime.Instr{matmulB9},
+		Loc:       "testdata/ptx/matmul_2d.ptx:91",
 		PTXInstrs: 9,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -273,6 +283,7 @@ func init() {
 	// b0, PTX lines 128-141
 	matmulTiledFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{matmulTiledB0},
+		Loc:       "testdata/ptx/matmul_2d.ptx:128",
 		PTXInstrs: 15,
 		Term: runtime.Term{
 			Alt:     14,
@@ -286,6 +297,7 @@ func init() {
 	}
 	// b1 ($L__BB1_14), PTX line 165; bar.sync at line 166
 	matmulTiledFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/matmul_2d.ptx:166",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -301,6 +313,7 @@ func init() {
 	// b1 ($L__BB1_14), PTX lines 167-169
 	matmulTiledFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{matmulTiledB1_1},
+		Loc:       "testdata/ptx/matmul_2d.ptx:167",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Alt:     15,
@@ -315,6 +328,7 @@ func init() {
 	// b2 ($L__BB1_2), PTX lines 175-178; divergent, reconverges at block 5 (b4 ($L__BB1_4))
 	matmulTiledFunc.Blocks[3] = runtime.Block{
 		Code:      []runtime.Instr{matmulTiledB2},
+		Loc:       "testdata/ptx/matmul_2d.ptx:175",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    16,
@@ -329,6 +343,7 @@ func init() {
 	// b3 ($L__BB1_3), PTX lines 182-185
 	matmulTiledFunc.Blocks[4] = runtime.Block{
 		Code:      []runtime.Instr{matmulTiledB3},
+		Loc:       "testdata/ptx/matmul_2d.ptx:182",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -341,6 +356,7 @@ func init() {
 	// b4 ($L__BB1_4), PTX lines 187-188; divergent, reconverges at block 6 (b5 ($L__BB1_7))
 	matmulTiledFunc.Blocks[5] = runtime.Block{
 		Code:      []runtime.Instr{matmulTiledB4},
+		Loc:       "testdata/ptx/matmul_2d.ptx:187",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Alt:    17,
@@ -354,6 +370,7 @@ func init() {
 	// b5 ($L__BB1_7), PTX lines 201-201; bar.sync at line 202
 	matmulTiledFunc.Blocks[6] = runtime.Block{
 		Code:      []runtime.Instr{matmulTiledB5},
+		Loc:       "testdata/ptx/matmul_2d.ptx:201",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -369,6 +386,7 @@ func init() {
 	// b5 ($L__BB1_7), PTX lines 203-203
 	matmulTiledFunc.Blocks[7] = runtime.Block{
 		Code:      []runtime.Instr{matmulTiledB5_1},
+		Loc:       "testdata/ptx/matmul_2d.ptx:203",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:     19,
@@ -383,6 +401,7 @@ func init() {
 	// b6 ($L__BB1_10), PTX lines 218-233
 	matmulTiledFunc.Blocks[8] = runtime.Block{
 		Code:      []runtime.Instr{matmulTiledB6},
+		Loc:       "testdata/ptx/matmul_2d.ptx:218",
 		PTXInstrs: 17,
 		Term: runtime.Term{
 			Alt:     21,
@@ -397,6 +416,7 @@ func init() {
 	// b7 ($L__BB1_11), PTX lines 237-238
 	matmulTiledFunc.Blocks[9] = runtime.Block{
 		Code:      []runtime.Instr{matmulTiledB7},
+		Loc:       "testdata/ptx/matmul_2d.ptx:237",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Alt:     22,
@@ -411,6 +431,7 @@ func init() {
 	// b8 ($L__BB1_13), PTX lines 249-255
 	matmulTiledFunc.Blocks[10] = runtime.Block{
 		Code:      []runtime.Instr{matmulTiledB8},
+		Loc:       "testdata/ptx/matmul_2d.ptx:249",
 		PTXInstrs: 8,
 		Term: runtime.Term{
 			Alt:     23,
@@ -425,6 +446,7 @@ func init() {
 	// b9 ($L__BB1_15), PTX lines 259-260; divergent, reconverges at block 13 (b11 ($L__BB1_17))
 	matmulTiledFunc.Blocks[11] = runtime.Block{
 		Code:      []runtime.Instr{matmulTiledB9},
+		Loc:       "testdata/ptx/matmul_2d.ptx:259",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Alt:    24,
@@ -438,6 +460,7 @@ func init() {
 	// b10 ($L__BB1_16), PTX lines 264-269
 	matmulTiledFunc.Blocks[12] = runtime.Block{
 		Code:      []runtime.Instr{matmulTiledB10},
+		Loc:       "testdata/ptx/matmul_2d.ptx:264",
 		PTXInstrs: 6,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -449,6 +472,7 @@ func init() {
 	}
 	// b11 ($L__BB1_17), PTX line 270; ret
 	matmulTiledFunc.Blocks[13] = runtime.Block{
+		Loc:       "testdata/ptx/matmul_2d.ptx:271",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -461,6 +485,7 @@ func init() {
 	// b12, PTX lines 144-163
 	matmulTiledFunc.Blocks[14] = runtime.Block{
 		Code:      []runtime.Instr{matmulTiledB12},
+		Loc:       "testdata/ptx/matmul_2d.ptx:144",
 		PTXInstrs: 21,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -472,6 +497,7 @@ func init() {
 	}
 	// b13, PTX line 170
 	matmulTiledFunc.Blocks[15] = runtime.Block{
+		Loc:       "testdata/ptx/matmul_2d.ptx:171",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -483,6 +509,7 @@ func init() {
 	}
 	// b14, PTX line 179
 	matmulTiledFunc.Blocks[16] = runtime.Block{
+		Loc:       "testdata/ptx/matmul_2d.ptx:180",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -495,6 +522,7 @@ func init() {
 	// b15, PTX lines 191-193; divergent, reconverges at block 6 (b5 ($L__BB1_7))
 	matmulTiledFunc.Blocks[17] = runtime.Block{
 		Code:      []runtime.Instr{matmulTiledB15},
+		Loc:       "testdata/ptx/matmul_2d.ptx:191",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Alt:    18,
@@ -508,6 +536,7 @@ func init() {
 	// b16, PTX lines 196-199
 	matmulTiledFunc.Blocks[18] = runtime.Block{
 		Code:      []runtime.Instr{matmulTiledB16},
+		Loc:       "testdata/ptx/matmul_2d.ptx:196",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -520,6 +549,7 @@ func init() {
 	// b17, PTX lines 206-209
 	matmulTiledFunc.Blocks[19] = runtime.Block{
 		Code:      []runtime.Instr{matmulTiledB17},
+		Loc:       "testdata/ptx/matmul_2d.ptx:206",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:     20,
@@ -534,6 +564,7 @@ func init() {
 	// b18, PTX lines 212-215
 	matmulTiledFunc.Blocks[20] = runtime.Block{
 		Code:      []runtime.Instr{matmulTiledB18},
+		Loc:       "testdata/ptx/matmul_2d.ptx:212",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -545,6 +576,7 @@ func init() {
 	}
 	// b19, PTX line 234
 	matmulTiledFunc.Blocks[21] = runtime.Block{
+		Loc:       "testdata/ptx/matmul_2d.ptx:235",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -557,6 +589,7 @@ func init() {
 	// b20, PTX lines 241-245
 	matmulTiledFunc.Blocks[22] = runtime.Block{
 		Code:      []runtime.Instr{matmulTiledB20},
+		Loc:       "testdata/ptx/matmul_2d.ptx:241",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -568,6 +601,7 @@ func init() {
 	}
 	// b21, PTX line 256
 	matmulTiledFunc.Blocks[23] = runtime.Block{
+		Loc:       "testdata/ptx/matmul_2d.ptx:257",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -579,6 +613,7 @@ func init() {
 	}
 	// b22, PTX line 261
 	matmulTiledFunc.Blocks[24] = runtime.Block{
+		Loc:       "testdata/ptx/matmul_2d.ptx:262",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,

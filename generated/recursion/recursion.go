@@ -156,6 +156,7 @@ func init() {
 	// b0, PTX lines 19-21; divergent, reconverges at block 6 (b4 ($L__BB0_7))
 	fibFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{fibB0},
+		Loc:       "testdata/ptx/recursion.ptx:19",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Alt:    7,
@@ -169,6 +170,7 @@ func init() {
 	// b1 ($L__BB0_3), PTX lines 36-39; code before the call
 	fibFunc.Blocks[1] = runtime.Block{
 		Code:      []runtime.Instr{fibB1},
+		Loc:       "testdata/ptx/recursion.ptx:36",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
@@ -178,6 +180,7 @@ func init() {
 	}
 	// b1 ($L__BB0_3), PTX line 35
 	fibFunc.Blocks[2] = runtime.Block{
+		Loc:       "testdata/ptx/recursion.ptx:41",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
@@ -204,6 +207,7 @@ func init() {
 	// b2 ($L__BB0_4), PTX lines 94-94; divergent, reconverges at block 6 (b4 ($L__BB0_7))
 	fibFunc.Blocks[3] = runtime.Block{
 		Code:      []runtime.Instr{fibB2},
+		Loc:       "testdata/ptx/recursion.ptx:94",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    17,
@@ -217,6 +221,7 @@ func init() {
 	// b3 ($L__BB0_6), PTX lines 100-104; code before the call
 	fibFunc.Blocks[4] = runtime.Block{
 		Code:      []runtime.Instr{fibB3},
+		Loc:       "testdata/ptx/recursion.ptx:100",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
@@ -226,6 +231,7 @@ func init() {
 	}
 	// b3 ($L__BB0_6), PTX line 98
 	fibFunc.Blocks[5] = runtime.Block{
+		Loc:       "testdata/ptx/recursion.ptx:106",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
@@ -253,6 +259,7 @@ func init() {
 	// b4 ($L__BB0_7), PTX lines 119-120; ret
 	fibFunc.Blocks[6] = runtime.Block{
 		Code:      []runtime.Instr{fibB4},
+		Loc:       "testdata/ptx/recursion.ptx:119",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -265,6 +272,7 @@ func init() {
 	// b5, PTX lines 24-29; divergent, reconverges at block 3 (b2 ($L__BB0_4))
 	fibFunc.Blocks[7] = runtime.Block{
 		Code:      []runtime.Instr{fibB5},
+		Loc:       "testdata/ptx/recursion.ptx:24",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    8,
@@ -278,6 +286,7 @@ func init() {
 	// b6, PTX lines 32-34
 	fibFunc.Blocks[8] = runtime.Block{
 		Code:      []runtime.Instr{fibB6},
+		Loc:       "testdata/ptx/recursion.ptx:32",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -290,6 +299,7 @@ func init() {
 	// b7, PTX lines 46-52; code before the call
 	fibFunc.Blocks[9] = runtime.Block{
 		Code:      []runtime.Instr{fibB7},
+		Loc:       "testdata/ptx/recursion.ptx:46",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
@@ -299,6 +309,7 @@ func init() {
 	}
 	// b7, PTX line 41
 	fibFunc.Blocks[10] = runtime.Block{
+		Loc:       "testdata/ptx/recursion.ptx:54",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
@@ -326,6 +337,7 @@ func init() {
 	// b8, PTX lines 59-65; code before the call
 	fibFunc.Blocks[11] = runtime.Block{
 		Code:      []runtime.Instr{fibB8},
+		Loc:       "testdata/ptx/recursion.ptx:59",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
@@ -335,6 +347,7 @@ func init() {
 	}
 	// b8, PTX line 54
 	fibFunc.Blocks[12] = runtime.Block{
+		Loc:       "testdata/ptx/recursion.ptx:67",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
@@ -362,6 +375,7 @@ func init() {
 	// b9, PTX lines 72-79; code before the call
 	fibFunc.Blocks[13] = runtime.Block{
 		Code:      []runtime.Instr{fibB9},
+		Loc:       "testdata/ptx/recursion.ptx:72",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
@@ -371,6 +385,7 @@ func init() {
 	}
 	// b9, PTX line 67
 	fibFunc.Blocks[14] = runtime.Block{
+		Loc:       "testdata/ptx/recursion.ptx:81",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
@@ -398,6 +413,7 @@ func init() {
 	// b10, PTX lines 86-91; divergent, reconverges at block 16 (b11)
 	fibFunc.Blocks[15] = runtime.Block{
 		Code:      []runtime.Instr{fibB10},
+		Loc:       "testdata/ptx/recursion.ptx:86",
 		PTXInstrs: 6,
 		Term: runtime.Term{
 			Alt:    16,
@@ -419,6 +435,7 @@ func init() {
 	// b12, PTX lines 97-97
 	fibFunc.Blocks[17] = runtime.Block{
 		Code:      []runtime.Instr{fibB12},
+		Loc:       "testdata/ptx/recursion.ptx:97",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -431,6 +448,7 @@ func init() {
 	// b13, PTX lines 111-116; divergent, reconverges at block 19 (b14)
 	fibFunc.Blocks[18] = runtime.Block{
 		Code:      []runtime.Instr{fibB13},
+		Loc:       "testdata/ptx/recursion.ptx:111",
 		PTXInstrs: 6,
 		Term: runtime.Term{
 			Alt:    19,
@@ -458,6 +476,7 @@ func init() {
 	// b0, PTX lines 133-135; divergent, reconverges at block 3 (b2 ($L__BB1_1))
 	treeDepthFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{treeDepthB0},
+		Loc:       "testdata/ptx/recursion.ptx:133",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Alt:    4,
@@ -471,6 +490,7 @@ func init() {
 	// b1 ($L__BB1_2), PTX lines 139-142; code before the call
 	treeDepthFunc.Blocks[1] = runtime.Block{
 		Code:      []runtime.Instr{treeDepthB1},
+		Loc:       "testdata/ptx/recursion.ptx:139",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
@@ -480,6 +500,7 @@ func init() {
 	}
 	// b1 ($L__BB1_2), PTX line 138
 	treeDepthFunc.Blocks[2] = runtime.Block{
+		Loc:       "testdata/ptx/recursion.ptx:144",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
@@ -506,6 +527,7 @@ func init() {
 	// b2 ($L__BB1_1), PTX lines 167-167; ret
 	treeDepthFunc.Blocks[3] = runtime.Block{
 		Code:      []runtime.Instr{treeDepthB2},
+		Loc:       "testdata/ptx/recursion.ptx:167",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -517,6 +539,7 @@ func init() {
 	}
 	// b3, PTX line 136
 	treeDepthFunc.Blocks[4] = runtime.Block{
+		Loc:       "testdata/ptx/recursion.ptx:137",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -529,6 +552,7 @@ func init() {
 	// b4, PTX lines 149-155; code before the call
 	treeDepthFunc.Blocks[5] = runtime.Block{
 		Code:      []runtime.Instr{treeDepthB4},
+		Loc:       "testdata/ptx/recursion.ptx:149",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
@@ -538,6 +562,7 @@ func init() {
 	}
 	// b4, PTX line 144
 	treeDepthFunc.Blocks[6] = runtime.Block{
+		Loc:       "testdata/ptx/recursion.ptx:157",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
@@ -565,6 +590,7 @@ func init() {
 	// b5, PTX lines 162-165
 	treeDepthFunc.Blocks[7] = runtime.Block{
 		Code:      []runtime.Instr{treeDepthB5},
+		Loc:       "testdata/ptx/recursion.ptx:162",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -583,6 +609,7 @@ func init() {
 	// b0, PTX lines 181-183; divergent, reconverges at block 2 (b2 ($L__BB2_3))
 	gcdFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{gcdB0},
+		Loc:       "testdata/ptx/recursion.ptx:181",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Alt:    3,
@@ -596,6 +623,7 @@ func init() {
 	// b1 ($L__BB2_2), PTX lines 188-191; divergent, reconverges at block 4 (b4)
 	gcdFunc.Blocks[1] = runtime.Block{
 		Code:      []runtime.Instr{gcdB1},
+		Loc:       "testdata/ptx/recursion.ptx:188",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    4,
@@ -609,6 +637,7 @@ func init() {
 	// b2 ($L__BB2_3), PTX lines 194-194; ret
 	gcdFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{gcdB2},
+		Loc:       "testdata/ptx/recursion.ptx:194",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -621,6 +650,7 @@ func init() {
 	// b3, PTX lines 186-186
 	gcdFunc.Blocks[3] = runtime.Block{
 		Code:      []runtime.Instr{gcdB3},
+		Loc:       "testdata/ptx/recursion.ptx:186",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -647,6 +677,7 @@ func init() {
 	// b0, PTX lines 213-218; divergent, reconverges at block 1 (b1 ($L__BB3_2))
 	recursionFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{recursionB0},
+		Loc:       "testdata/ptx/recursion.ptx:213",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -659,6 +690,7 @@ func init() {
 	}
 	// b1 ($L__BB3_2), PTX line 280; ret
 	recursionFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/recursion.ptx:281",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -671,6 +703,7 @@ func init() {
 	// b2, PTX lines 221-236; code before the call
 	recursionFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{recursionB2},
+		Loc:       "testdata/ptx/recursion.ptx:221",
 		PTXInstrs: 14,
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
@@ -680,6 +713,7 @@ func init() {
 	}
 	// b2, PTX line 219
 	recursionFunc.Blocks[3] = runtime.Block{
+		Loc:       "testdata/ptx/recursion.ptx:238",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
@@ -706,6 +740,7 @@ func init() {
 	// b3, PTX lines 243-250; code before the call
 	recursionFunc.Blocks[4] = runtime.Block{
 		Code:      []runtime.Instr{recursionB3},
+		Loc:       "testdata/ptx/recursion.ptx:243",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
@@ -715,6 +750,7 @@ func init() {
 	}
 	// b3, PTX line 238
 	recursionFunc.Blocks[5] = runtime.Block{
+		Loc:       "testdata/ptx/recursion.ptx:252",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
@@ -742,6 +778,7 @@ func init() {
 	// b4, PTX lines 257-268; code before the call
 	recursionFunc.Blocks[6] = runtime.Block{
 		Code:      []runtime.Instr{recursionB4},
+		Loc:       "testdata/ptx/recursion.ptx:257",
 		PTXInstrs: 8,
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
@@ -751,6 +788,7 @@ func init() {
 	}
 	// b4, PTX line 252
 	recursionFunc.Blocks[7] = runtime.Block{
+		Loc:       "testdata/ptx/recursion.ptx:270",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
@@ -782,6 +820,7 @@ func init() {
 	// b5, PTX lines 276-279
 	recursionFunc.Blocks[8] = runtime.Block{
 		Code:      []runtime.Instr{recursionB5},
+		Loc:       "testdata/ptx/recursion.ptx:276",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,

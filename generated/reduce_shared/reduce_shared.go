@@ -106,6 +106,7 @@ func init() {
 	// b0, PTX lines 25-31; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	reduceSumFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{reduceSumB0},
+		Loc:       "testdata/ptx/reduce_shared.ptx:25",
 		PTXInstrs: 8,
 		Term: runtime.Term{
 			Alt:    20,
@@ -119,6 +120,7 @@ func init() {
 	// b1 ($L__BB0_2), PTX lines 40-43; bar.sync at line 44
 	reduceSumFunc.Blocks[1] = runtime.Block{
 		Code:      []runtime.Instr{reduceSumB1},
+		Loc:       "testdata/ptx/reduce_shared.ptx:40",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -134,6 +136,7 @@ func init() {
 	// b1 ($L__BB0_2), PTX lines 45-45; divergent, reconverges at block 3 (b2 ($L__BB0_4))
 	reduceSumFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{reduceSumB1_1},
+		Loc:       "testdata/ptx/reduce_shared.ptx:45",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    21,
@@ -146,6 +149,7 @@ func init() {
 	}
 	// b2 ($L__BB0_4), PTX line 52; bar.sync at line 53
 	reduceSumFunc.Blocks[3] = runtime.Block{
+		Loc:       "testdata/ptx/reduce_shared.ptx:53",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -161,6 +165,7 @@ func init() {
 	// b2 ($L__BB0_4), PTX lines 54-54; divergent, reconverges at block 5 (b3 ($L__BB0_6))
 	reduceSumFunc.Blocks[4] = runtime.Block{
 		Code:      []runtime.Instr{reduceSumB2_1},
+		Loc:       "testdata/ptx/reduce_shared.ptx:54",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    22,
@@ -173,6 +178,7 @@ func init() {
 	}
 	// b3 ($L__BB0_6), PTX line 61; bar.sync at line 62
 	reduceSumFunc.Blocks[5] = runtime.Block{
+		Loc:       "testdata/ptx/reduce_shared.ptx:62",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -188,6 +194,7 @@ func init() {
 	// b3 ($L__BB0_6), PTX lines 63-63; divergent, reconverges at block 7 (b4 ($L__BB0_8))
 	reduceSumFunc.Blocks[6] = runtime.Block{
 		Code:      []runtime.Instr{reduceSumB3_1},
+		Loc:       "testdata/ptx/reduce_shared.ptx:63",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    23,
@@ -200,6 +207,7 @@ func init() {
 	}
 	// b4 ($L__BB0_8), PTX line 70; bar.sync at line 71
 	reduceSumFunc.Blocks[7] = runtime.Block{
+		Loc:       "testdata/ptx/reduce_shared.ptx:71",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -215,6 +223,7 @@ func init() {
 	// b4 ($L__BB0_8), PTX lines 72-72; divergent, reconverges at block 9 (b5 ($L__BB0_10))
 	reduceSumFunc.Blocks[8] = runtime.Block{
 		Code:      []runtime.Instr{reduceSumB4_1},
+		Loc:       "testdata/ptx/reduce_shared.ptx:72",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    24,
@@ -227,6 +236,7 @@ func init() {
 	}
 	// b5 ($L__BB0_10), PTX line 79; bar.sync at line 80
 	reduceSumFunc.Blocks[9] = runtime.Block{
+		Loc:       "testdata/ptx/reduce_shared.ptx:80",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -242,6 +252,7 @@ func init() {
 	// b5 ($L__BB0_10), PTX lines 81-81; divergent, reconverges at block 11 (b6 ($L__BB0_12))
 	reduceSumFunc.Blocks[10] = runtime.Block{
 		Code:      []runtime.Instr{reduceSumB5_1},
+		Loc:       "testdata/ptx/reduce_shared.ptx:81",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    25,
@@ -254,6 +265,7 @@ func init() {
 	}
 	// b6 ($L__BB0_12), PTX line 88; bar.sync at line 89
 	reduceSumFunc.Blocks[11] = runtime.Block{
+		Loc:       "testdata/ptx/reduce_shared.ptx:89",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -269,6 +281,7 @@ func init() {
 	// b6 ($L__BB0_12), PTX lines 90-90; divergent, reconverges at block 13 (b7 ($L__BB0_14))
 	reduceSumFunc.Blocks[12] = runtime.Block{
 		Code:      []runtime.Instr{reduceSumB6_1},
+		Loc:       "testdata/ptx/reduce_shared.ptx:90",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    26,
@@ -281,6 +294,7 @@ func init() {
 	}
 	// b7 ($L__BB0_14), PTX line 97; bar.sync at line 98
 	reduceSumFunc.Blocks[13] = runtime.Block{
+		Loc:       "testdata/ptx/reduce_shared.ptx:98",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -296,6 +310,7 @@ func init() {
 	// b7 ($L__BB0_14), PTX lines 99-99; divergent, reconverges at block 15 (b8 ($L__BB0_16))
 	reduceSumFunc.Blocks[14] = runtime.Block{
 		Code:      []runtime.Instr{reduceSumB7_1},
+		Loc:       "testdata/ptx/reduce_shared.ptx:99",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    27,
@@ -308,6 +323,7 @@ func init() {
 	}
 	// b8 ($L__BB0_16), PTX line 106; bar.sync at line 107
 	reduceSumFunc.Blocks[15] = runtime.Block{
+		Loc:       "testdata/ptx/reduce_shared.ptx:107",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -323,6 +339,7 @@ func init() {
 	// b8 ($L__BB0_16), PTX lines 108-108; divergent, reconverges at block 17 (b9 ($L__BB0_18))
 	reduceSumFunc.Blocks[16] = runtime.Block{
 		Code:      []runtime.Instr{reduceSumB8_1},
+		Loc:       "testdata/ptx/reduce_shared.ptx:108",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    28,
@@ -335,6 +352,7 @@ func init() {
 	}
 	// b9 ($L__BB0_18), PTX line 115; bar.sync at line 116
 	reduceSumFunc.Blocks[17] = runtime.Block{
+		Loc:       "testdata/ptx/reduce_shared.ptx:116",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -349,6 +367,7 @@ func init() {
 	}
 	// b9 ($L__BB0_18), PTX line 115; divergent, reconverges at block 19 (b10 ($L__BB0_20))
 	reduceSumFunc.Blocks[18] = runtime.Block{
+		Loc:       "testdata/ptx/reduce_shared.ptx:117",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Alt:    29,
@@ -361,6 +380,7 @@ func init() {
 	}
 	// b10 ($L__BB0_20), PTX line 125; ret
 	reduceSumFunc.Blocks[19] = runtime.Block{
+		Loc:       "testdata/ptx/reduce_shared.ptx:126",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -373,6 +393,7 @@ func init() {
 	// b11, PTX lines 34-38
 	reduceSumFunc.Blocks[20] = runtime.Block{
 		Code:      []runtime.Instr{reduceSumB11},
+		Loc:       "testdata/ptx/reduce_shared.ptx:34",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -385,6 +406,7 @@ func init() {
 	// b12, PTX lines 48-51
 	reduceSumFunc.Blocks[21] = runtime.Block{
 		Code:      []runtime.Instr{reduceSumB122},
+		Loc:       "testdata/ptx/reduce_shared.ptx:48",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -397,6 +419,7 @@ func init() {
 	// b13, PTX lines 57-60
 	reduceSumFunc.Blocks[22] = runtime.Block{
 		Code:      []runtime.Instr{reduceSumB13},
+		Loc:       "testdata/ptx/reduce_shared.ptx:57",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -409,6 +432,7 @@ func init() {
 	// b14, PTX lines 66-69
 	reduceSumFunc.Blocks[23] = runtime.Block{
 		Code:      []runtime.Instr{reduceSumB14},
+		Loc:       "testdata/ptx/reduce_shared.ptx:66",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -421,6 +445,7 @@ func init() {
 	// b15, PTX lines 75-78
 	reduceSumFunc.Blocks[24] = runtime.Block{
 		Code:      []runtime.Instr{reduceSumB15},
+		Loc:       "testdata/ptx/reduce_shared.ptx:75",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -433,6 +458,7 @@ func init() {
 	// b16, PTX lines 84-87
 	reduceSumFunc.Blocks[25] = runtime.Block{
 		Code:      []runtime.Instr{reduceSumB16},
+		Loc:       "testdata/ptx/reduce_shared.ptx:84",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -445,6 +471,7 @@ func init() {
 	// b17, PTX lines 93-96
 	reduceSumFunc.Blocks[26] = runtime.Block{
 		Code:      []runtime.Instr{reduceSumB17},
+		Loc:       "testdata/ptx/reduce_shared.ptx:93",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -457,6 +484,7 @@ func init() {
 	// b18, PTX lines 102-105
 	reduceSumFunc.Blocks[27] = runtime.Block{
 		Code:      []runtime.Instr{reduceSumB18},
+		Loc:       "testdata/ptx/reduce_shared.ptx:102",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -469,6 +497,7 @@ func init() {
 	// b19, PTX lines 111-114
 	reduceSumFunc.Blocks[28] = runtime.Block{
 		Code:      []runtime.Instr{reduceSumB19},
+		Loc:       "testdata/ptx/reduce_shared.ptx:111",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -481,6 +510,7 @@ func init() {
 	// b20, PTX lines 119-124
 	reduceSumFunc.Blocks[29] = runtime.Block{
 		Code:      []runtime.Instr{reduceSumB20},
+		Loc:       "testdata/ptx/reduce_shared.ptx:119",
 		PTXInstrs: 6,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -499,6 +529,7 @@ func init() {
 	// b0, PTX lines 143-149; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	reduceMaxFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{reduceMaxB0},
+		Loc:       "testdata/ptx/reduce_shared.ptx:143",
 		PTXInstrs: 8,
 		Term: runtime.Term{
 			Alt:    20,
@@ -512,6 +543,7 @@ func init() {
 	// b1 ($L__BB1_2), PTX lines 158-161; bar.sync at line 162
 	reduceMaxFunc.Blocks[1] = runtime.Block{
 		Code:      []runtime.Instr{reduceMaxB1},
+		Loc:       "testdata/ptx/reduce_shared.ptx:158",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -527,6 +559,7 @@ func init() {
 	// b1 ($L__BB1_2), PTX lines 163-163; divergent, reconverges at block 3 (b2 ($L__BB1_4))
 	reduceMaxFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{reduceMaxB1_1},
+		Loc:       "testdata/ptx/reduce_shared.ptx:163",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    21,
@@ -539,6 +572,7 @@ func init() {
 	}
 	// b2 ($L__BB1_4), PTX line 170; bar.sync at line 171
 	reduceMaxFunc.Blocks[3] = runtime.Block{
+		Loc:       "testdata/ptx/reduce_shared.ptx:171",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -554,6 +588,7 @@ func init() {
 	// b2 ($L__BB1_4), PTX lines 172-172; divergent, reconverges at block 5 (b3 ($L__BB1_6))
 	reduceMaxFunc.Blocks[4] = runtime.Block{
 		Code:      []runtime.Instr{reduceMaxB2_1},
+		Loc:       "testdata/ptx/reduce_shared.ptx:172",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    22,
@@ -566,6 +601,7 @@ func init() {
 	}
 	// b3 ($L__BB1_6), PTX line 179; bar.sync at line 180
 	reduceMaxFunc.Blocks[5] = runtime.Block{
+		Loc:       "testdata/ptx/reduce_shared.ptx:180",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -581,6 +617,7 @@ func init() {
 	// b3 ($L__BB1_6), PTX lines 181-181; divergent, reconverges at block 7 (b4 ($L__BB1_8))
 	reduceMaxFunc.Blocks[6] = runtime.Block{
 		Code:      []runtime.Instr{reduceMaxB3_1},
+		Loc:       "testdata/ptx/reduce_shared.ptx:181",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    23,
@@ -593,6 +630,7 @@ func init() {
 	}
 	// b4 ($L__BB1_8), PTX line 188; bar.sync at line 189
 	reduceMaxFunc.Blocks[7] = runtime.Block{
+		Loc:       "testdata/ptx/reduce_shared.ptx:189",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -608,6 +646,7 @@ func init() {
 	// b4 ($L__BB1_8), PTX lines 190-190; divergent, reconverges at block 9 (b5 ($L__BB1_10))
 	reduceMaxFunc.Blocks[8] = runtime.Block{
 		Code:      []runtime.Instr{reduceMaxB4_1},
+		Loc:       "testdata/ptx/reduce_shared.ptx:190",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    24,
@@ -620,6 +659,7 @@ func init() {
 	}
 	// b5 ($L__BB1_10), PTX line 197; bar.sync at line 198
 	reduceMaxFunc.Blocks[9] = runtime.Block{
+		Loc:       "testdata/ptx/reduce_shared.ptx:198",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -635,6 +675,7 @@ func init() {
 	// b5 ($L__BB1_10), PTX lines 199-199; divergent, reconverges at block 11 (b6 ($L__BB1_12))
 	reduceMaxFunc.Blocks[10] = runtime.Block{
 		Code:      []runtime.Instr{reduceMaxB5_1},
+		Loc:       "testdata/ptx/reduce_shared.ptx:199",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    25,
@@ -647,6 +688,7 @@ func init() {
 	}
 	// b6 ($L__BB1_12), PTX line 206; bar.sync at line 207
 	reduceMaxFunc.Blocks[11] = runtime.Block{
+		Loc:       "testdata/ptx/reduce_shared.ptx:207",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -662,6 +704,7 @@ func init() {
 	// b6 ($L__BB1_12), PTX lines 208-208; divergent, reconverges at block 13 (b7 ($L__BB1_14))
 	reduceMaxFunc.Blocks[12] = runtime.Block{
 		Code:      []runtime.Instr{reduceMaxB6_1},
+		Loc:       "testdata/ptx/reduce_shared.ptx:208",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    26,
@@ -674,6 +717,7 @@ func init() {
 	}
 	// b7 ($L__BB1_14), PTX line 215; bar.sync at line 216
 	reduceMaxFunc.Blocks[13] = runtime.Block{
+		Loc:       "testdata/ptx/reduce_shared.ptx:216",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -689,6 +733,7 @@ func init() {
 	// b7 ($L__BB1_14), PTX lines 217-217; divergent, reconverges at block 15 (b8 ($L__BB1_16))
 	reduceMaxFunc.Blocks[14] = runtime.Block{
 		Code:      []runtime.Instr{reduceMaxB7_1},
+		Loc:       "testdata/ptx/reduce_shared.ptx:217",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    27,
@@ -701,6 +746,7 @@ func init() {
 	}
 	// b8 ($L__BB1_16), PTX line 224; bar.sync at line 225
 	reduceMaxFunc.Blocks[15] = runtime.Block{
+		Loc:       "testdata/ptx/reduce_shared.ptx:225",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -716,6 +762,7 @@ func init() {
 	// b8 ($L__BB1_16), PTX lines 226-226; divergent, reconverges at block 17 (b9 ($L__BB1_18))
 	reduceMaxFunc.Blocks[16] = runtime.Block{
 		Code:      []runtime.Instr{reduceMaxB8_1},
+		Loc:       "testdata/ptx/reduce_shared.ptx:226",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    28,
@@ -728,6 +775,7 @@ func init() {
 	}
 	// b9 ($L__BB1_18), PTX line 233; bar.sync at line 234
 	reduceMaxFunc.Blocks[17] = runtime.Block{
+		Loc:       "testdata/ptx/reduce_shared.ptx:234",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -742,6 +790,7 @@ func init() {
 	}
 	// b9 ($L__BB1_18), PTX line 233; divergent, reconverges at block 19 (b10 ($L__BB1_20))
 	reduceMaxFunc.Blocks[18] = runtime.Block{
+		Loc:       "testdata/ptx/reduce_shared.ptx:235",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Alt:    29,
@@ -754,6 +803,7 @@ func init() {
 	}
 	// b10 ($L__BB1_20), PTX line 243; ret
 	reduceMaxFunc.Blocks[19] = runtime.Block{
+		Loc:       "testdata/ptx/reduce_shared.ptx:244",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -766,6 +816,7 @@ func init() {
 	// b11, PTX lines 152-156
 	reduceMaxFunc.Blocks[20] = runtime.Block{
 		Code:      []runtime.Instr{reduceMaxB11},
+		Loc:       "testdata/ptx/reduce_shared.ptx:152",
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -778,6 +829,7 @@ func init() {
 	// b12, PTX lines 166-169
 	reduceMaxFunc.Blocks[21] = runtime.Block{
 		Code:      []runtime.Instr{reduceMaxB122},
+		Loc:       "testdata/ptx/reduce_shared.ptx:166",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -790,6 +842,7 @@ func init() {
 	// b13, PTX lines 175-178
 	reduceMaxFunc.Blocks[22] = runtime.Block{
 		Code:      []runtime.Instr{reduceMaxB13},
+		Loc:       "testdata/ptx/reduce_shared.ptx:175",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -802,6 +855,7 @@ func init() {
 	// b14, PTX lines 184-187
 	reduceMaxFunc.Blocks[23] = runtime.Block{
 		Code:      []runtime.Instr{reduceMaxB14},
+		Loc:       "testdata/ptx/reduce_shared.ptx:184",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -814,6 +868,7 @@ func init() {
 	// b15, PTX lines 193-196
 	reduceMaxFunc.Blocks[24] = runtime.Block{
 		Code:      []runtime.Instr{reduceMaxB15},
+		Loc:       "testdata/ptx/reduce_shared.ptx:193",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -826,6 +881,7 @@ func init() {
 	// b16, PTX lines 202-205
 	reduceMaxFunc.Blocks[25] = runtime.Block{
 		Code:      []runtime.Instr{reduceMaxB16},
+		Loc:       "testdata/ptx/reduce_shared.ptx:202",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -838,6 +894,7 @@ func init() {
 	// b17, PTX lines 211-214
 	reduceMaxFunc.Blocks[26] = runtime.Block{
 		Code:      []runtime.Instr{reduceMaxB17},
+		Loc:       "testdata/ptx/reduce_shared.ptx:211",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -850,6 +907,7 @@ func init() {
 	// b18, PTX lines 220-223
 	reduceMaxFunc.Blocks[27] = runtime.Block{
 		Code:      []runtime.Instr{reduceMaxB18},
+		Loc:       "testdata/ptx/reduce_shared.ptx:220",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -862,6 +920,7 @@ func init() {
 	// b19, PTX lines 229-232
 	reduceMaxFunc.Blocks[28] = runtime.Block{
 		Code:      []runtime.Instr{reduceMaxB19},
+		Loc:       "testdata/ptx/reduce_shared.ptx:229",
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -874,6 +933,7 @@ func init() {
 	// b20, PTX lines 237-242
 	reduceMaxFunc.Blocks[29] = runtime.Block{
 		Code:      []runtime.Instr{reduceMaxB20},
+		Loc:       "testdata/ptx/reduce_shared.ptx:237",
 		PTXInstrs: 6,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,

@@ -133,6 +133,7 @@ func init() {
 	// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	saxpyFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{saxpyB0},
+		Loc:       "testdata/ptx/saxpy_math.ptx:24",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -145,6 +146,7 @@ func init() {
 	}
 	// b1 ($L__BB0_2), PTX line 44; ret
 	saxpyFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/saxpy_math.ptx:45",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -157,6 +159,7 @@ func init() {
 	// b2, PTX lines 32-43
 	saxpyFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{saxpyB2},
+		Loc:       "testdata/ptx/saxpy_math.ptx:32",
 		PTXInstrs: 12,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -175,6 +178,7 @@ func init() {
 	// b0, PTX lines 65-70; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	floatMathFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{floatMathB0},
+		Loc:       "testdata/ptx/saxpy_math.ptx:65",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -187,6 +191,7 @@ func init() {
 	}
 	// b1 ($L__BB1_2), PTX line 111; ret
 	floatMathFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/saxpy_math.ptx:112",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -199,6 +204,7 @@ func init() {
 	// b2, PTX lines 73-110
 	floatMathFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{floatMathB2},
+		Loc:       "testdata/ptx/saxpy_math.ptx:73",
 		PTXInstrs: 38,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,

@@ -207,6 +207,7 @@ func init() {
 	// b0, PTX lines 19-28; ret
 	dot3Func.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{dot3B0},
+		Loc:       "testdata/ptx/struct_byval.ptx:19",
 		PTXInstrs: 11,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -225,6 +226,7 @@ func init() {
 	// b0, PTX lines 41-58; ret
 	cross3Func.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{cross3B0},
+		Loc:       "testdata/ptx/struct_byval.ptx:41",
 		PTXInstrs: 19,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -243,6 +245,7 @@ func init() {
 	// b0, PTX lines 75-80; divergent, reconverges at block 1 (b1 ($L__BB2_2))
 	affineFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{affineB0},
+		Loc:       "testdata/ptx/struct_byval.ptx:75",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -255,6 +258,7 @@ func init() {
 	}
 	// b1 ($L__BB2_2), PTX line 102; ret
 	affineFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/struct_byval.ptx:103",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -267,6 +271,7 @@ func init() {
 	// b2, PTX lines 83-101
 	affineFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{affineB2},
+		Loc:       "testdata/ptx/struct_byval.ptx:83",
 		PTXInstrs: 19,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -285,6 +290,7 @@ func init() {
 	// b0, PTX lines 124-138; divergent, reconverges at block 1 (b1 ($L__BB3_2))
 	vecOpsFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{vecOpsB0},
+		Loc:       "testdata/ptx/struct_byval.ptx:124",
 		PTXInstrs: 16,
 		Term: runtime.Term{
 			Alt:    2,
@@ -297,6 +303,7 @@ func init() {
 	}
 	// b1 ($L__BB3_2), PTX line 205; ret
 	vecOpsFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/struct_byval.ptx:206",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -309,6 +316,7 @@ func init() {
 	// b2, PTX lines 141-162; code before the call
 	vecOpsFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{vecOpsB2},
+		Loc:       "testdata/ptx/struct_byval.ptx:141",
 		PTXInstrs: 19,
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
@@ -318,6 +326,7 @@ func init() {
 	}
 	// b2, PTX line 139
 	vecOpsFunc.Blocks[3] = runtime.Block{
+		Loc:       "testdata/ptx/struct_byval.ptx:164",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
@@ -348,6 +357,7 @@ func init() {
 	// b3, PTX lines 170-189; code before the call
 	vecOpsFunc.Blocks[4] = runtime.Block{
 		Code:      []runtime.Instr{vecOpsB3},
+		Loc:       "testdata/ptx/struct_byval.ptx:170",
 		PTXInstrs: 16,
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
@@ -357,6 +367,7 @@ func init() {
 	}
 	// b3, PTX line 164
 	vecOpsFunc.Blocks[5] = runtime.Block{
+		Loc:       "testdata/ptx/struct_byval.ptx:191",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
@@ -388,6 +399,7 @@ func init() {
 	// b4, PTX lines 197-204
 	vecOpsFunc.Blocks[6] = runtime.Block{
 		Code:      []runtime.Instr{vecOpsB4},
+		Loc:       "testdata/ptx/struct_byval.ptx:197",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -406,6 +418,7 @@ func init() {
 	// b0, PTX lines 223-228; divergent, reconverges at block 1 (b1 ($L__BB4_2))
 	mixedParamFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{mixedParamB0},
+		Loc:       "testdata/ptx/struct_byval.ptx:223",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -418,6 +431,7 @@ func init() {
 	}
 	// b1 ($L__BB4_2), PTX line 252; ret
 	mixedParamFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/struct_byval.ptx:253",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -430,6 +444,7 @@ func init() {
 	// b2, PTX lines 231-251
 	mixedParamFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{mixedParamB2},
+		Loc:       "testdata/ptx/struct_byval.ptx:231",
 		PTXInstrs: 21,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,

@@ -98,6 +98,7 @@ func init() {
 	// b0, PTX lines 22-27; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{switchDenseB0},
+		Loc:       "testdata/ptx/switch_dense.ptx:22",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    19,
@@ -111,6 +112,7 @@ func init() {
 	// b1 ($L__BB0_16), PTX lines 46-46
 	switchDenseFunc.Blocks[1] = runtime.Block{
 		Code:      []runtime.Instr{switchDenseB1},
+		Loc:       "testdata/ptx/switch_dense.ptx:46",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -123,6 +125,7 @@ func init() {
 	// b2 ($L__BB0_9), PTX lines 49-49; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{switchDenseB2},
+		Loc:       "testdata/ptx/switch_dense.ptx:49",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    23,
@@ -136,6 +139,7 @@ func init() {
 	// b3 ($L__BB0_18), PTX lines 56-56
 	switchDenseFunc.Blocks[3] = runtime.Block{
 		Code:      []runtime.Instr{switchDenseB3},
+		Loc:       "testdata/ptx/switch_dense.ptx:56",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -148,6 +152,7 @@ func init() {
 	// b4 ($L__BB0_6), PTX lines 59-59; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[4] = runtime.Block{
 		Code:      []runtime.Instr{switchDenseB4},
+		Loc:       "testdata/ptx/switch_dense.ptx:59",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    25,
@@ -161,6 +166,7 @@ func init() {
 	// b5 ($L__BB0_17), PTX lines 63-63
 	switchDenseFunc.Blocks[5] = runtime.Block{
 		Code:      []runtime.Instr{switchDenseB5},
+		Loc:       "testdata/ptx/switch_dense.ptx:63",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -173,6 +179,7 @@ func init() {
 	// b6 ($L__BB0_13), PTX lines 66-66; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[6] = runtime.Block{
 		Code:      []runtime.Instr{switchDenseB6},
+		Loc:       "testdata/ptx/switch_dense.ptx:66",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    26,
@@ -186,6 +193,7 @@ func init() {
 	// b7 ($L__BB0_19), PTX lines 70-70
 	switchDenseFunc.Blocks[7] = runtime.Block{
 		Code:      []runtime.Instr{switchDenseB7},
+		Loc:       "testdata/ptx/switch_dense.ptx:70",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -198,6 +206,7 @@ func init() {
 	// b8 ($L__BB0_4), PTX lines 73-73; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[8] = runtime.Block{
 		Code:      []runtime.Instr{switchDenseB8},
+		Loc:       "testdata/ptx/switch_dense.ptx:73",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    27,
@@ -211,6 +220,7 @@ func init() {
 	// b9 ($L__BB0_5), PTX lines 77-77
 	switchDenseFunc.Blocks[9] = runtime.Block{
 		Code:      []runtime.Instr{switchDenseB9},
+		Loc:       "testdata/ptx/switch_dense.ptx:77",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -223,6 +233,7 @@ func init() {
 	// b10 ($L__BB0_11), PTX lines 80-80; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[10] = runtime.Block{
 		Code:      []runtime.Instr{switchDenseB10},
+		Loc:       "testdata/ptx/switch_dense.ptx:80",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    28,
@@ -236,6 +247,7 @@ func init() {
 	// b11 ($L__BB0_12), PTX lines 84-88
 	switchDenseFunc.Blocks[11] = runtime.Block{
 		Code:      []runtime.Instr{switchDenseB11},
+		Loc:       "testdata/ptx/switch_dense.ptx:84",
 		PTXInstrs: 6,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -248,6 +260,7 @@ func init() {
 	// b12 ($L__BB0_7), PTX lines 91-91; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[12] = runtime.Block{
 		Code:      []runtime.Instr{switchDenseB12},
+		Loc:       "testdata/ptx/switch_dense.ptx:91",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    29,
@@ -261,6 +274,7 @@ func init() {
 	// b13 ($L__BB0_8), PTX lines 95-95
 	switchDenseFunc.Blocks[13] = runtime.Block{
 		Code:      []runtime.Instr{switchDenseB13},
+		Loc:       "testdata/ptx/switch_dense.ptx:95",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -273,6 +287,7 @@ func init() {
 	// b14 ($L__BB0_14), PTX lines 98-98; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[14] = runtime.Block{
 		Code:      []runtime.Instr{switchDenseB14},
+		Loc:       "testdata/ptx/switch_dense.ptx:98",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    30,
@@ -286,6 +301,7 @@ func init() {
 	// b15 ($L__BB0_20), PTX lines 102-102
 	switchDenseFunc.Blocks[15] = runtime.Block{
 		Code:      []runtime.Instr{switchDenseB15},
+		Loc:       "testdata/ptx/switch_dense.ptx:102",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -298,6 +314,7 @@ func init() {
 	// b16 ($L__BB0_21), PTX lines 104-109
 	switchDenseFunc.Blocks[16] = runtime.Block{
 		Code:      []runtime.Instr{switchDenseB16},
+		Loc:       "testdata/ptx/switch_dense.ptx:104",
 		PTXInstrs: 6,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -309,6 +326,7 @@ func init() {
 	}
 	// b17 ($L__BB0_22), PTX line 110; ret
 	switchDenseFunc.Blocks[17] = runtime.Block{
+		Loc:       "testdata/ptx/switch_dense.ptx:111",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -320,6 +338,7 @@ func init() {
 	}
 	// b18 ($L__BB0_15), PTX line 112
 	switchDenseFunc.Blocks[18] = runtime.Block{
+		Loc:       "testdata/ptx/switch_dense.ptx:114",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermExit,
@@ -331,6 +350,7 @@ func init() {
 	// b19, PTX lines 30-36; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[19] = runtime.Block{
 		Code:      []runtime.Instr{switchDenseB19},
+		Loc:       "testdata/ptx/switch_dense.ptx:30",
 		PTXInstrs: 8,
 		Term: runtime.Term{
 			Alt:    20,
@@ -344,6 +364,7 @@ func init() {
 	// b20, PTX lines 39-39; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[20] = runtime.Block{
 		Code:      []runtime.Instr{switchDenseB20},
+		Loc:       "testdata/ptx/switch_dense.ptx:39",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    21,
@@ -357,6 +378,7 @@ func init() {
 	// b21, PTX lines 42-42; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[21] = runtime.Block{
 		Code:      []runtime.Instr{switchDenseB21},
+		Loc:       "testdata/ptx/switch_dense.ptx:42",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    22,
@@ -369,6 +391,7 @@ func init() {
 	}
 	// b22, PTX line 43
 	switchDenseFunc.Blocks[22] = runtime.Block{
+		Loc:       "testdata/ptx/switch_dense.ptx:44",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -381,6 +404,7 @@ func init() {
 	// b23, PTX lines 52-52; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[23] = runtime.Block{
 		Code:      []runtime.Instr{switchDenseB23},
+		Loc:       "testdata/ptx/switch_dense.ptx:52",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    24,
@@ -393,6 +417,7 @@ func init() {
 	}
 	// b24, PTX line 53
 	switchDenseFunc.Blocks[24] = runtime.Block{
+		Loc:       "testdata/ptx/switch_dense.ptx:54",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -404,6 +429,7 @@ func init() {
 	}
 	// b25, PTX line 60
 	switchDenseFunc.Blocks[25] = runtime.Block{
+		Loc:       "testdata/ptx/switch_dense.ptx:61",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -415,6 +441,7 @@ func init() {
 	}
 	// b26, PTX line 67
 	switchDenseFunc.Blocks[26] = runtime.Block{
+		Loc:       "testdata/ptx/switch_dense.ptx:68",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -426,6 +453,7 @@ func init() {
 	}
 	// b27, PTX line 74
 	switchDenseFunc.Blocks[27] = runtime.Block{
+		Loc:       "testdata/ptx/switch_dense.ptx:75",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -437,6 +465,7 @@ func init() {
 	}
 	// b28, PTX line 81
 	switchDenseFunc.Blocks[28] = runtime.Block{
+		Loc:       "testdata/ptx/switch_dense.ptx:82",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -448,6 +477,7 @@ func init() {
 	}
 	// b29, PTX line 92
 	switchDenseFunc.Blocks[29] = runtime.Block{
+		Loc:       "testdata/ptx/switch_dense.ptx:93",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -459,6 +489,7 @@ func init() {
 	}
 	// b30, PTX line 99
 	switchDenseFunc.Blocks[30] = runtime.Block{
+		Loc:       "testdata/ptx/switch_dense.ptx:100",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -477,6 +508,7 @@ func init() {
 	// b0, PTX lines 130-135; divergent, reconverges at block 16 (b16 ($L__BB1_23))
 	switchDefaultFunc.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{switchDefaultB0},
+		Loc:       "testdata/ptx/switch_dense.ptx:130",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    17,
@@ -490,6 +522,7 @@ func init() {
 	// b1 ($L__BB1_9), PTX lines 150-150; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[1] = runtime.Block{
 		Code:      []runtime.Instr{switchDefaultB1},
+		Loc:       "testdata/ptx/switch_dense.ptx:150",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    19,
@@ -503,6 +536,7 @@ func init() {
 	// b2 ($L__BB1_13), PTX lines 154-154; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{switchDefaultB2},
+		Loc:       "testdata/ptx/switch_dense.ptx:154",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    20,
@@ -516,6 +550,7 @@ func init() {
 	// b3 ($L__BB1_16), PTX lines 164-164
 	switchDefaultFunc.Blocks[3] = runtime.Block{
 		Code:      []runtime.Instr{switchDefaultB3},
+		Loc:       "testdata/ptx/switch_dense.ptx:164",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -528,6 +563,7 @@ func init() {
 	// b4 ($L__BB1_2), PTX lines 167-167; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[4] = runtime.Block{
 		Code:      []runtime.Instr{switchDefaultB4},
+		Loc:       "testdata/ptx/switch_dense.ptx:167",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    23,
@@ -541,6 +577,7 @@ func init() {
 	// b5 ($L__BB1_5), PTX lines 178-178
 	switchDefaultFunc.Blocks[5] = runtime.Block{
 		Code:      []runtime.Instr{switchDefaultB5},
+		Loc:       "testdata/ptx/switch_dense.ptx:178",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -553,6 +590,7 @@ func init() {
 	// b6 ($L__BB1_6), PTX lines 181-181; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[6] = runtime.Block{
 		Code:      []runtime.Instr{switchDefaultB6},
+		Loc:       "testdata/ptx/switch_dense.ptx:181",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    26,
@@ -566,6 +604,7 @@ func init() {
 	// b7 ($L__BB1_8), PTX lines 188-188
 	switchDefaultFunc.Blocks[7] = runtime.Block{
 		Code:      []runtime.Instr{switchDefaultB7},
+		Loc:       "testdata/ptx/switch_dense.ptx:188",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -578,6 +617,7 @@ func init() {
 	// b8 ($L__BB1_10), PTX lines 191-191; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[8] = runtime.Block{
 		Code:      []runtime.Instr{switchDefaultB8},
+		Loc:       "testdata/ptx/switch_dense.ptx:191",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    28,
@@ -591,6 +631,7 @@ func init() {
 	// b9 ($L__BB1_12), PTX lines 198-198
 	switchDefaultFunc.Blocks[9] = runtime.Block{
 		Code:      []runtime.Instr{switchDefaultB9},
+		Loc:       "testdata/ptx/switch_dense.ptx:198",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -603,6 +644,7 @@ func init() {
 	// b10 ($L__BB1_17), PTX lines 201-201
 	switchDefaultFunc.Blocks[10] = runtime.Block{
 		Code:      []runtime.Instr{switchDefaultB10},
+		Loc:       "testdata/ptx/switch_dense.ptx:201",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -615,6 +657,7 @@ func init() {
 	// b11 ($L__BB1_19), PTX lines 204-204
 	switchDefaultFunc.Blocks[11] = runtime.Block{
 		Code:      []runtime.Instr{switchDefaultB11},
+		Loc:       "testdata/ptx/switch_dense.ptx:204",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -627,6 +670,7 @@ func init() {
 	// b12 ($L__BB1_18), PTX lines 207-207
 	switchDefaultFunc.Blocks[12] = runtime.Block{
 		Code:      []runtime.Instr{switchDefaultB12},
+		Loc:       "testdata/ptx/switch_dense.ptx:207",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -639,6 +683,7 @@ func init() {
 	// b13 ($L__BB1_20), PTX lines 210-210
 	switchDefaultFunc.Blocks[13] = runtime.Block{
 		Code:      []runtime.Instr{switchDefaultB13},
+		Loc:       "testdata/ptx/switch_dense.ptx:210",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -651,6 +696,7 @@ func init() {
 	// b14 ($L__BB1_21), PTX lines 213-213
 	switchDefaultFunc.Blocks[14] = runtime.Block{
 		Code:      []runtime.Instr{switchDefaultB14},
+		Loc:       "testdata/ptx/switch_dense.ptx:213",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -663,6 +709,7 @@ func init() {
 	// b15 ($L__BB1_22), PTX lines 215-217
 	switchDefaultFunc.Blocks[15] = runtime.Block{
 		Code:      []runtime.Instr{switchDefaultB15},
+		Loc:       "testdata/ptx/switch_dense.ptx:215",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -674,6 +721,7 @@ func init() {
 	}
 	// b16 ($L__BB1_23), PTX line 218; ret
 	switchDefaultFunc.Blocks[16] = runtime.Block{
+		Loc:       "testdata/ptx/switch_dense.ptx:219",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -686,6 +734,7 @@ func init() {
 	// b17, PTX lines 138-146; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[17] = runtime.Block{
 		Code:      []runtime.Instr{switchDefaultB17},
+		Loc:       "testdata/ptx/switch_dense.ptx:138",
 		PTXInstrs: 10,
 		Term: runtime.Term{
 			Alt:    18,
@@ -698,6 +747,7 @@ func init() {
 	}
 	// b18, PTX line 147
 	switchDefaultFunc.Blocks[18] = runtime.Block{
+		Loc:       "testdata/ptx/switch_dense.ptx:148",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -709,6 +759,7 @@ func init() {
 	}
 	// b19, PTX line 151
 	switchDefaultFunc.Blocks[19] = runtime.Block{
+		Loc:       "testdata/ptx/switch_dense.ptx:152",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -721,6 +772,7 @@ func init() {
 	// b20, PTX lines 157-157; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[20] = runtime.Block{
 		Code:      []runtime.Instr{switchDefaultB20},
+		Loc:       "testdata/ptx/switch_dense.ptx:157",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    21,
@@ -734,6 +786,7 @@ func init() {
 	// b21, PTX lines 160-160; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[21] = runtime.Block{
 		Code:      []runtime.Instr{switchDefaultB21},
+		Loc:       "testdata/ptx/switch_dense.ptx:160",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    22,
@@ -746,6 +799,7 @@ func init() {
 	}
 	// b22, PTX line 161
 	switchDefaultFunc.Blocks[22] = runtime.Block{
+		Loc:       "testdata/ptx/switch_dense.ptx:162",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -758,6 +812,7 @@ func init() {
 	// b23, PTX lines 170-171; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[23] = runtime.Block{
 		Code:      []runtime.Instr{switchDefaultB23},
+		Loc:       "testdata/ptx/switch_dense.ptx:170",
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Alt:    24,
@@ -771,6 +826,7 @@ func init() {
 	// b24, PTX lines 174-174; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[24] = runtime.Block{
 		Code:      []runtime.Instr{switchDefaultB24},
+		Loc:       "testdata/ptx/switch_dense.ptx:174",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    25,
@@ -783,6 +839,7 @@ func init() {
 	}
 	// b25, PTX line 175
 	switchDefaultFunc.Blocks[25] = runtime.Block{
+		Loc:       "testdata/ptx/switch_dense.ptx:176",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -795,6 +852,7 @@ func init() {
 	// b26, PTX lines 184-184; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[26] = runtime.Block{
 		Code:      []runtime.Instr{switchDefaultB26},
+		Loc:       "testdata/ptx/switch_dense.ptx:184",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    27,
@@ -807,6 +865,7 @@ func init() {
 	}
 	// b27, PTX line 185
 	switchDefaultFunc.Blocks[27] = runtime.Block{
+		Loc:       "testdata/ptx/switch_dense.ptx:186",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -819,6 +878,7 @@ func init() {
 	// b28, PTX lines 194-194; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[28] = runtime.Block{
 		Code:      []runtime.Instr{switchDefaultB28},
+		Loc:       "testdata/ptx/switch_dense.ptx:194",
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    29,
@@ -831,6 +891,7 @@ func init() {
 	}
 	// b29, PTX line 195
 	switchDefaultFunc.Blocks[29] = runtime.Block{
+		Loc:       "testdata/ptx/switch_dense.ptx:196",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,

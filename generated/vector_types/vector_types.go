@@ -112,6 +112,7 @@ func init() {
 	// b0, PTX lines 25-30; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	scale4Func.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{scale4B0},
+		Loc:       "testdata/ptx/vector_types.ptx:25",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -124,6 +125,7 @@ func init() {
 	}
 	// b1 ($L__BB0_2), PTX line 51; ret
 	scale4Func.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/vector_types.ptx:52",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -136,6 +138,7 @@ func init() {
 	// b2, PTX lines 33-50
 	scale4Func.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{scale4B2},
+		Loc:       "testdata/ptx/vector_types.ptx:33",
 		PTXInstrs: 18,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -154,6 +157,7 @@ func init() {
 	// b0, PTX lines 67-72; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	swap2Func.Blocks[0] = runtime.Block{
 		Code:      []runtime.Instr{swap2B0},
+		Loc:       "testdata/ptx/vector_types.ptx:67",
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -166,6 +170,7 @@ func init() {
 	}
 	// b1 ($L__BB1_2), PTX line 85; ret
 	swap2Func.Blocks[1] = runtime.Block{
+		Loc:       "testdata/ptx/vector_types.ptx:86",
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -178,6 +183,7 @@ func init() {
 	// b2, PTX lines 75-84
 	swap2Func.Blocks[2] = runtime.Block{
 		Code:      []runtime.Instr{swap2B2},
+		Loc:       "testdata/ptx/vector_types.ptx:75",
 		PTXInstrs: 10,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
