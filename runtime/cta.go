@@ -24,6 +24,8 @@ type CTA struct {
 	// finishes hands its frame to the next one, so a kernel without barriers runs every warp
 	// in the same register file, which stays in the CPU's cache.
 	pool [][]*frame
+	// printf is the printf output of the CTA running now, in the order its warps printed.
+	printf []byte
 }
 
 // barrier is the state of one named barrier.

@@ -320,6 +320,11 @@ func (w *Warp) call(t *Term, m uint32) {
 	}
 	self := e.pc
 	if cs.Direct != nil {
+		if cs.Direct.Builtin != BuiltinNone {
+			w.callBuiltin(t, cs.Direct, callers)
+			e.pc = t.Succ
+			return
+		}
 		if callers != m {
 			w.diverge(t.Succ, []target{{self, callers}})
 			if st := w.CTA.stats; st != nil {

@@ -24,6 +24,7 @@ const (
 	FaultIllegal                            // an operation the machine cannot perform, such as an unsupported value
 	FaultSIMTDeadlock                       // under ipdom, lanes spin while lanes of their warp wait for them
 	FaultBudget                             // a warp ran more blocks than LaunchConfig.MaxWarpBlocks
+	FaultAssert                             // a device-side assert failed (__assertfail)
 )
 
 var faultNames = [...]string{
@@ -41,6 +42,7 @@ var faultNames = [...]string{
 	FaultIllegal:       "illegal operation",
 	FaultSIMTDeadlock:  "SIMT deadlock",
 	FaultBudget:        "block budget exhausted",
+	FaultAssert:        "assertion failed",
 }
 
 func (k FaultKind) String() string {
@@ -64,6 +66,9 @@ type Fault struct {
 	Space   string // the state space of a memory fault
 	Detail  string
 	Err     error // the underlying error of a cancellation
+	// Assert is what a failed device-side assert names (FaultAssert); Detail then holds the
+	// line CUDA prints for it (CUDAAssertMessage).
+	Assert *Assertion
 }
 
 func (f *Fault) Error() string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/bits"
 	goruntime "runtime"
 	"sync"
@@ -49,6 +50,9 @@ type LaunchConfig struct {
 	// MaxWarpBlocks, if not 0, is the most basic blocks one warp may run: a deterministic
 	// cut-off for runaway kernels (a budget fault), unlike a timeout.
 	MaxWarpBlocks uint64
+	// Printf, if set, receives the launch's printf output instead of the device's writer
+	// (Device.SetPrintfOutput, os.Stdout by default).
+	Printf io.Writer
 }
 
 // launch is the shared state of one running launch.
@@ -68,6 +72,26 @@ type launch struct {
 	// failed is set when a CTA faulted: the other running CTAs stop at their next check.
 	failed atomic.Bool
 	ctx    context.Context
+	// heap is the device heap, for modules that call malloc or free.
+	heap *deviceHeap
+	// printf collects the launch's printf output, CTA by CTA, up to printfSize bytes; it is
+	// written out when the launch ends.
+	printfMu   sync.Mutex
+	printf     []byte
+	printfSize int
+}
+
+// flushPrintf moves a CTA's printf output to the launch's buffer; what does not fit in the
+// buffer is dropped, as on a GPU whose printf FIFO is full.
+func (l *launch) flushPrintf(c *CTA) {
+	if len(c.printf) == 0 {
+		return
+	}
+	l.printfMu.Lock()
+	n := min(len(c.printf), max(l.printfSize-len(l.printf), 0))
+	l.printf = append(l.printf, c.printf[:n]...)
+	l.printfMu.Unlock()
+	c.printf = c.printf[:0]
 }
 
 // checkCancel turns a cancelled launch into a fault at the warp's current block, located at
@@ -123,14 +147,29 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 	if err != nil {
 		return err
 	}
+	var heap *deviceHeap
+	if mod.usesHeap() {
+		if err := d.ensureHeap(); err != nil {
+			return err
+		}
+		heap = d.heap
+	}
+	out, outSize := d.printfConfig(&cfg)
 	d.Acquire()
 	defer d.Release()
 	l := &launch{
 		Dev: d, Mod: mod, Kernel: k, Grid: cfg.Grid.norm(), Block: cfg.Block.norm(),
 		DynamicShared: cfg.DynamicShared, Params: params, Globals: globals,
 		maxDepth: cfg.MaxCallDepth, ctx: ctx, sched: cfg.Sched.resolve(mod),
-		maxBlocks: cfg.MaxWarpBlocks,
+		maxBlocks: cfg.MaxWarpBlocks, heap: heap, printfSize: outSize,
 	}
+	// The printf output is delivered when the launch ends, also when it faults (the output
+	// before an assert is what one wants to see).
+	defer func() {
+		if len(l.printf) > 0 {
+			out.Write(l.printf)
+		}
+	}()
 	if l.maxDepth <= 0 {
 		l.maxDepth = DefaultCallDepth
 	}
@@ -188,7 +227,9 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 				if id >= total {
 					return
 				}
-				if err := c.runSafely(id); err != nil {
+				err := c.runSafely(id)
+				l.flushPrintf(c)
+				if err != nil {
 					if err == errStopped {
 						return
 					}

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"io"
 	"sort"
 	"sync"
 	"unsafe"
@@ -56,6 +57,13 @@ type Device struct {
 	next   Ptr // the address of the next allocation, page-aligned
 	// wide serializes the 128-bit atomics on this device's memory (see Lock128).
 	wide wideLocks
+
+	// cfgMu guards the device heap and the printf settings.
+	cfgMu      sync.Mutex
+	heap       *deviceHeap
+	heapSize   int
+	printfOut  io.Writer
+	printfSize int
 }
 
 // alloc is one global allocation. A freed allocation keeps its base and size for error

@@ -21,6 +21,9 @@ type Module struct {
 	SM int
 
 	loaded sync.Map // *Device → []Ptr: the addresses of Globals on that device
+	// heapUsed says a function calls malloc or free (usesHeap), computed once.
+	heapOnce sync.Once
+	heapUsed bool
 }
 
 // Global is a module-scope .global or .const variable, allocated on a device when the module
@@ -82,6 +85,9 @@ type Func struct {
 	// (generated Go source): what the root package's Kernel.Params reports. Nil otherwise.
 	KernelArgs []KernelParam
 	Loc        string
+	// Builtin, when set, makes this a device-side library function the runtime implements
+	// (BuiltinFunc): a call runs it at once for the calling lanes, with no frame of its own.
+	Builtin Builtin
 
 	shapeOnce   sync.Once
 	leavesSet   []bool

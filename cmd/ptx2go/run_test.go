@@ -482,3 +482,23 @@ func TestRunUsage(t *testing.T) {
 		require.Equal(t, tc.msg+"usage: ptx2go run [flags] FILE.ptx\nRun 'ptx2go help run' for details.\n", stderr)
 	}
 }
+
+// A kernel's printf output goes to stdout when the launch ends, before the summary, also when
+// the kernel then fails an assert, whose fault names CUDA's message.
+func TestRunPrintf(t *testing.T) {
+	code, stdout, stderr := runCLI("run", "../../testdata/ptx/device_printf.ptx", "-kernel", "printf_none", "-block", "3",
+		"-arg", "zeros:12")
+	require.Equal(t, 0, code, "stderr: %s", stderr)
+	out, ok := strings.CutPrefix(stdout, strings.Repeat("no arguments\n", 3))
+	require.True(t, ok, stdout)
+	require.Regexp(t, summaryLine("printf_none", "(1,1,1)", "(3,1,1)", 3), out)
+
+	// v = {1, -1}: thread 1 prints its value and fails assert(v[i] > 0).
+	in := filepath.Join(t.TempDir(), "v.bin")
+	require.NoError(t, os.WriteFile(in, []byte{1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff}, 0o666))
+	code, stdout, stderr = runCLI("run", "../../testdata/ptx/nvcc/device_assert.ptx", "-block", "2",
+		"-arg", "@"+in, "-arg", "2")
+	require.Equal(t, 1, code)
+	require.Equal(t, "thread 1: v = -1\n", stdout)
+	require.Regexp(t, `^ptx2go run: \.\./\.\./testdata/ptx/nvcc/device_assert\.ptx:\d+: assertion failed: testdata/cuda/device_assert\.cu:\d+: void check_positive\(const int \*, int\): block: \[0,0,0\], thread: \[1,0,0\] Assertion `+"`v\\[i\\] > 0` failed\\.", stderr)
+}

@@ -241,7 +241,12 @@ func (g *gen) render() ([]byte, error) {
 }
 
 // funcIdent names the Go variable that holds rf.
-func (g *gen) funcIdent(rf *runtime.Func) jen.Code { return jen.Id(g.fnList[rf.Index].ident) }
+func (g *gen) funcIdent(rf *runtime.Func) jen.Code {
+	if rf.Builtin != runtime.BuiltinNone {
+		return jen.Qual(rtPath, "BuiltinFunc").Call(jen.Lit(rf.Name))
+	}
+	return jen.Id(g.fnList[rf.Index].ident)
+}
 
 func kindName(fn *ssa.Function) string {
 	if fn.Kind == frontend.Entry {

@@ -387,10 +387,15 @@ func (f *Frame) callSite(call *ssa.Call, pos frontend.Pos) *runtime.CallSite {
 	}
 	if call.Direct != nil {
 		cs.Direct = m.Funcs[call.Direct]
-		if cs.Direct == nil {
-			m.errorf(pos, "unsupported: call to %s, which is declared but has no body in this module", call.Direct.Name)
-		} else {
+		switch {
+		case cs.Direct != nil:
 			m.addCallee(f.RF, cs.Direct)
+		case runtime.BuiltinFunc(call.Direct.Name) != nil:
+			// A device-side library function (printf, assert, malloc) the runtime provides;
+			// its argument slots are checked once they are laid out, below.
+			cs.Direct = runtime.BuiltinFunc(call.Direct.Name)
+		default:
+			m.errorf(pos, "unsupported: call to %s, which is declared but has no body in this module", call.Direct.Name)
 		}
 	} else {
 		cs.Target = f.Regs[call.Target.Reg.ID]
@@ -443,6 +448,11 @@ func (f *Frame) callSite(call *ssa.Call, pos frontend.Pos) *runtime.CallSite {
 	}
 	for _, r := range call.Results {
 		cs.Results = add(cs.Results, r)
+	}
+	if cs.Direct != nil && cs.Direct.Builtin != runtime.BuiltinNone {
+		if err := runtime.CheckBuiltinCall(cs.Direct, cs.Args, cs.Results); err != nil {
+			m.errorf(pos, "unsupported: %v", err)
+		}
 	}
 	return cs
 }

@@ -219,3 +219,14 @@ __SHIM__ unsigned __reduce_or_sync(unsigned m, unsigned v) { return __nvvm_redux
 __SHIM__ unsigned __reduce_xor_sync(unsigned m, unsigned v) { return __nvvm_redux_sync_xor(v, m); }
 
 #undef __SHIM__
+
+// --- Device-side library functions (declared without a body: the CUDA runtime's) -------------
+// clang lowers a device printf into vprintf(format, packed arguments); assert calls __assertfail
+// with the expression, file, line and function, as CUDA's assert.h does for device code.
+typedef __SIZE_TYPE__ size_t;
+extern "C" __device__ int printf(const char *, ...);
+extern "C" __device__ int vprintf(const char *, const char *);
+extern "C" __device__ void __assertfail(const char *message, const char *file, unsigned line, const char *function, size_t charSize);
+#define assert(e) ((e) ? (void)0 : __assertfail(#e, __FILE__, __LINE__, __PRETTY_FUNCTION__, sizeof(char)))
+extern "C" __device__ void *malloc(size_t);
+extern "C" __device__ void free(void *);

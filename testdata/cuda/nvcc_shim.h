@@ -37,3 +37,6 @@ __SHIM__ unsigned __floats2bfloat162_rn_bits(float lo, float hi) {
   __nv_bfloat162 h = __floats2bfloat162_rn(lo, hi);
   return *reinterpret_cast<unsigned *>(&h);
 }
+
+// Device-side assert (__assertfail), as cuda_shim.h defines it for clang.
+#include <assert.h>

@@ -366,7 +366,8 @@ func runKernel(o *runOptions, load func(file string) (*ptx2go.Module, error), st
 		ctx, cancel = context.WithTimeout(ctx, o.timeout)
 		defer cancel()
 	}
-	cfg := runtime.LaunchConfig{Grid: o.grid, Block: o.block, DynamicShared: o.shared, Workers: o.workers, Sched: o.sched, MaxWarpBlocks: o.maxBlocks}
+	// The kernel's printf output goes to stdout when the launch ends, before the summary.
+	cfg := runtime.LaunchConfig{Grid: o.grid, Block: o.block, DynamicShared: o.shared, Workers: o.workers, Sched: o.sched, MaxWarpBlocks: o.maxBlocks, Printf: stdout}
 	var stats runtime.Stats
 	if o.stats != statsOff {
 		cfg.Stats = &stats
