@@ -680,10 +680,27 @@ func (b *builder) instruction(in *frontend.Instruction) {
 	for _, o := range ops {
 		ins.Args = append(ins.Args, b.src(o))
 	}
+	b.checkConstWrite(ins)
 	if g != nil {
 		ins.Prev = b.prev(ins.Defs)
 	}
 	bl.Instrs = b.mem.instrL.append(bl.Instrs, ins)
+}
+
+// checkConstWrite rejects an instruction that writes the constant state space, which kernels
+// may only read: st, atom and red with .const, or naming a .const variable as the address.
+// (A generic address that reaches constant memory at run time faults instead.)
+func (b *builder) checkConstWrite(in *Instr) {
+	if in.Op != frontend.OpSt && in.Op != frontend.OpAtom && in.Op != frontend.OpRed {
+		return
+	}
+	if in.Space() == frontend.SpaceConst {
+		b.errorf(in.Pos, "%s.const: the constant state space is read-only; %s may write .global, .shared, .local or generic addresses", in.Op, in.Op)
+		return
+	}
+	if len(in.Args) > 0 && in.Args[0].Kind == ArgAddr && in.Args[0].Var != nil && in.Args[0].Var.Space == frontend.SpaceConst {
+		b.errorf(in.Pos, "%s to .const variable %s: the constant state space is read-only", in.Op, in.Args[0].Var.Name)
+	}
 }
 
 // prev returns, for a guarded instruction or call, the values its defs keep when the guard is

@@ -76,6 +76,10 @@ func TestVerifierErrors(t *testing.T) {
 			10, 12, "%x is already declared in this scope"},
 		{"label used as a value", []string{decls, "L1:", "\tmov.u32 %r1, L1;"},
 			15, 15, "label L1 can only be a branch target"},
+		{"store to the constant space", []string{decls, "\tst.const.u32 [%rd1], %r1;"},
+			14, 2, "st.const: the constant state space is read-only; st may write .global, .shared, .local or generic addresses"},
+		{"reduction on the constant space", []string{decls, "\tred.const.add.u32 [%rd1], %r1;"},
+			14, 2, "red.const: the constant state space is read-only; red may write .global, .shared, .local or generic addresses"},
 		{"setp into a non-predicate", []string{decls, "\tsetp.lt.s32 %r1, %r2, %r3;"},
 			14, 14, "register %r1 has type .b32, which setp.lt.s32 cannot use as .pred"},
 		{"negated non-predicate", []string{decls, "\tselp.b32 %r1, %r2, %r3, !%r1;"},
@@ -110,4 +114,25 @@ func TestVerifierAcceptsWarpAndCacheForms(t *testing.T) {
 	require.NoError(t, err)
 	_, err = Build(m)
 	require.NoError(t, err)
+}
+
+// TestVerifierRejectsStoresToConstVariables checks that st, atom and red that name a .const
+// variable as their address are positioned errors: kernels may only read constant memory.
+func TestVerifierRejectsStoresToConstVariables(t *testing.T) {
+	for _, tc := range []struct{ instr, msg string }{
+		{"st.u32 [tab], %r1;", "st to .const variable tab: the constant state space is read-only"},
+		{"st.global.u32 [tab+4], %r1;", "st to .const variable tab: the constant state space is read-only"},
+		{"atom.add.u32 %r2, [tab], %r1;", "atom to .const variable tab: the constant state space is read-only"},
+		{"red.global.add.u32 [tab], %r1;", "red to .const variable tab: the constant state space is read-only"},
+	} {
+		src := ".version 8.0\n.target sm_80\n.address_size 64\n.const .align 4 .u32 tab[4] = {1, 2, 3, 4};\n" +
+			".entry k()\n{\n\t.reg .b32 %r<3>;\n\tld.const.u32 %r1, [tab];\n\t" + tc.instr + "\n\tret;\n}\n"
+		m, err := frontend.ParseString("const.ptx", src)
+		require.NoError(t, err)
+		_, err = Build(m)
+		var list ErrorList
+		require.True(t, errors.As(err, &list), "%s: want an error, got %v", tc.instr, err)
+		require.Equal(t, tc.msg, list[0].Msg)
+		require.Equal(t, frontend.Pos{File: "const.ptx", Line: 9, Col: 2}, list[0].Pos)
+	}
 }
