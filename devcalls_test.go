@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/require"
 
@@ -105,6 +106,65 @@ func TestDeviceMallocHeap(t *testing.T) {
 			require.Equal(t, runtime.Dim3{}, f.Thread)
 			require.Contains(t, f.Error(), "free of an address that malloc did not return")
 			require.Error(t, dev.SetHeapSize(1<<20))
+		})
+	}
+}
+
+// TestKernelsOnHostMemory runs kernels whose buffers are host memory at its own address: from
+// MallocHost (in the device's address range) and Go memory mapped with MapHost (far above it,
+// reached lane by lane). The host reads the results through its own pointers.
+func TestKernelsOnHostMemory(t *testing.T) {
+	vecadd, err := ptx2go.CompileFile(filepath.Join("testdata", "ptx", "vecadd.ptx"))
+	require.NoError(t, err)
+	add, err := vecadd.Kernel("vecadd")
+	require.NoError(t, err)
+	atomics, err := ptx2go.CompileFile(filepath.Join("testdata", "ptx", "atomics.ptx"))
+	require.NoError(t, err)
+	hist, err := atomics.Kernel("histogram")
+	require.NoError(t, err)
+	const n, nbins = 1000, 13
+	for _, kind := range []string{"MallocHost", "MapHost"} {
+		t.Run(kind, func(t *testing.T) {
+			dev := runtime.NewDevice()
+			// host returns an n-element float32 buffer visible at the same address on both sides.
+			host := func(n int) ([]float32, runtime.Ptr) {
+				if kind == "MallocHost" {
+					p, err := dev.MallocHost(4 * n)
+					require.NoError(t, err)
+					b := dev.Bytes(uint64(p), 4*n)
+					return unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), n), p
+				}
+				s := make([]float32, n)
+				p, err := dev.MapHost(unsafe.Pointer(&s[0]), 4*n)
+				require.NoError(t, err)
+				return s, p
+			}
+			a, pa := host(n)
+			b, pb := host(n)
+			c, pc := host(n)
+			for i := range n {
+				a[i], b[i] = float32(i)*0.5, float32(3*i)-7
+			}
+			cfg := runtime.LaunchConfig{Grid: runtime.D1(4), Block: runtime.D1(256), Workers: 4}
+			require.NoError(t, add.LaunchConfig(t.Context(), dev, cfg, pc, pa, pb, n))
+			for i := range n {
+				require.Equal(t, a[i]+b[i], c[i], "c[%d]", i)
+			}
+			data, pd := host(n)
+			bins, pbins := host(nbins)
+			di := unsafe.Slice((*int32)(unsafe.Pointer(&data[0])), n)
+			for i := range n {
+				di[i] = int32(i*7919 - 3000000)
+			}
+			require.NoError(t, hist.LaunchConfig(t.Context(), dev, cfg, pbins, pd, n, nbins))
+			want := make([]uint32, nbins)
+			for _, x := range di {
+				want[uint32(x)%nbins]++
+			}
+			require.Equal(t, want, unsafe.Slice((*uint32)(unsafe.Pointer(&bins[0])), nbins))
+			for _, p := range []runtime.Ptr{pa, pb, pc, pd, pbins} {
+				require.NoError(t, dev.Free(p))
+			}
 		})
 	}
 }

@@ -9,7 +9,17 @@ func (w *Warp) GlobalBytes(addr uint64, n int, lane int, loc string) []byte {
 	if addr&uint64(n-1) != 0 {
 		w.addrFault(FaultMisaligned, loc, lane, "global", addr, "")
 	}
-	b := w.CTA.L.Dev.Bytes(addr, n)
+	b := w.CTA.L.Dev.NearBytes(addr, n)
+	if b == nil {
+		b = w.farGlobalBytes(addr, n, lane, loc)
+	}
+	return b
+}
+
+// farGlobalBytes is GlobalBytes outside the device's own address range (host memory mapped
+// at its address), or the fault for an address no allocation holds.
+func (w *Warp) farGlobalBytes(addr uint64, n int, lane int, loc string) []byte {
+	b := w.CTA.L.Dev.farBytes(addr, n)
 	if b == nil {
 		w.addrFault(FaultOutOfBounds, loc, lane, "global", addr, "")
 	}

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"math"
+	goruntime "runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -109,7 +110,7 @@ func TestMallocErrors(t *testing.T) {
 	require.EqualError(t, err, "runtime: malloc of -1 bytes: negative size")
 	_, err = d.Malloc(math.MaxInt)
 	require.ErrorContains(t, err, "out of device memory")
-	_, err = d.Malloc(int(FuncWindow - GlobalBase + 1))
+	_, err = d.Malloc(int(HighLimit - HighBase + 1))
 	require.ErrorContains(t, err, "out of device memory")
 
 	// The failed requests consumed nothing: an allocation still starts at GlobalBase.
@@ -118,20 +119,93 @@ func TestMallocErrors(t *testing.T) {
 	require.Equal(t, GlobalBase, p)
 }
 
-func TestMallocExhaustsTheGlobalRange(t *testing.T) {
+// Allocations fill the range below FuncWindow first (32-bit addresses), then continue above
+// 4 GiB, until both ranges are full.
+func TestMallocFillsLowThenHigh(t *testing.T) {
 	d := NewDevice()
-	// Raise the high-water mark to one page below the top of the range, as billions of
-	// allocations would, without holding gigabytes of host memory.
-	left := int(FuncWindow-GlobalBase) - pageSize
-	d.next = FuncWindow - pageSize
-	d.pages = append(d.pages, make([]int32, left>>pageShift)...)
+	// Leave one page free below FuncWindow and one above 4 GiB, as many allocations would,
+	// without holding gigabytes of host memory.
+	require.True(t, d.low.takeAt(uint64(GlobalBase), uint64(FuncWindow-GlobalBase)-pageSize))
+	require.True(t, d.high.takeAt(uint64(HighBase)+pageSize, uint64(HighLimit-HighBase)-pageSize))
 
 	p, err := d.Malloc(pageSize)
 	require.NoError(t, err)
 	require.Equal(t, FuncWindow-pageSize, p)
 	require.NotNil(t, d.Bytes(uint64(p)+pageSize-1, 1))
+	q, err := d.Malloc(0)
+	require.NoError(t, err)
+	require.Equal(t, HighBase, q)
+	require.NotNil(t, d.Bytes(uint64(q), 0))
 	_, err = d.Malloc(0)
 	require.EqualError(t, err, "runtime: malloc of 0 bytes: out of device memory (0 bytes left)")
+}
+
+// More than 4 GiB of allocations: the address space is reserved, and only the pages a
+// program touches take host memory.
+func TestMallocBeyond4GiB(t *testing.T) {
+	d := NewDevice()
+	const n = 2 << 30
+	var ptrs []Ptr
+	for i := range 4 {
+		p, err := d.Malloc(n)
+		require.NoError(t, err, "allocation %d", i)
+		ptrs = append(ptrs, p)
+		require.NoError(t, Write(d, p+n-8, []uint64{uint64(i) + 100}))
+		require.NoError(t, Write(d, p, []uint64{uint64(i) + 200}))
+	}
+	require.Less(t, uint64(ptrs[0]), uint64(FuncWindow), "the first fits below 4 GiB")
+	require.GreaterOrEqual(t, uint64(ptrs[3]), uint64(HighBase))
+	for i, p := range ptrs {
+		got := make([]uint64, 1)
+		require.NoError(t, Download(d, got, p+n-8))
+		require.Equal(t, uint64(i)+100, got[0])
+		require.NoError(t, Download(d, got, p))
+		require.Equal(t, uint64(i)+200, got[0])
+		require.Nil(t, d.Bytes(uint64(p)+n-4, 8), "past the end of allocation %d", i)
+	}
+	for _, p := range ptrs {
+		require.NoError(t, d.Free(p))
+	}
+}
+
+// A program that allocates and frees in a loop never runs out of addresses: freed ranges come
+// back after the quarantine. 4000 rounds of 256 MiB are 1000 GiB of allocations, four times
+// the device's address space.
+func TestFreedRangesAreReused(t *testing.T) {
+	d := NewDevice()
+	seen := map[Ptr]bool{}
+	for i := range 4000 {
+		p, err := d.Malloc(256 << 20)
+		require.NoError(t, err, "round %d", i)
+		seen[p] = true
+		require.NoError(t, d.Free(p))
+	}
+	require.Less(t, len(seen), 4000, "addresses were reused")
+	// Small allocations too, and the allocation table does not grow with the rounds.
+	for range 20000 {
+		p, err := d.Malloc(100)
+		require.NoError(t, err)
+		require.NoError(t, d.Free(p))
+	}
+	require.LessOrEqual(t, len(d.allocs), quarantineCount+2)
+}
+
+// A freed range stays unusable while it is in quarantine: an access through the stale pointer
+// fails and names the freed allocation, and a new allocation gets another address.
+func TestUseAfterFreeInQuarantine(t *testing.T) {
+	d := NewDevice()
+	a, err := d.Malloc(64)
+	require.NoError(t, err)
+	require.NoError(t, d.Free(a))
+	for range 100 {
+		p, err := d.Malloc(64)
+		require.NoError(t, err)
+		require.NotEqual(t, a, p)
+		require.NoError(t, d.Free(p))
+	}
+	require.Nil(t, d.Bytes(uint64(a), 4))
+	require.EqualError(t, d.Memset(a, 0, 4), "runtime: memset of 4 bytes at 0x10000: the allocation at 0x10000 was freed")
+	require.EqualError(t, d.Free(a), "runtime: free of 0x10000: double free")
 }
 
 func TestBytesBounds(t *testing.T) {
@@ -205,7 +279,7 @@ func TestFree(t *testing.T) {
 	require.EqualError(t, d.Free(0xffff_ffff_ffff_ffff), "runtime: free of 0xffffffffffffffff: not the start of a live allocation")
 	require.EqualError(t, d.Memset(a+8, 1, 4), "runtime: memset of 4 bytes at 0x10008: the allocation at 0x10000 was freed")
 
-	// Addresses are never reused.
+	// Freed addresses are not reused at once.
 	c, err := d.Malloc(5000)
 	require.NoError(t, err)
 	require.Greater(t, c, b)
@@ -288,4 +362,63 @@ func BenchmarkBytes(b *testing.B) {
 		i++
 	}
 	_ = sink
+}
+
+// MallocHost memory is host memory at its device address: what the device writes, the host
+// reads through the pointer, and the other way round.
+func TestMallocHost(t *testing.T) {
+	d := NewDevice()
+	p, err := d.MallocHost(1000)
+	require.NoError(t, err)
+	b := d.Bytes(uint64(p), 1000)
+	require.Len(t, b, 1000)
+	require.Equal(t, uintptr(p), uintptr(unsafe.Pointer(&b[0])), "the device address is the host address")
+	if goruntime.GOOS == "linux" {
+		require.True(t, p >= HighBase && p < HighLimit, "%#x is in the device's range, where kernels use the fast path", p)
+	}
+	require.Equal(t, make([]byte, 1000), b, "zeroed")
+	require.NoError(t, Write(d, p+8, []uint32{0xdeadbeef}))
+	require.Equal(t, uint32(0xdeadbeef), *(*uint32)(unsafe.Pointer(&b[8])))
+	n, ok := d.Size(p)
+	require.True(t, ok)
+	require.Equal(t, 1000, n)
+	require.Nil(t, d.Bytes(uint64(p)+1000, 1))
+	require.NoError(t, d.Free(p))
+	require.Nil(t, d.Bytes(uint64(p), 1))
+	require.ErrorContains(t, d.Free(p), "double free")
+}
+
+// MapHost maps memory the caller owns at its own address, in the device's address range or
+// far above it; Free ends the mapping and leaves the memory alone.
+func TestMapHost(t *testing.T) {
+	d := NewDevice()
+	buf := make([]uint64, 100) // Go memory, far above HighLimit
+	base := unsafe.Pointer(&buf[3])
+	p, err := d.MapHost(base, 80)
+	require.NoError(t, err)
+	require.Equal(t, uintptr(base), uintptr(p))
+	require.NoError(t, Write(d, p, []uint64{7, 8}))
+	require.Equal(t, []uint64{7, 8}, buf[3:5])
+	require.Nil(t, d.Bytes(uint64(p)-8, 8), "before the mapping")
+	require.Nil(t, d.Bytes(uint64(p)+80, 1), "after the mapping")
+	require.Len(t, d.Bytes(uint64(p)+72, 8), 8)
+	_, err = d.MapHost(unsafe.Pointer(&buf[5]), 8)
+	require.ErrorContains(t, err, "overlaps the mapping")
+	require.NoError(t, d.Free(p))
+	require.Nil(t, d.Bytes(uint64(p), 8))
+	require.Equal(t, []uint64{7, 8}, buf[3:5], "the memory stays")
+
+	// In the device's range: the pages must be free.
+	q, err := d.MallocHost(pageSize)
+	require.NoError(t, err)
+	hb := d.Bytes(uint64(q), pageSize)
+	require.NoError(t, d.Free(q))
+	_, err = d.MapHost(unsafe.Pointer(&hb[0]), 16)
+	require.ErrorContains(t, err, "overlap device allocations", "the range is in quarantine")
+	for _, bad := range []uintptr{0, 8, uintptr(FuncWindow), uintptr(SharedWindow) + 64} {
+		_, err = d.MapHost(*(*unsafe.Pointer)(unsafe.Pointer(&bad)), 16)
+		require.Error(t, err, "%#x", bad)
+	}
+	_, err = d.MapHost(base, 0)
+	require.Error(t, err)
 }
