@@ -12,6 +12,7 @@ import (
 
 	"github.com/ptx2go/ptx2go"
 	"github.com/ptx2go/ptx2go/generated/legacy_warp"
+	"github.com/ptx2go/ptx2go/generated/warp_guarded"
 	"github.com/ptx2go/ptx2go/runtime"
 )
 
@@ -964,5 +965,187 @@ func TestConfWarpLegacyTargets(t *testing.T) {
 		_, err := ptx2go.Compile([]byte(src("6.0", "sm_60", body)), ptx2go.Options{File: "bad.ptx"})
 		require.Error(t, err, body)
 		require.Contains(t, err.Error(), want, body)
+	}
+}
+
+// TestConfWarpGuardedSync runs testdata/ptx/hand/warp_guarded.ptx (.target sm_90): shfl.sync,
+// vote.sync, redux.sync, match.sync, elect.sync, bar.warp.sync and activemask under guards of
+// both polarities, with per-lane membermasks in registers (disjoint groups of the lanes of a
+// path, the whole warp for lanes whose guard is false, whose masks are not read), on two
+// divergent paths and after they reconverge, in CTAs of 80 threads (the third warp partial),
+// on the closure engine and on the Go engine (generated/warp_guarded).
+func TestConfWarpGuardedSync(t *testing.T) {
+	closure, err := ptx2go.CompileFile("testdata/ptx/hand/warp_guarded.ptx")
+	require.NoError(t, err)
+	gen, err := ptx2go.Load(warp_guarded.Module)
+	require.NoError(t, err)
+	for name, mod := range map[string]*ptx2go.Module{"closure": closure, "go": gen} {
+		t.Run(name, func(t *testing.T) { confWarpGuardedSync(t, mod) })
+	}
+}
+
+// confWarpGuardedSync is TestConfWarpGuardedSync on one engine's module.
+func confWarpGuardedSync(t *testing.T, mod *ptx2go.Module) {
+	k, err := mod.Kernel("warp_guarded")
+	require.NoError(t, err)
+	const grid, block = 48, 80
+	r := confWarpRand()
+	n := grid * block
+	in := make([]uint32, 8*n)
+	clamps := []uint32{0x1f, 0x0, 0x1c03, 0x181f, 0x1f00, 0x1e01, 0x1000}
+	// Warp w starts at thread first and has lanes lanes (CTAs of 80 threads: 32, 32, 16).
+	for first, w := 0, 0; first < n; first, w = first+min(32, block-first%block), w+1 {
+		lanes := min(32, block-first%block)
+		color := make([]int, lanes)
+		for l := range lanes {
+			i := first + l
+			a, b, c := r.Uint32(), uint32(r.IntN(40)), clamps[w%len(clamps)]
+			if w%5 == 4 {
+				b, c = r.Uint32(), r.Uint32()
+			}
+			if w%3 == 1 {
+				a = uint32(r.IntN(3)) // repeats for match and vote
+			}
+			var flags uint32
+			switch w % 4 {
+			case 0: // one path, every guard true
+				flags = 4 | uint32(r.IntN(2))
+			case 1: // one path, every guard false
+				flags = 2 | uint32(r.IntN(2))
+			default:
+				flags = uint32(r.IntN(8))
+			}
+			in[8*i], in[8*i+1], in[8*i+2], in[8*i+3] = a, b, c, flags
+			// Groups within a path: the whole path, or up to three random parts of it.
+			color[l] = int(flags>>1&1) * 4
+			if w%3 != 0 {
+				color[l] += r.IntN(3)
+			}
+		}
+		for l := range lanes {
+			var group uint32
+			for k := range lanes {
+				if color[k] == color[l] {
+					group |= 1 << k
+				}
+			}
+			i := first + l
+			in[8*i+4], in[8*i+5] = group, 0xffffffff
+			if in[8*i+3]&4 == 0 {
+				in[8*i+4], in[8*i+5] = 0xffffffff, group
+			}
+		}
+	}
+	dev := runtime.NewDevice()
+	inPtr, err := runtime.Upload(dev, in)
+	require.NoError(t, err)
+	outPtr, err := runtime.Upload(dev, make([]uint32, 12*n))
+	require.NoError(t, err)
+	require.NoError(t, k.Launch(t.Context(), dev, runtime.D1(grid), runtime.D1(block), inPtr, outPtr))
+	out := make([]uint32, 12*n)
+	require.NoError(t, runtime.Download(dev, out, outPtr))
+
+	const poison = 0xdeadbeef
+	for i := range n {
+		lane := i % block % 32
+		first := i - lane
+		col := func(l, c int) uint32 { return in[8*(first+l)+c] }
+		exists := func(l int) bool { return (first%block)+l < block }
+		flags := func(l int) uint32 { return col(l, 3) }
+		g := flags(lane)&4 != 0
+		path := flags(lane) & 2
+		// lanes returns the existing lanes whose guard is pol, on this lane's path only when
+		// onPath (before the paths reconverge).
+		lanes := func(pol, onPath bool) uint32 {
+			var m uint32
+			for l := range 32 {
+				if exists(l) && (flags(l)&4 != 0) == pol && (!onPath || flags(l)&2 == path) {
+					m |= 1 << l
+				}
+			}
+			return m
+		}
+		fold := func(group uint32, f func(acc uint32, l int) uint32, acc uint32) uint32 {
+			for x := group; x != 0; x &= x - 1 {
+				acc = f(acc, bits.TrailingZeros32(x))
+			}
+			return acc
+		}
+		var want [9]uint32
+		for s := range want {
+			want[s] = poison
+		}
+		want[3] = 0
+		shfl := func(slot int, mode string, exec uint32, predBit uint32) {
+			j, ok := confWarpShflSource(mode, lane, col(lane, 1), col(lane, 2))
+			if !ok || j < 0 || j > 31 || exec&(1<<j) == 0 {
+				j = lane
+			}
+			want[slot] = col(j, 0)
+			if ok {
+				want[3] |= predBit
+			}
+		}
+		modes := []string{"down", "idx"}
+		if path != 0 {
+			modes = []string{"up", "bfly"}
+		}
+		q := func(l int) bool { return flags(l)&1 != 0 }
+		qset := fold(lanes(true, false)|lanes(false, false), func(acc uint32, l int) uint32 {
+			if q(l) {
+				acc |= 1 << l
+			}
+			return acc
+		}, 0)
+		key := func(l int) uint64 { return uint64(col(l, 1)&1)<<32 | uint64(col(l, 0)&3) }
+		if g {
+			exec := lanes(true, true)
+			group := col(lane, 4) & exec
+			shfl(0, modes[0], exec, 8)
+			if path == 0 {
+				want[4] = fold(group, func(acc uint32, l int) uint32 { return uint32(max(int32(acc), int32(col(l, 0)))) }, 0x80000000)
+			} else {
+				want[4] = fold(group, func(acc uint32, l int) uint32 { return acc ^ col(l, 0) }, 0)
+			}
+			group = col(lane, 4) & lanes(true, false)
+			want[2] = qset & group
+			if qset&group == group {
+				want[3] |= 1
+			}
+			if nq := group &^ qset; nq == 0 || nq == group {
+				want[3] |= 4
+			}
+			if fold(group, func(acc uint32, l int) uint32 {
+				if key(l)&3 != key(lane)&3 {
+					acc = 0
+				}
+				return acc
+			}, 1) == 1 {
+				want[6] = group
+				want[3] |= 32
+			} else {
+				want[6] = 0
+			}
+			want[8] = lanes(true, false)
+		} else {
+			exec := lanes(false, true)
+			group := col(lane, 5) & exec
+			shfl(1, modes[1], exec, 16)
+			group = col(lane, 5) & lanes(false, false)
+			if qset&group != 0 {
+				want[3] |= 2
+			}
+			want[5] = fold(group, func(acc uint32, l int) uint32 {
+				if key(l) == key(lane) {
+					acc |= 1 << l
+				}
+				return acc
+			}, 0)
+			want[7] = uint32(bits.TrailingZeros32(group))
+			if int(want[7]) == lane {
+				want[3] |= 64
+			}
+		}
+		require.Equal(t, want[:], out[12*i:12*i+9], "thread %d (lane %d, flags %d, mm %#x, mn %#x)", i, lane, flags(lane), col(lane, 4), col(lane, 5))
 	}
 }

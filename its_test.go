@@ -2,9 +2,9 @@ package ptx2go_test
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -18,8 +18,10 @@ import (
 // that names the warp, the looping lanes' line and where the others wait, from clang's and
 // nvcc's PTX, on the closure engine and, for the module `make generate` compiled to Go
 // (clang -O2), on the Go engine, which must report the same fault: kind, kernel, function,
-// lines, CTA, thread and detail. (Under the default, its, TestKernels and
-// go test ./generated/its run them to the right results.)
+// lines, CTA, thread and detail. The spin lock runs in one warp, and for clang -O2 also in
+// two CTAs of two warps each taking the one lock. (Under the default, its, TestKernels and
+// go test ./generated/its run them to the right results, the spin lock in one and several
+// warps and CTAs.)
 func TestIPDOMSIMTDeadlock(t *testing.T) {
 	for _, level := range kernelcases.Levels("its") {
 		t.Run(level.Name, func(t *testing.T) {
@@ -38,42 +40,55 @@ func TestIPDOMSIMTDeadlock(t *testing.T) {
 				}{"go", gen})
 			}
 			for _, c := range []struct {
-				kernel string
-				args   func(dev *runtime.Device) []any
+				kernel      string
+				grid, block uint32
+				args        func(dev *runtime.Device) []any
 			}{
-				{"spin_lock", func(dev *runtime.Device) []any {
+				{"spin_lock", 1, 32, func(dev *runtime.Device) []any {
 					lock, _ := runtime.Upload(dev, []int32{0})
 					counter, _ := runtime.Upload(dev, []int32{0})
 					sum, _ := runtime.Upload(dev, []int32{0})
 					return []any{lock, counter, sum}
 				}},
-				{"lane_handoff", func(dev *runtime.Device) []any {
+				{"spin_lock", 2, 64, func(dev *runtime.Device) []any { // several warps and CTAs, one lock
+					lock, _ := runtime.Upload(dev, []int32{0})
+					counter, _ := runtime.Upload(dev, []int32{0})
+					sum, _ := runtime.Upload(dev, []int32{0})
+					return []any{lock, counter, sum}
+				}},
+				{"lane_handoff", 1, 32, func(dev *runtime.Device) []any {
 					flags, _ := runtime.Upload(dev, make([]int32, 2))
 					out, _ := runtime.Upload(dev, make([]int32, 2))
 					return []any{flags, out}
 				}},
 			} {
-				t.Run(c.kernel, func(t *testing.T) {
+				multi := c.grid*c.block > 32
+				if multi && level.Name != "O2" {
+					continue // once is enough: it takes longer
+				}
+				t.Run(fmt.Sprintf("%s/grid=%d/block=%d", c.kernel, c.grid, c.block), func(t *testing.T) {
 					var faults []*runtime.Fault
 					for _, e := range engines {
 						t.Run(e.name, func(t *testing.T) {
 							k, err := e.mod.Kernel(c.kernel)
 							require.NoError(t, err)
 							dev := runtime.NewDevice()
-							cfg := runtime.LaunchConfig{Grid: runtime.D1(1), Block: runtime.D1(32), Workers: 1, Sched: runtime.SchedIPDOM}
-							start := time.Now()
+							// Promptly, and deterministically so: the deadlock is found before any warp has
+							// run 2^21 blocks, else the launch would stop with a budget fault instead.
+							// (BenchmarkIPDOMSIMTDeadlock measures the time it takes.)
+							cfg := runtime.LaunchConfig{Grid: runtime.D1(c.grid), Block: runtime.D1(c.block), Workers: 1, Sched: runtime.SchedIPDOM, MaxWarpBlocks: 1 << 21}
 							err = k.LaunchConfig(t.Context(), dev, cfg, c.args(dev)...)
-							require.Less(t, time.Since(start), time.Second)
 							var f *runtime.Fault
 							require.True(t, errors.As(err, &f), "want a fault, got %v", err)
 							require.Equal(t, runtime.FaultSIMTDeadlock, f.Kind, "%v", err)
 							require.Equal(t, c.kernel, f.Kernel)
 							file := filepath.ToSlash(level.Path)
-							require.Regexp(t, `^warp 0: lanes 0x[0-9a-f]{8} loop at `+file+`:\d+ without progress while lanes 0x[0-9a-f]{8} wait .* `+file+`:\d+; under the pre-Volta`, f.Detail)
+							require.Regexp(t, `^warp [01]: lanes 0x[0-9a-f]{8} loop at `+file+`:\d+ without progress while lanes 0x[0-9a-f]{8} wait .* `+file+`:\d+; under the pre-Volta`, f.Detail)
 							require.Contains(t, f.Loc, file+":")
 							faults = append(faults, f)
 						})
 					}
+					require.Len(t, faults, len(engines))
 					for _, f := range faults[1:] {
 						require.Equal(t, faults[0], f, "the engines report different faults")
 					}
@@ -251,5 +266,26 @@ JOIN:
 		var f *runtime.Fault
 		require.True(t, errors.As(err, &f), "ipdom: want a barrier deadlock, got %v", err)
 		require.Equal(t, runtime.FaultDeadlock, f.Kind)
+	}
+}
+
+// BenchmarkIPDOMSIMTDeadlock measures how long the pre-Volta model takes to report the
+// one-warp spin lock of testdata/cuda/its.cu as a SIMT deadlock (the issue asks for well under
+// a second), on the closure engine.
+func BenchmarkIPDOMSIMTDeadlock(b *testing.B) {
+	mod, err := ptx2go.CompileFile("testdata/ptx/its.ptx")
+	require.NoError(b, err)
+	k, err := mod.Kernel("spin_lock")
+	require.NoError(b, err)
+	dev := runtime.NewDevice()
+	cfg := runtime.LaunchConfig{Grid: runtime.D1(1), Block: runtime.D1(32), Workers: 1, Sched: runtime.SchedIPDOM}
+	for b.Loop() {
+		lock, _ := runtime.Upload(dev, []int32{0})
+		counter, _ := runtime.Upload(dev, []int32{0})
+		sum, _ := runtime.Upload(dev, []int32{0})
+		var f *runtime.Fault
+		if err := k.LaunchConfig(b.Context(), dev, cfg, lock, counter, sum); !errors.As(err, &f) || f.Kind != runtime.FaultSIMTDeadlock {
+			b.Fatalf("want a SIMT deadlock, got %v", err)
+		}
 	}
 }
