@@ -128,7 +128,7 @@ GENERATED = atomics barrier_exit constant_data convert cvt_round divergent_loop 
 
 # Hand-written modules of testdata/ptx/hand generated the same way, from testdata/ptx/hand/NAME.ptx
 # (their names differ from the corpus modules').
-GENERATED_HAND = legacy_warp warp_guarded
+GENERATED_HAND = const_store legacy_warp warp_guarded
 
 .PHONY: generate
 generate:

@@ -30,10 +30,15 @@ func semReadFile(t *testing.T, path string) string {
 	return string(b)
 }
 
-// faultLoc is the file:line of the instruction marked `// FAULT marker` in file.
+// faultLoc is the file:line of the instruction marked `// FAULT marker` in file of semDir.
 func faultLoc(t *testing.T, file, marker string) string {
 	t.Helper()
-	path := filepath.Join(semDir, file)
+	return faultLocIn(t, filepath.Join(semDir, file), marker)
+}
+
+// faultLocIn is the file:line of the instruction marked `// FAULT marker` in the file at path.
+func faultLocIn(t *testing.T, path, marker string) string {
+	t.Helper()
 	found := ""
 	for i, line := range strings.Split(semReadFile(t, path), "\n") {
 		_, rest, ok := strings.Cut(line, "// FAULT ")
@@ -637,4 +642,61 @@ func TestFaultUseAfterFree(t *testing.T) {
 	got := make([]float32, 4)
 	require.NoError(t, runtime.Download(dev, got, c))
 	require.Equal(t, []float32{11, 22, 33, 44}, got)
+}
+
+// TestFaultConstStore runs testdata/ptx/hand/const_store.ptx on both engines: a store, atomic
+// or reduction that reaches a .const variable through a generic or global address is a
+// read-only fault at its line, lane and address, and leaves the table unchanged; loads of it
+// still work, and the host may still write it.
+func TestFaultConstStore(t *testing.T) {
+	const path = "testdata/ptx/hand/const_store.ptx"
+	closure, err := ptx2go.CompileFile(path)
+	require.NoError(t, err)
+	gen, err := ptx2go.Load(generatedModules["const_store"])
+	require.NoError(t, err)
+	want := make([]uint32, 64)
+	for i := range 8 {
+		want[i] = uint32(i + 1)
+	}
+	for _, e := range []struct {
+		name string
+		mod  *ptx2go.Module
+	}{{"closure", closure}, {"go", gen}} {
+		t.Run(e.name, func(t *testing.T) {
+			dev := runtime.NewDevice()
+			table, err := e.mod.GlobalAddr(dev, "table")
+			require.NoError(t, err)
+			read := func() []uint32 {
+				k, err := e.mod.Kernel("read_table")
+				require.NoError(t, err)
+				out, err := dev.Malloc(4 * 64)
+				require.NoError(t, err)
+				require.NoError(t, k.Launch(t.Context(), dev, runtime.D1(1), runtime.D1(64), out))
+				return semDownload(t, dev, out, 64)
+			}
+			for _, c := range []struct {
+				kernel string
+				thread uint32
+				addr   uint64
+			}{
+				{"generic_store", 0, uint64(table)},
+				{"global_store", 3, uint64(table) + 20},
+				{"atomic_add", 0, uint64(table)},
+				{"reduce_max", 0, uint64(table) + 4},
+			} {
+				k, err := e.mod.Kernel(c.kernel)
+				require.NoError(t, err)
+				err = k.Launch(t.Context(), dev, runtime.D1(2), runtime.D1(64))
+				f := checkFault(t, err, faultWant{
+					kind: runtime.FaultReadOnly, kernel: c.kernel, loc: faultLocIn(t, path, c.kernel),
+					thread: runtime.Dim3{X: c.thread}, hasAddr: true, addr: c.addr, space: "const",
+				})
+				require.Contains(t, f.Error(), "store to constant memory")
+				require.Equal(t, want, read(), "%s changed constant memory", c.kernel)
+			}
+			require.NoError(t, runtime.Write(dev, table, []uint32{9}))
+			want := append([]uint32{9}, want[1:]...)
+			require.Equal(t, want, read(), "the host writes constant memory")
+		})
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/ptx2go/ptx2go"
 	"github.com/ptx2go/ptx2go/generated/atomics"
 	"github.com/ptx2go/ptx2go/generated/barrier_exit"
+	"github.com/ptx2go/ptx2go/generated/const_store"
 	"github.com/ptx2go/ptx2go/generated/constant_data"
 	"github.com/ptx2go/ptx2go/generated/convert"
 	"github.com/ptx2go/ptx2go/generated/cvt_round"
@@ -48,6 +49,7 @@ import (
 var generatedModules = map[string]*runtime.Module{
 	"atomics":        atomics.Module,
 	"barrier_exit":   barrier_exit.Module,
+	"const_store":    const_store.Module,
 	"constant_data":  constant_data.Module,
 	"convert":        convert.Module,
 	"cvt_round":      cvt_round.Module,

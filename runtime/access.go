@@ -26,6 +26,27 @@ func (w *Warp) farGlobalBytes(addr uint64, n int, lane int, loc string) []byte {
 	return b
 }
 
+// GlobalStoreBytes is GlobalBytes for a store, atomic or reduction: constant memory (a
+// module's .const variables) is a read-only fault.
+func (w *Warp) GlobalStoreBytes(addr uint64, n int, lane int, loc string) []byte {
+	b := w.GlobalBytes(addr, n, lane, loc)
+	if w.CTA.L.Dev.isReadOnly(addr) {
+		w.readOnlyFault(addr, lane, loc)
+	}
+	return b
+}
+
+// readOnlyFault stops the launch for lane's write to constant memory at addr.
+func (w *Warp) readOnlyFault(addr uint64, lane int, loc string) {
+	w.addrFault(FaultReadOnly, loc, lane, "const", addr, "kernels may only read constant memory")
+}
+
+// GlobalStoreSpan is GlobalSpan for stores: nil for constant memory, so that the store goes
+// lane by lane through GlobalStoreBytes and faults.
+func (w *Warp) GlobalStoreSpan(lo, hi uint64) ([]byte, uint64) {
+	return w.CTA.L.Dev.writableSpan(lo, hi)
+}
+
 // GlobalSpan returns the backing store of the global allocation holding all of [lo, hi) and its
 // base address, or nil (see Device.Span).
 func (w *Warp) GlobalSpan(lo, hi uint64) ([]byte, uint64) { return w.CTA.L.Dev.Span(lo, hi) }
@@ -64,6 +85,16 @@ func (w *Warp) GenericBytes(addr uint64, n int, lane int, loc string) []byte {
 		return w.LocalBytes(addr-uint64(LocalWindow), n, lane, loc)
 	}
 	return w.GlobalBytes(addr, n, lane, loc)
+}
+
+// GenericStoreBytes is GenericBytes for a store, atomic or reduction: a global address in
+// constant memory is a read-only fault.
+func (w *Warp) GenericStoreBytes(addr uint64, n int, lane int, loc string) []byte {
+	b := w.GenericBytes(addr, n, lane, loc)
+	if IsGlobalGeneric(addr) && w.CTA.L.Dev.isReadOnly(addr) {
+		w.readOnlyFault(addr, lane, loc)
+	}
+	return b
 }
 
 // ParamBytes addresses a lane's copy of the current frame's .param area.

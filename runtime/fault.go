@@ -25,6 +25,7 @@ const (
 	FaultSIMTDeadlock                       // under ipdom, lanes spin while lanes of their warp wait for them
 	FaultBudget                             // a warp ran more blocks than LaunchConfig.MaxWarpBlocks
 	FaultAssert                             // a device-side assert failed (__assertfail)
+	FaultReadOnly                           // a store, atomic or reduction to constant memory
 )
 
 var faultNames = [...]string{
@@ -43,6 +44,7 @@ var faultNames = [...]string{
 	FaultSIMTDeadlock:  "SIMT deadlock",
 	FaultBudget:        "block budget exhausted",
 	FaultAssert:        "assertion failed",
+	FaultReadOnly:      "store to constant memory",
 }
 
 func (k FaultKind) String() string {

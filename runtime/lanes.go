@@ -34,8 +34,20 @@ func (w *Warp) Reg(s int) *[WarpSize]uint64 {
 // Bytes returns the n bytes lane addresses at addr in space sp, or stops the launch with a
 // fault naming loc, the lane and the address.
 func (w *Warp) Bytes(sp Space, addr uint64, n, lane int, loc string) []byte {
+	return w.bytes(sp, addr, n, lane, loc, false)
+}
+
+// StoreBytes is Bytes for a store, atomic or reduction: constant memory is a read-only fault.
+func (w *Warp) StoreBytes(sp Space, addr uint64, n, lane int, loc string) []byte {
+	return w.bytes(sp, addr, n, lane, loc, true)
+}
+
+func (w *Warp) bytes(sp Space, addr uint64, n, lane int, loc string, store bool) []byte {
 	switch sp {
 	case SpaceGlobal:
+		if store {
+			return w.GlobalStoreBytes(addr, n, lane, loc)
+		}
 		return w.GlobalBytes(addr, n, lane, loc)
 	case SpaceShared:
 		return w.SharedBytes(addr, n, lane, loc)
@@ -45,6 +57,9 @@ func (w *Warp) Bytes(sp Space, addr uint64, n, lane int, loc string) []byte {
 		return w.ParamBytes(int64(addr), n, lane, loc)
 	case SpaceKernelParam:
 		return w.KernelParamBytes(int64(addr), n, lane, loc)
+	}
+	if store {
+		return w.GenericStoreBytes(addr, n, lane, loc)
 	}
 	return w.GenericBytes(addr, n, lane, loc)
 }
@@ -152,7 +167,7 @@ func (w *Warp) LoadUniform(sp Space, addr uint64, n int, m uint32, loc string) u
 // Lanes reading consecutive elements of one global or shared store are translated once.
 func (w *Warp) LoadLanes(sp Space, D, A *[WarpSize]uint64, amask, off uint64, n int, sextWidth int, m uint32, loc string) {
 	if A != nil && sextWidth == 0 && (n == 4 || n == 8) {
-		if b := w.contiguous(sp, A, amask, off, n, m); b != nil {
+		if b := w.contiguous(sp, A, amask, off, n, m, false); b != nil {
 			if n == 4 {
 				c := (*[WarpSize * 4]byte)(b)
 				for l := range WarpSize {
@@ -166,7 +181,7 @@ func (w *Warp) LoadLanes(sp Space, D, A *[WarpSize]uint64, amask, off uint64, n 
 			}
 			return
 		}
-		if mem, mb := w.span(sp, A, amask, off, n, m); mem != nil {
+		if mem, mb := w.span(sp, A, amask, off, n, m, false); mem != nil {
 			at := off - mb
 			if n == 4 {
 				for mm := m; mm != 0; mm &= mm - 1 {
@@ -200,7 +215,7 @@ func (w *Warp) LoadLanes(sp Space, D, A *[WarpSize]uint64, amask, off uint64, n 
 // of space sp (A nil: off in every lane's own memory), lanes in increasing order.
 func (w *Warp) StoreLanes(sp Space, S, A *[WarpSize]uint64, amask, off uint64, n int, m uint32, loc string) {
 	if A != nil {
-		if b := w.contiguous(sp, A, amask, off, n, m); b != nil && (n == 4 || n == 8) {
+		if b := w.contiguous(sp, A, amask, off, n, m, true); b != nil && (n == 4 || n == 8) {
 			if n == 4 {
 				c := (*[WarpSize * 4]byte)(b)
 				for l := range WarpSize {
@@ -214,7 +229,7 @@ func (w *Warp) StoreLanes(sp Space, S, A *[WarpSize]uint64, amask, off uint64, n
 			}
 			return
 		}
-		if mem, mb := w.span(sp, A, amask, off, n, m); mem != nil {
+		if mem, mb := w.span(sp, A, amask, off, n, m, true); mem != nil {
 			at := off - mb
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & (WarpSize - 1)
@@ -229,15 +244,15 @@ func (w *Warp) StoreLanes(sp Space, S, A *[WarpSize]uint64, amask, off uint64, n
 		if A != nil {
 			addr += A[l] & amask
 		}
-		StoreBits(w.Bytes(sp, addr, n, l, loc), S[l])
+		StoreBits(w.StoreBytes(sp, addr, n, l, loc), S[l])
 	}
 }
 
 // contiguous returns the 32*n bytes a full warp accesses when lane l addresses A[0]&amask+off+n*l
 // (the pattern of a[threadIdx.x]) and they are aligned and inside one global allocation or the
-// CTA's shared memory; else nil. Race builds always get nil: their accesses go through
-// sync/atomic one by one.
-func (w *Warp) contiguous(sp Space, A *[WarpSize]uint64, amask, off uint64, n int, m uint32) []byte {
+// CTA's shared memory (a writable one for a store); else nil. Race builds always get nil: their
+// accesses go through sync/atomic one by one.
+func (w *Warp) contiguous(sp Space, A *[WarpSize]uint64, amask, off uint64, n int, m uint32, store bool) []byte {
 	if raceEnabled || m != ^uint32(0) || sp != SpaceGlobal && sp != SpaceGeneric && sp != SpaceShared {
 		return nil
 	}
@@ -257,7 +272,7 @@ func (w *Warp) contiguous(sp Space, A *[WarpSize]uint64, amask, off uint64, n in
 		}
 		return nil
 	}
-	mem, mb := w.CTA.L.Dev.Span(lo, lo+size)
+	mem, mb := w.globalSpan(lo, lo+size, store)
 	if mem == nil {
 		return nil
 	}
@@ -267,8 +282,9 @@ func (w *Warp) contiguous(sp Space, A *[WarpSize]uint64, amask, off uint64, n in
 // span returns the backing store holding the n-byte access of every lane of m at
 // A[l]&amask+off, and the address of its first byte, when the space allows one translation
 // per warp (global, generic addresses in one global allocation, shared) and every access is
-// aligned and in bounds; else nil, and the caller goes lane by lane, reporting any fault.
-func (w *Warp) span(sp Space, A *[WarpSize]uint64, amask, off uint64, n int, m uint32) ([]byte, uint64) {
+// aligned and in bounds (and writable for a store); else nil, and the caller goes lane by lane,
+// reporting any fault.
+func (w *Warp) span(sp Space, A *[WarpSize]uint64, amask, off uint64, n int, m uint32, store bool) ([]byte, uint64) {
 	if sp != SpaceGlobal && sp != SpaceGeneric && sp != SpaceShared {
 		return nil, 0
 	}
@@ -293,7 +309,15 @@ func (w *Warp) span(sp Space, A *[WarpSize]uint64, amask, off uint64, n int, m u
 		}
 		return nil, 0
 	}
-	return w.CTA.L.Dev.Span(lo, hi+uint64(n))
+	return w.globalSpan(lo, hi+uint64(n), store)
+}
+
+// globalSpan is the device's Span, or its writable span for a store.
+func (w *Warp) globalSpan(lo, hi uint64, store bool) ([]byte, uint64) {
+	if store {
+		return w.CTA.L.Dev.writableSpan(lo, hi)
+	}
+	return w.CTA.L.Dev.Span(lo, hi)
 }
 
 // Broadcast writes v to the lanes of m of D.
@@ -366,7 +390,7 @@ func (w *Warp) AtomLanes(sp Space, f func(o, b, c uint64) uint64, D, A, B, C *[W
 		if A != nil {
 			addr += A[l] & amask
 		}
-		mem := w.Bytes(sp, addr, n, l, loc)
+		mem := w.StoreBytes(sp, addr, n, l, loc)
 		b, c := B[l]&mask, C[l]&mask
 		var old uint64
 		if sp == SpaceGlobal || sp == SpaceGeneric && IsGlobalGeneric(addr) {
@@ -418,7 +442,7 @@ func (w *Warp) StoreVector(sp Space, S []*[WarpSize]uint64, A *[WarpSize]uint64,
 		if A != nil {
 			addr += A[l] & amask
 		}
-		b := w.Bytes(sp, addr, size, l, loc)
+		b := w.StoreBytes(sp, addr, size, l, loc)
 		for i, s := range S {
 			if s != nil {
 				StoreBits(b[i*n:i*n+n], s[l])

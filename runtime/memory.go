@@ -5,6 +5,7 @@ import (
 	"io"
 	goruntime "runtime"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -89,6 +90,9 @@ type Device struct {
 	maps *hostMaps
 	// wide serializes the 128-bit atomics on this device's memory (see Lock128).
 	wide wideLocks
+	// readOnly counts the read-only allocations ever made, so that kernel stores on a device
+	// without constant memory skip the check.
+	readOnly atomic.Int32
 
 	// cfgMu guards the device heap and the printf settings.
 	cfgMu      sync.Mutex
@@ -118,6 +122,9 @@ type alloc struct {
 	start, span uint64
 	freed       bool
 	kind        allocKind
+	// readOnly marks constant memory (a module's .const variables), which kernels may not
+	// write.
+	readOnly bool
 	// mapped is the host mapping backing mem, released when the allocation is freed; nil
 	// for Go memory and for memory the caller owns.
 	mapped []byte
@@ -535,6 +542,36 @@ func (d *Device) Span(lo, hi uint64) ([]byte, uint64) {
 		return nil, 0
 	}
 	return a.mem, a.base
+}
+
+// protect makes the allocation at p read-only for kernels (constant memory); host copies
+// still write it.
+func (d *Device) protect(p Ptr) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if slot := d.liveSlot(p); slot != 0 {
+		d.allocs[slot].readOnly = true
+		d.readOnly.Add(1)
+	}
+}
+
+// isReadOnly reports whether addr lies in constant memory, which kernels may only read.
+func (d *Device) isReadOnly(addr uint64) bool {
+	if d.readOnly.Load() == 0 {
+		return false
+	}
+	pg := addr >> pageShift
+	return pg < uint64(len(d.pages)) && d.allocs[d.pages[pg]].readOnly
+}
+
+// writableSpan is Span for stores: nil for constant memory, so that the store goes lane by
+// lane and faults.
+func (d *Device) writableSpan(lo, hi uint64) ([]byte, uint64) {
+	mem, base := d.Span(lo, hi)
+	if mem != nil && d.isReadOnly(lo) {
+		return nil, 0
+	}
+	return mem, base
 }
 
 // AtomicU32 returns a pointer to the first 4 bytes of b, a slice from Bytes, for use with

@@ -46,6 +46,9 @@ func (d *Device) loadModule(mod *Module) ([]Ptr, error) {
 		if err := d.CopyIn(addrs[i], init); err != nil {
 			return nil, fmt.Errorf("loading %s: global %s: %w", mod.Name, g.Name, err)
 		}
+		if g.ReadOnly {
+			d.protect(addrs[i])
+		}
 	}
 	mod.loaded.Store(d, addrs)
 	return addrs, nil

@@ -35,6 +35,9 @@ type Global struct {
 	Init  []byte // the initial bytes; nil means zero
 	// Relocs patch function addresses and addresses of other globals into Init.
 	Relocs []Reloc
+	// ReadOnly marks a .const variable: the host initializes and may copy into it, kernels
+	// may only read it, and a kernel store to it is a FaultReadOnly.
+	ReadOnly bool
 }
 
 // Reloc asks for an address to be written at Offset of a global's initial bytes.

@@ -269,7 +269,7 @@ func (e *emitter) atom() runtime.Instr {
 	if e.has(modCacheHint) {
 		e.src(args[len(args)-1], frontend.B64)
 	}
-	ad := e.memOperand(args[0])
+	ad := e.storeOperand(args[0])
 	if ad == nil {
 		return nil
 	}

@@ -126,11 +126,11 @@ func (e *emitter) atomVector(op frontend.Mod, t frontend.Type) runtime.Instr {
 	if e.has(modCacheHint) {
 		e.src(args[len(args)-1], frontend.B64)
 	}
-	ad := e.memOperand(args[0])
+	ad := e.storeOperand(args[0])
 	if ad == nil {
 		return nil
 	}
-	ad.access = (*runtime.Warp).GlobalBytes
+	ad.access = (*runtime.Warp).GlobalStoreBytes
 	src := e.elements(args[1], t, false)
 	var dst []int
 	if !isRed {

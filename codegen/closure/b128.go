@@ -145,12 +145,15 @@ func (e *emitter) movB128() runtime.Instr {
 	}
 }
 
-// b128Address lowers the address of a 128-bit access and checks that no .b128 register
-// forms it.
-func (e *emitter) b128Address(a ssa.Arg) *address {
+// b128Address lowers the address of a 128-bit access (a store or atomic when store is set)
+// and checks that no .b128 register forms it.
+func (e *emitter) b128Address(a ssa.Arg, store bool) *address {
 	if anyB128(a) {
 		e.unsupported()
 		return nil
+	}
+	if store {
+		return e.storeOperand(a)
 	}
 	return e.memOperand(a)
 }
@@ -158,7 +161,7 @@ func (e *emitter) b128Address(a ssa.Arg) *address {
 // loadB128 lowers ld.b128: every lane reads the 16 bytes at its address, which must be 16-byte
 // aligned (a misaligned fault otherwise, as for the other sizes), as two 64-bit halves.
 func (e *emitter) loadB128() runtime.Instr {
-	ad := e.b128Address(e.in.Args[0])
+	ad := e.b128Address(e.in.Args[0], false)
 	d := e.b128Dst(e.in.Dsts[0])
 	if ad == nil || e.bad {
 		return nil
@@ -177,7 +180,7 @@ func (e *emitter) loadB128() runtime.Instr {
 
 // storeB128 lowers st.b128, the converse of loadB128.
 func (e *emitter) storeB128() runtime.Instr {
-	ad := e.b128Address(e.in.Args[0])
+	ad := e.b128Address(e.in.Args[0], true)
 	s := e.b128Src(e.in.Args[1])
 	if ad == nil || e.bad {
 		return nil
@@ -239,7 +242,7 @@ func (e *emitter) atomB128(op frontend.Mod) runtime.Instr {
 	if hint {
 		e.src(args[len(args)-1], frontend.B64)
 	}
-	ad := e.b128Address(args[0])
+	ad := e.b128Address(args[0], true)
 	b := e.b128Src(args[1])
 	c := b
 	if op == frontend.ModCas {

@@ -28,6 +28,9 @@ type address struct {
 	shared bool
 	off    uint64
 	access accessFn
+	// store marks the address of a store, atomic or reduction, which may not write constant
+	// memory (see storeOperand).
+	store bool
 }
 
 // at returns lane l's address.
@@ -47,6 +50,23 @@ func (a *address) uniformValue(w *runtime.Warp) uint64 {
 		return 0
 	}
 	return a.uniform(w) + a.off
+}
+
+// storeOperand is memOperand for a store, atomic or reduction: global and generic accesses
+// fault on constant memory, and warp-wide spans skip it.
+func (e *emitter) storeOperand(a ssa.Arg) *address {
+	ad := e.memOperand(a)
+	if ad == nil {
+		return nil
+	}
+	ad.store = true
+	switch e.space() {
+	case frontend.SpaceGlobal:
+		ad.access = (*runtime.Warp).GlobalStoreBytes
+	case frontend.SpaceNone:
+		ad.access = (*runtime.Warp).GenericStoreBytes
+	}
+	return ad
 }
 
 // memOperand lowers a [base+offset] operand for the instruction's state space.
@@ -304,6 +324,9 @@ func (e *emitter) spanner(ad *address) (spanFn, runFn) {
 	}
 	switch e.space() {
 	case frontend.SpaceGlobal, frontend.SpaceNone:
+		if ad.wide && ad.store {
+			return globalStoreSpan, globalStoreRun
+		}
 		if ad.wide {
 			return globalSpan, globalRun
 		}
@@ -330,11 +353,20 @@ func contiguous(A *[ws]uint64, m uint32, es uint64) bool {
 
 // globalRun is the runFn of global memory: the bytes when one allocation holds them.
 func globalRun(w *runtime.Warp, lo uint64, n, align int) []byte {
+	return globalRunOf(w.GlobalSpan, lo, n, align)
+}
+
+// globalStoreRun is globalRun for stores: nil in constant memory.
+func globalStoreRun(w *runtime.Warp, lo uint64, n, align int) []byte {
+	return globalRunOf(w.GlobalStoreSpan, lo, n, align)
+}
+
+func globalRunOf(span func(lo, hi uint64) ([]byte, uint64), lo uint64, n, align int) []byte {
 	hi := lo + uint64(n)
 	if lo&uint64(align-1) != 0 || hi < lo {
 		return nil
 	}
-	mem, mb := w.GlobalSpan(lo, hi)
+	mem, mb := span(lo, hi)
 	if mem == nil {
 		return nil
 	}
@@ -376,6 +408,15 @@ func globalSpan(w *runtime.Warp, A *[ws]uint64, m uint32, off uint64, n int) ([]
 	return w.GlobalSpan(lo, hi+uint64(n))
 }
 
+// globalStoreSpan is globalSpan for stores: nil in constant memory.
+func globalStoreSpan(w *runtime.Warp, A *[ws]uint64, m uint32, off uint64, n int) ([]byte, uint64) {
+	lo, hi, any := laneRange(A, m, off)
+	if any&uint64(n-1) != 0 || hi+uint64(n) < hi {
+		return nil, 0
+	}
+	return w.GlobalStoreSpan(lo, hi+uint64(n))
+}
+
 // sharedSpan is the spanFn of the CTA's shared memory.
 func sharedSpan(w *runtime.Warp, A *[ws]uint64, m uint32, off uint64, n int) ([]byte, uint64) {
 	_, hi, any := laneRange(A, m, off)
@@ -393,7 +434,7 @@ func (e *emitter) store() runtime.Instr {
 	if t.Bits() > 64 || t == frontend.Pred {
 		return e.unsupported()
 	}
-	ad := e.memOperand(e.in.Args[0])
+	ad := e.storeOperand(e.in.Args[0])
 	// A vector element written as _ is not stored.
 	srcArg := e.in.Args[1]
 	var skip uint32

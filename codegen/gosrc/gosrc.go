@@ -193,6 +193,9 @@ func (g *gen) render() ([]byte, error) {
 			if x.Init != nil {
 				d[jen.Id("Init")] = byteLit(x.Init)
 			}
+			if x.ReadOnly {
+				d[jen.Id("ReadOnly")] = jen.True()
+			}
 			if len(x.Relocs) > 0 {
 				var rs []jen.Code
 				for _, r := range x.Relocs {
