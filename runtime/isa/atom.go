@@ -136,4 +136,3 @@ func halfAtom(op AtomOp) func(o, b, c uint64) uint64 {
 	}
 	return func(o, b, _ uint64) uint64 { return uint64(f(uint16(o), uint16(b))) }
 }
-
