@@ -117,33 +117,67 @@ gcc-ptx:
 	$(GCC12) -fopenacc -foffload=nvptx-none -O2 -c testdata/gcc/acc_vecadd.c -o $$tmp/acc_vecadd.o; \
 	$(GCC_NVPTX) $(GCC_NVPTX_FLAGS) -misa=sm_80 $(GCC_ACC) $$tmp/acc_vecadd.o -o testdata/ptx/gcc/acc_vecadd.ptx
 
-# The test-corpus modules the Go source back end compiles completely; `make generate` writes
-# generated/NAME/NAME.go for each with `ptx2go generate`, and generated/NAME/NAME_test.go, which
-# runs the module's kernel cases (testdata/kernelcases) on it and on the closure engine.
-# TestGeneratedUpToDate (cmd/ptx2go) and CI fail when regenerating would change a file.
-GENERATED = atomics barrier_exit constant_data convert cvt_round divergent_loop dynamic_shared \
-	early_exit fapprox fminmax fp64_math \
-	fround funcptr grid_stride int64_math its local_array matmul_2d recursion reduce_shared \
-	saxpy_math struct_byval switch_dense vecadd vector_types warp_ops warp_sync warp_width
-
-# Hand-written modules of testdata/ptx/hand generated the same way, from testdata/ptx/hand/NAME.ptx
-# (their names differ from the corpus modules').
-GENERATED_HAND = const_store legacy_warp warp_guarded
+# The test-corpus modules the Go source back end compiles, as paths under testdata/ptx without
+# .ptx: every one but gcc/omp_saxpy, whose libgomp calls have no body in the module. `make
+# generate` writes generated/PKG/PKG.go for each with `ptx2go generate`, where PKG is the path
+# lowercased with / made _: testdata/ptx/vecadd.ptx becomes generated/vecadd,
+# testdata/ptx/O0/vecadd.ptx generated/o0_vecadd and testdata/ptx/hand/brx_idx.ptx
+# generated/hand_brx_idx. A module compiled from testdata/cuda (clang -O2, -O0, fast, nvcc)
+# also gets generated/PKG/PKG_test.go, which runs its kernel cases (testdata/kernelcases) on it
+# and on the closure engine. TestGeneratedUpToDate (cmd/ptx2go) and CI fail when regenerating
+# would change a file, and when two modules would share a package name.
+GENERATED = atomics barrier_exit bf16 bitops constant_data convert cvt_round device_assert \
+	device_malloc device_printf divergent_loop dynamic_shared early_exit fapprox fminmax fp64_math \
+	fround funcptr grid_stride half int64_math intmisc intops its local_array matmul_2d recursion \
+	reduce_shared saxpy_math struct_byval switch_dense vecadd vector_types warp_ops warp_sync \
+	warp_width O0/atomics O0/barrier_exit O0/bf16 O0/bitops O0/constant_data O0/convert \
+	O0/cvt_round O0/device_assert O0/device_malloc O0/device_printf O0/divergent_loop \
+	O0/dynamic_shared O0/early_exit O0/fapprox O0/fminmax O0/fp64_math O0/fround O0/funcptr \
+	O0/grid_stride O0/half O0/int64_math O0/intmisc O0/intops O0/its O0/local_array O0/matmul_2d \
+	O0/recursion O0/reduce_shared O0/saxpy_math O0/struct_byval O0/switch_dense O0/vecadd \
+	O0/vector_types O0/warp_ops O0/warp_sync O0/warp_width fast/atomics fast/barrier_exit fast/bf16 \
+	fast/bitops fast/constant_data fast/convert fast/cvt_round fast/device_assert \
+	fast/device_malloc fast/device_printf fast/divergent_loop fast/dynamic_shared fast/early_exit \
+	fast/fapprox fast/fminmax fast/fp64_math fast/fround fast/funcptr fast/grid_stride fast/half \
+	fast/int64_math fast/intmisc fast/intops fast/its fast/local_array fast/matmul_2d \
+	fast/recursion fast/reduce_shared fast/saxpy_math fast/struct_byval fast/switch_dense \
+	fast/vecadd fast/vector_types fast/warp_ops fast/warp_sync fast/warp_width gcc/acc_vecadd \
+	gcc/funcs gcc/funcs_sm80 hand/brx_idx hand/callprototype hand/calltable hand/calltargets \
+	hand/const_store hand/directives hand/divergent_ret hand/exit_in_func hand/immediates \
+	hand/initializers hand/legacy_warp hand/scopes hand/setp_two_dest hand/sink_vector \
+	hand/warp_guarded hand/warp_sz nvcc/atomics nvcc/barrier_exit nvcc/bf16 nvcc/bitops \
+	nvcc/cg_tiles nvcc/constant_data nvcc/convert nvcc/cvt_round nvcc/device_assert \
+	nvcc/device_malloc nvcc/device_printf nvcc/divergent_loop nvcc/dynamic_shared nvcc/early_exit \
+	nvcc/fapprox nvcc/fminmax nvcc/fp64_math nvcc/fround nvcc/funcptr nvcc/grid_stride nvcc/half \
+	nvcc/int64_math nvcc/intmisc nvcc/intops nvcc/its nvcc/local_array nvcc/matmul_2d \
+	nvcc/recursion nvcc/reduce_shared nvcc/saxpy_math nvcc/struct_byval nvcc/switch_dense \
+	nvcc/vecadd nvcc/vector_types nvcc/warp_ops nvcc/warp_sync nvcc/warp_width seeds/bra_uni \
+	seeds/brx_idx seeds/call_callprototype seeds/call_calltargets seeds/call_direct \
+	seeds/call_jmptbl seeds/call_jmptbl_addr32 seeds/crs_recursion seeds/exit seeds/exit_barrier \
+	seeds/group_scope seeds/min_max_abs seeds/pred_manip seeds/predicated_div seeds/ret seeds/selp \
+	seeds/setp_branch seeds/setp_comparisons seeds/setp_predication seeds/shared_lock_predicated \
+	semantics/brauni semantics/brx semantics/exitbar semantics/fault_calls semantics/fault_misc \
+	semantics/fault_oob semantics/fault_sync semantics/fused semantics/guarded semantics/indirect \
+	semantics/loops semantics/nested semantics/partial semantics/predication semantics/predparams \
+	semantics/recursion semantics/retloop semantics/stats semantics/uniform_ops semantics/vecparams
 
 .PHONY: generate
 generate:
-	@set -e; for n in $(GENERATED); do \
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(GO) build -o $$tmp/ptx2go ./cmd/ptx2go; \
+	for m in $(GENERATED); do \
+		n=$$(echo $$m | tr 'A-Z/' 'a-z_'); \
 		mkdir -p generated/$$n; \
-		echo "ptx2go generate -pkg $$n -o generated/$$n/$$n.go testdata/ptx/$$n.ptx"; \
-		$(GO) run ./cmd/ptx2go generate -pkg $$n -o generated/$$n/$$n.go testdata/ptx/$$n.ptx; \
-		printf '%s\n' '// Code generated by make generate. DO NOT EDIT.' '' "package $${n}_test" '' 'import (' \
-			'	"testing"' '' "	\"github.com/ptx2go/ptx2go/generated/$$n\"" \
-			'	"github.com/ptx2go/ptx2go/testdata/kernelcases"' ')' '' \
-			"// TestKernels runs the kernel cases of testdata/ptx/$$n.ptx on this package and on the closure engine." \
-			"func TestKernels(t *testing.T) { kernelcases.RunGenerated(t, $$n.Module) }" > generated/$$n/$${n}_test.go; \
-	done; \
-	for n in $(GENERATED_HAND); do \
-		mkdir -p generated/$$n; \
-		echo "ptx2go generate -pkg $$n -o generated/$$n/$$n.go testdata/ptx/hand/$$n.ptx"; \
-		$(GO) run ./cmd/ptx2go generate -pkg $$n -o generated/$$n/$$n.go testdata/ptx/hand/$$n.ptx; \
+		echo "ptx2go generate -pkg $$n -o generated/$$n/$$n.go testdata/ptx/$$m.ptx"; \
+		$$tmp/ptx2go generate -pkg $$n -o generated/$$n/$$n.go testdata/ptx/$$m.ptx; \
+		base=$${m##*/}; \
+		case $$m in */*) dir=$${m%/*};; *) dir=O2;; esac; \
+		if { [ -f testdata/cuda/$$base.cu ] || [ -f testdata/cuda/nvcc/$$base.cu ]; } && \
+			{ [ $$dir = O2 ] || [ $$dir = O0 ] || [ $$dir = fast ] || [ $$dir = nvcc ]; }; then \
+			printf '%s\n' '// Code generated by make generate. DO NOT EDIT.' '' "package $${n}_test" '' 'import (' \
+				'	"testing"' '' "	\"github.com/ptx2go/ptx2go/generated/$$n\"" \
+				'	"github.com/ptx2go/ptx2go/testdata/kernelcases"' ')' '' \
+				"// TestKernels runs the kernel cases of testdata/ptx/$$m.ptx on this package and on the closure engine." \
+				"func TestKernels(t *testing.T) { kernelcases.RunGenerated(t, $$n.Module) }" > generated/$$n/$${n}_test.go; \
+		fi; \
 	done

@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptx2go/ptx2go"
-	"github.com/ptx2go/ptx2go/generated/legacy_warp"
-	"github.com/ptx2go/ptx2go/generated/warp_guarded"
+	"github.com/ptx2go/ptx2go/generated/hand_legacy_warp"
+	"github.com/ptx2go/ptx2go/generated/hand_warp_guarded"
 	"github.com/ptx2go/ptx2go/runtime"
 )
 
@@ -827,11 +827,11 @@ func confWarpShflSource(mode string, lane int, b, c uint32) (int, bool) {
 // warp partial). Each instruction covers the executing lanes: those of its path whose guard is
 // true. A shfl whose source lane does not execute, like one whose source is out of range,
 // yields the lane's own value; its predicate says whether the source was in range. It runs on
-// the closure engine and on the Go engine (generated/legacy_warp).
+// the closure engine and on the Go engine (generated/hand_legacy_warp).
 func TestConfWarpLegacy(t *testing.T) {
 	closure, err := ptx2go.CompileFile("testdata/ptx/hand/legacy_warp.ptx")
 	require.NoError(t, err)
-	gen, err := ptx2go.Load(legacy_warp.Module)
+	gen, err := ptx2go.Load(hand_legacy_warp.Module)
 	require.NoError(t, err)
 	for name, mod := range map[string]*ptx2go.Module{"closure": closure, "go": gen} {
 		t.Run(name, func(t *testing.T) { confWarpLegacy(t, mod) })
@@ -973,11 +973,11 @@ func TestConfWarpLegacyTargets(t *testing.T) {
 // both polarities, with per-lane membermasks in registers (disjoint groups of the lanes of a
 // path, the whole warp for lanes whose guard is false, whose masks are not read), on two
 // divergent paths and after they reconverge, in CTAs of 80 threads (the third warp partial),
-// on the closure engine and on the Go engine (generated/warp_guarded).
+// on the closure engine and on the Go engine (generated/hand_warp_guarded).
 func TestConfWarpGuardedSync(t *testing.T) {
 	closure, err := ptx2go.CompileFile("testdata/ptx/hand/warp_guarded.ptx")
 	require.NoError(t, err)
-	gen, err := ptx2go.Load(warp_guarded.Module)
+	gen, err := ptx2go.Load(hand_warp_guarded.Module)
 	require.NoError(t, err)
 	for name, mod := range map[string]*ptx2go.Module{"closure": closure, "go": gen} {
 		t.Run(name, func(t *testing.T) { confWarpGuardedSync(t, mod) })

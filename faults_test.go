@@ -652,7 +652,7 @@ func TestFaultConstStore(t *testing.T) {
 	const path = "testdata/ptx/hand/const_store.ptx"
 	closure, err := ptx2go.CompileFile(path)
 	require.NoError(t, err)
-	gen, err := ptx2go.Load(generatedModules["const_store"])
+	gen, err := ptx2go.Load(generatedModules["hand/const_store"])
 	require.NoError(t, err)
 	want := make([]uint32, 64)
 	for i := range 8 {

@@ -11,8 +11,7 @@ import (
 )
 
 // TestGeneratedUpToDate regenerates every package under generated/ as `make generate` does
-// (from testdata/ptx/NAME.ptx, or testdata/ptx/hand/NAME.ptx) and fails when a checked-in file
-// differs: generated code may not be edited by hand or go
+// and fails when a checked-in file differs: generated code may not be edited by hand or go
 // stale when the back end changes.
 func TestGeneratedUpToDate(t *testing.T) {
 	t.Chdir("../..")
@@ -30,13 +29,14 @@ func TestGeneratedUpToDate(t *testing.T) {
 			t.Errorf("%s: %v", dir, err)
 			continue
 		}
-		out := filepath.Join(t.TempDir(), name+".go")
-		src := filepath.Join("testdata", "ptx", name+".ptx")
-		if _, err := os.Stat(src); err != nil {
-			src = filepath.Join("testdata", "ptx", "hand", name+".ptx") // the Makefile's GENERATED_HAND
+		srcs := generatedSources(t, name)
+		if len(srcs) != 1 {
+			t.Errorf("%s: want one source module, found %q", dir, srcs)
+			continue
 		}
+		out := filepath.Join(t.TempDir(), name+".go")
 		var stderr bytes.Buffer
-		if code := run([]string{"generate", "-pkg", name, "-o", out, src}, &bytes.Buffer{}, &stderr); code != exitOK {
+		if code := run([]string{"generate", "-pkg", name, "-o", out, srcs[0]}, &bytes.Buffer{}, &stderr); code != exitOK {
 			t.Errorf("generate %s: exit %d: %s", name, code, stderr.String())
 			continue
 		}
@@ -48,6 +48,33 @@ func TestGeneratedUpToDate(t *testing.T) {
 			t.Errorf("%s/%s.go is stale: run make generate", dir, name)
 		}
 	}
+}
+
+// generatedSources returns the PTX files whose generated package is named pkg, as the
+// Makefile names them: testdata/ptx/NAME.ptx is package NAME and testdata/ptx/DIR/NAME.ptx
+// package dir_NAME with DIR lowercased (O0/vecadd is o0_vecadd). More than one is a collision.
+func generatedSources(t *testing.T, pkg string) []string {
+	t.Helper()
+	var srcs []string
+	if p := filepath.Join("testdata", "ptx", pkg+".ptx"); fileExists(p) {
+		srcs = append(srcs, p)
+	}
+	dirs, err := os.ReadDir(filepath.Join("testdata", "ptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs {
+		rest, ok := strings.CutPrefix(pkg, strings.ToLower(d.Name())+"_")
+		if p := filepath.Join("testdata", "ptx", d.Name(), rest+".ptx"); d.IsDir() && ok && fileExists(p) {
+			srcs = append(srcs, p)
+		}
+	}
+	return srcs
+}
+
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // TestGeneratedTypeChecks loads the generated packages with go/packages and fails on any

@@ -1,7 +1,6 @@
 package closure
 
 import (
-	"math"
 	"math/bits"
 	"slices"
 	"sync/atomic"
@@ -142,8 +141,8 @@ func atomTypeOK(op frontend.Mod, t frontend.Type) (ok, halves bool) {
 	return false, false
 }
 
-// atomIsaOps maps the integer and f32/f64 operations to runtime/isa's, by operation and
-// signedness of the type.
+// atomIsaOp maps an operation on type t to runtime/isa's, by operation, signedness and
+// float format of the type.
 func atomIsaOp(op frontend.Mod, t frontend.Type) isa.AtomOp {
 	switch op {
 	case frontend.ModAnd:
@@ -176,32 +175,16 @@ func atomIsaOp(op frontend.Mod, t frontend.Type) isa.AtomOp {
 		return isa.AtomAddF32
 	case frontend.F64:
 		return isa.AtomAddF64
+	case frontend.F16:
+		return isa.AtomAddF16
+	case frontend.BF16:
+		return isa.AtomAddBF16
+	case frontend.F16x2:
+		return isa.AtomAddF16x2
+	case frontend.BF16x2:
+		return isa.AtomAddBF16x2
 	}
 	return isa.AtomAdd
-}
-
-// atomFunc returns the new memory value for old value o and operands b and c, all of width
-// bits of type t: runtime/isa's, except for the f16/bf16 additions.
-func atomFunc(op frontend.Mod, t frontend.Type) func(o, b, c uint64) uint64 {
-	if op == frontend.ModAdd {
-		switch t {
-		case frontend.F16:
-			return func(o, b, _ uint64) uint64 { return uint64(f16Format.add(uint16(o), uint16(b))) }
-		case frontend.BF16:
-			return func(o, b, _ uint64) uint64 { return uint64(bf16Format.add(uint16(o), uint16(b))) }
-		case frontend.F16x2, frontend.BF16x2:
-			h := f16Format
-			if t == frontend.BF16x2 {
-				h = bf16Format
-			}
-			return func(o, b, _ uint64) uint64 {
-				lo := h.add(uint16(o), uint16(b))
-				hi := h.add(uint16(o>>16), uint16(b>>16))
-				return uint64(hi)<<16 | uint64(lo)
-			}
-		}
-	}
-	return isa.AtomFunc(atomIsaOp(op, t), t.Bits())
 }
 
 // atom lowers atom and red:
@@ -275,7 +258,7 @@ func (e *emitter) atom() runtime.Instr {
 	}
 	es := t.Bytes()
 	width := t.Bits()
-	f := atomFunc(op, t)
+	f := isa.AtomFunc(atomIsaOp(op, t), t.Bits())
 	b := e.src(args[1], t)
 	c := b
 	if op == frontend.ModCas {
@@ -324,84 +307,6 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// halfFormat is a 16-bit binary floating-point format: f16 or bf16.
-type halfFormat struct{ expBits, fracBits int }
-
-var (
-	f16Format  = halfFormat{expBits: 5, fracBits: 10}
-	bf16Format = halfFormat{expBits: 8, fracBits: 7}
-)
-
-// float64 returns the exact value of v.
-func (h halfFormat) float64(v uint16) float64 {
-	bias := 1<<(h.expBits-1) - 1
-	e := int(v>>h.fracBits) & (1<<h.expBits - 1)
-	frac := uint64(v) & (1<<h.fracBits - 1)
-	var x float64
-	switch {
-	case e == 1<<h.expBits-1 && frac != 0:
-		x = math.NaN()
-	case e == 1<<h.expBits-1:
-		x = math.Inf(1)
-	case e == 0:
-		x = math.Ldexp(float64(frac), 1-bias-h.fracBits)
-	default:
-		x = math.Ldexp(float64(frac|1<<h.fracBits), e-bias-h.fracBits)
-	}
-	if v&0x8000 != 0 {
-		x = -x
-	}
-	return x
-}
-
-// add is x+y rounded to nearest even with subnormals kept (.noftz); a NaN result is the
-// canonical NaN 0x7fff.
-func (h halfFormat) add(x, y uint16) uint16 {
-	a, b := h.float64(x), h.float64(y)
-	s := a + b
-	if s != s {
-		return 0x7fff
-	}
-	// float64 has more than twice the precision of both formats plus two bits, so rounding
-	// the sum first to float64 and then to the format is the same as rounding it once.
-	return h.round(s)
-}
-
-// round rounds s to the format, to nearest even.
-func (h halfFormat) round(s float64) uint16 {
-	var sign uint16
-	if math.Signbit(s) {
-		sign, s = 0x8000, -s
-	}
-	inf := sign | uint16(1<<h.expBits-1)<<h.fracBits
-	if math.IsInf(s, 0) {
-		return inf
-	}
-	if s == 0 {
-		return sign
-	}
-	bias := 1<<(h.expBits-1) - 1
-	_, exp := math.Frexp(s)
-	e := max(exp-1, 1-bias)
-	n := math.Ldexp(s, h.fracBits-e) // s in units of the result's quantum
-	i := math.Floor(n)
-	if frac := n - i; frac > 0.5 || frac == 0.5 && math.Mod(i, 2) == 1 {
-		i++
-	}
-	m := uint64(i)
-	if m == 1<<(h.fracBits+1) {
-		m >>= 1
-		e++
-	}
-	if m < 1<<h.fracBits {
-		return sign | uint16(m)
-	}
-	if e+bias >= 1<<h.expBits-1 {
-		return inf
-	}
-	return sign | uint16(e+bias)<<h.fracBits | uint16(m-1<<h.fracBits)
 }
 
 // isspacep.space p, a tests whether generic address a lies in a state space: the shared and

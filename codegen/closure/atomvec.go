@@ -46,26 +46,13 @@ func atomVectorOK(op frontend.Mod, t frontend.Type, n int, noftz bool) bool {
 // types apply the operation to each half.
 func atomVectorFunc(op frontend.Mod, t frontend.Type) func(o, b, c uint64) uint64 {
 	if op == frontend.ModAdd {
-		return atomFunc(op, t)
+		return isa.AtomFunc(atomIsaOp(op, t), t.Bits())
 	}
-	isMax := op == frontend.ModMax
-	half := isa.MinF16
-	switch {
-	case isBF16(t) && isMax:
-		half = isa.MaxBF16
-	case isBF16(t):
-		half = isa.MinBF16
-	case isMax:
-		half = isa.MaxF16
-	}
-	if isHalfPacked(t) {
-		return func(o, b, _ uint64) uint64 {
-			lo := half(uint16(o), uint16(b), false, false)
-			hi := half(uint16(o>>16), uint16(b>>16), false, false)
-			return uint64(hi)<<16 | uint64(lo)
-		}
-	}
-	return func(o, b, _ uint64) uint64 { return uint64(half(uint16(o), uint16(b), false, false)) }
+	ops := map[frontend.Type][2]isa.AtomOp{
+		frontend.F16: {isa.AtomMinF16, isa.AtomMaxF16}, frontend.BF16: {isa.AtomMinBF16, isa.AtomMaxBF16},
+		frontend.F16x2: {isa.AtomMinF16x2, isa.AtomMaxF16x2}, frontend.BF16x2: {isa.AtomMinBF16x2, isa.AtomMaxBF16x2},
+	}[t]
+	return isa.AtomFunc(ops[btoi(op == frontend.ModMax)], t.Bits())
 }
 
 // atomVector lowers the vector atomics and reductions:

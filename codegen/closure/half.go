@@ -1,7 +1,6 @@
 package closure
 
 import (
-	"math"
 	"math/bits"
 
 	"github.com/ptx2go/ptx2go/frontend"
@@ -157,9 +156,9 @@ func (e *emitter) halfOp(t frontend.Type) runtime.Instr {
 		}
 		a := src(0)
 		if in.Op == frontend.OpNeg {
-			return halfLanes(d, a, a, a, packed, func(x, _, _ uint16) uint16 { return in16(x) ^ 0x8000 })
+			return halfLanes(d, a, a, a, packed, func(x, _, _ uint16) uint16 { return isa.NegHalf(in16(x)) })
 		}
-		return halfLanes(d, a, a, a, packed, func(x, _, _ uint16) uint16 { return in16(x) &^ 0x8000 })
+		return halfLanes(d, a, a, a, packed, func(x, _, _ uint16) uint16 { return isa.AbsHalf(in16(x)) })
 	case frontend.OpMin, frontend.OpMax:
 		// .xorsign and .abs only come together.
 		xs := e.has(frontend.ModXorsign)
@@ -348,21 +347,19 @@ func (e *emitter) cvtHalf() runtime.Instr {
 }
 
 // halfKind bundles the format-specific functions of .f16 or .bf16: exact decoding, rounding
-// from f64 bits, and the .sat, .relu and .satfinite clamps.
+// from f64 bits, and the .sat clamp.
 type halfKind struct {
-	value     func(uint16) float64
-	fromF64   func(uint64, isa.Rounding) uint16
-	sat       func(uint16) uint16
-	relu      func(uint16) uint16
-	satFinite func(uint16) uint16
+	value   func(uint16) float64
+	fromF64 func(uint64, isa.Rounding) uint16
+	sat     func(uint16) uint16
 }
 
 // halfKindOf returns the functions of the 16-bit float type t (or its packed form).
 func halfKindOf(t frontend.Type) halfKind {
 	if isBF16(t) {
-		return halfKind{isa.BF16Value, isa.F64ToBF16, isa.SatBF16, isa.ReluBF16, isa.SatFiniteBF16}
+		return halfKind{isa.BF16Value, isa.F64ToBF16, isa.SatBF16}
 	}
-	return halfKind{isa.F16Value, isa.F64ToF16, isa.SatF16, isa.ReluF16, isa.SatFiniteF16}
+	return halfKind{isa.F16Value, isa.F64ToF16, isa.SatF16}
 }
 
 // halfF32In reads an f32 source, flushing subnormals with .ftz.
@@ -395,16 +392,7 @@ func (e *emitter) cvtTF32(st frontend.Type) runtime.Instr {
 	}
 	sf, relu := e.has(frontend.ModSatfinite), e.has(frontend.ModRelu)
 	d, a := e.dst(e.in.Dsts[0]), e.src(e.in.Args[0], frontend.F32)
-	return lanes1(d, a, func(x uint64) uint64 {
-		v := isa.F32ToTF32(uint32(x), r)
-		if sf {
-			v = isa.SatFiniteTF32(v)
-		}
-		if relu && v != isa.NaNF32 && v&0x80000000 != 0 {
-			v = 0
-		}
-		return uint64(v)
-	})
+	return lanes1(d, a, func(x uint64) uint64 { return uint64(isa.CvtTF32(uint32(x), r, sf, relu)) })
 }
 
 // cvtPair is cvt.{rn,rz}{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b: a is converted into
@@ -446,18 +434,9 @@ func (e *emitter) narrowF32(dt frontend.Type) func(uint32) uint16 {
 		return nil
 	}
 	r, _ := halfRounding(rnd)
-	k := halfKindOf(dt)
+	bf := isBF16(dt)
 	relu, sf := e.has(frontend.ModRelu), e.has(frontend.ModSatfinite)
-	return func(x uint32) uint16 {
-		h := k.fromF64(math.Float64bits(float64(math.Float32frombits(x))), r)
-		if sf {
-			h = k.satFinite(h)
-		}
-		if relu {
-			h = k.relu(h)
-		}
-		return h
-	}
+	return func(x uint32) uint16 { return isa.NarrowF32(x, bf, r, sf, relu) }
 }
 
 // cvtScalarHalf lowers cvt{.rnd}{.ftz}{.sat}.dtype.atype where one side is .f16 or .bf16 and

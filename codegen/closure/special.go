@@ -3,19 +3,11 @@ package closure
 import (
 	"math/bits"
 	goruntime "runtime"
-	"time"
 
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
 	"github.com/ptx2go/ptx2go/ssa"
 )
-
-// clockBase is the origin of %clock64: a monotonic clock in nanoseconds since the process
-// started, so that it never runs backwards.
-var clockBase = time.Now()
-
-// clock64 is %clock64's value.
-func clock64() uint64 { return uint64(time.Since(clockBase)) }
 
 // specialReader returns how to read special register name: once per warp for the registers
 // that are the same in every lane of a warp (warp), or per lane (lane). Both are nil for an
@@ -70,17 +62,17 @@ func specialReader(name string) (warp func(w *runtime.Warp) uint64, lane func(w 
 	case "%lanemask_ge":
 		return nil, func(w *runtime.Warp, l int) uint64 { return runtime.LanemaskGe(l) }
 	case "%clock":
-		return func(*runtime.Warp) uint64 { return uint64(uint32(clock64())) }, nil
+		return func(*runtime.Warp) uint64 { return uint64(uint32(runtime.Clock64())) }, nil
 	case "%clock_hi":
-		return func(*runtime.Warp) uint64 { return clock64() >> 32 }, nil
+		return func(*runtime.Warp) uint64 { return runtime.Clock64() >> 32 }, nil
 	case "%clock64":
-		return func(*runtime.Warp) uint64 { return clock64() }, nil
+		return func(*runtime.Warp) uint64 { return runtime.Clock64() }, nil
 	case "%globaltimer":
-		return func(*runtime.Warp) uint64 { return uint64(time.Now().UnixNano()) }, nil
+		return func(*runtime.Warp) uint64 { return runtime.GlobalTimer() }, nil
 	case "%globaltimer_lo":
-		return func(*runtime.Warp) uint64 { return uint64(uint32(time.Now().UnixNano())) }, nil
+		return func(*runtime.Warp) uint64 { return uint64(uint32(runtime.GlobalTimer())) }, nil
 	case "%globaltimer_hi":
-		return func(*runtime.Warp) uint64 { return uint64(time.Now().UnixNano()) >> 32 }, nil
+		return func(*runtime.Warp) uint64 { return runtime.GlobalTimer() >> 32 }, nil
 	case "%dynamic_smem_size":
 		return func(w *runtime.Warp) uint64 { return uint64(w.DynamicShared()) }, nil
 	case "%smid", "%gridid", "%cluster_ctarank", "%is_explicit_cluster":

@@ -34,6 +34,10 @@ type blockEmit struct {
 	// local are the block's lane-local instructions: a warp-uniform result read only by them
 	// needs no broadcast, as they read the scalar.
 	local map[*ssa.Instr]bool
+	// read are the Go locals holding results (lane or warp-uniform) that code reads; a result
+	// nothing reads is assigned to _ (Go rejects an unused local).
+	read map[string]bool
+	unis []string // every warp-uniform local defined, in order
 }
 
 // segment is a fused lane loop being built.
@@ -74,7 +78,7 @@ func (e *blockEmit) reg(s int) string {
 
 // emitBlock generates the function name for the instructions of one runtime block.
 func (f *fnGen) emitBlock(name string, b *ssa.Block, instrs []*ssa.Instr) {
-	e := &blockEmit{f: f, b: b, regs: map[int]bool{}, imms: map[uint64]string{}, uni: map[int]string{}, local: map[*ssa.Instr]bool{}}
+	e := &blockEmit{f: f, b: b, regs: map[int]bool{}, imms: map[uint64]string{}, uni: map[int]string{}, local: map[*ssa.Instr]bool{}, read: map[string]bool{}}
 	for _, in := range instrs {
 		if laneLocal(in) {
 			e.local[in] = true
@@ -86,6 +90,11 @@ func (f *fnGen) emitBlock(name string, b *ssa.Block, instrs []*ssa.Instr) {
 	e.flush()
 	if e.bad {
 		return
+	}
+	for _, u := range e.unis {
+		if !e.read[u] {
+			e.stmts = append(e.stmts, jen.Id("_").Op("=").Id(u))
+		}
 	}
 	var body []jen.Code
 	for _, s := range sortedKeys(e.regs) {
@@ -133,6 +142,8 @@ func (e *blockEmit) flush() {
 	for _, st := range s.stores {
 		if !e.f.onlyReadBy(st.v, s.instrs) {
 			st.stmt.Add(jen.Id(e.reg(st.slot)).Index(jen.Id("l")).Op("=").Id(st.name))
+		} else if !e.read[st.name] {
+			st.stmt.Add(jen.Id("_").Op("=").Id(st.name))
 		}
 	}
 	var pre, post []jen.Code
@@ -176,7 +187,7 @@ func laneLocal(in *ssa.Instr) bool {
 		frontend.OpSetp, frontend.OpSelp, frontend.OpCvt, frontend.OpCvta:
 		return true
 	}
-	return false
+	return laneLocalExt(in.Op)
 }
 
 // instr lowers one instruction.
@@ -187,7 +198,7 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 		}
 	}()
 	for _, m := range in.Mods {
-		if t, ok := m.Type(); ok && (t == frontend.B128 || t.IsPackedInt() || isHalf(t)) {
+		if t, ok := m.Type(); ok && t == frontend.B128 {
 			e.unsupported(in)
 			return
 		}
@@ -254,10 +265,12 @@ func (c ctx) src(in *ssa.Instr, a ssa.Arg, t frontend.Type) jen.Code {
 		s := e.f.Regs[a.Value.Reg.ID]
 		if !c.scalar && e.seg != nil {
 			if n, ok := e.seg.lanes[s]; ok {
+				e.read[n] = true
 				return jen.Id(n)
 			}
 		}
 		if n, ok := e.uni[s]; ok {
+			e.read[n] = true
 			return jen.Id(n)
 		}
 		if c.scalar {
@@ -319,7 +332,7 @@ func (e *blockEmit) uniformSpecial(name string) jen.Code {
 		case "%nctaid", "%nclusterid":
 			get = jen.Id("w").Dot("NCTAID").Call()
 		default:
-			return nil
+			return uniformSpecialExt(name)
 		}
 		if c != "X" && c != "Y" && c != "Z" {
 			return nil
@@ -332,7 +345,7 @@ func (e *blockEmit) uniformSpecial(name string) jen.Code {
 	case "%nwarpid":
 		return jen.Uint64().Call(jen.Id("w").Dot("NumWarps").Call())
 	}
-	return nil
+	return uniformSpecialExt(name)
 }
 
 // laneSpecial is a per-lane special register, or nil.
@@ -348,7 +361,7 @@ func (e *blockEmit) laneSpecial(name string) jen.Code {
 	case "%lanemask_eq", "%lanemask_lt", "%lanemask_le", "%lanemask_gt", "%lanemask_ge":
 		return jen.Qual(rtPath, "Lanemask"+strings.ToUpper(name[10:11])+name[11:]).Call(jen.Id("l"))
 	}
-	return nil
+	return laneSpecialExt(name)
 }
 
 // symAddr is the address of a variable or function in its own state space (as mov reads it).
@@ -516,6 +529,7 @@ func (e *blockEmit) uniformInstr(in *ssa.Instr) bool {
 		e.stmts = append(e.stmts, jen.Qual(rtPath, "Broadcast").Call(jen.Id(e.reg(slot)), jen.Id("m"), jen.Id(n)))
 	}
 	e.uni[slot] = n
+	e.unis = append(e.unis, n)
 	return true
 }
 
@@ -533,7 +547,7 @@ func (e *blockEmit) laneInstr(in *ssa.Instr) {
 	var write func() []jen.Code
 	var written []int
 	switch {
-	case dst.Kind == ssa.ArgPair || isPred(dst) || dst.Kind == ssa.ArgSink && (in.Op == frontend.OpSetp):
+	case dst.Kind == ssa.ArgPair || isPred(dst) || dst.Kind == ssa.ArgSink && (in.Op == frontend.OpSetp || in.Op == frontend.OpTestp):
 		// A predicate result: a boolean per lane, into the loop's copy of the mask.
 		n := e.fresh("c")
 		code = c.predValue(in, n)
@@ -562,7 +576,7 @@ func (e *blockEmit) laneInstr(in *ssa.Instr) {
 				if negs[i] {
 					cond = jen.Op("!").Id(n)
 				}
-				if pairComb(in) != "" && negs[i] {
+				if (pairComb(in) != "" || halfPair(in)) && negs[i] {
 					cond = jen.Id(n + "q")
 				}
 				// Branch-free: the bit is a conditional move, not a data-dependent branch.
@@ -571,7 +585,7 @@ func (e *blockEmit) laneInstr(in *ssa.Instr) {
 					jen.Id(bit).Op(":=").Uint32().Call(jen.Lit(0)),
 					jen.If(cond).Block(jen.Id(bit).Op("=").Lit(1)),
 					jen.Id(predName(p)).Op("=").Id(predName(p)).Op("&^").Parens(jen.Lit(1).Op("<<").Id("l")).Op("|").Id(bit).Op("<<").Id("l"))
-				if in.Guard == nil && pairComb(in) == "" {
+				if in.Guard == nil && pairComb(in) == "" && !halfPair(in) {
 					if negs[i] {
 						defer func() { s.plocal[p] = "!" + n }()
 					} else {
@@ -583,6 +597,13 @@ func (e *blockEmit) laneInstr(in *ssa.Instr) {
 			}
 			return out
 		}
+	case multiDst(in):
+		code, written = e.laneMulti(in, c)
+		if code == nil {
+			e.unsupported(in)
+			return
+		}
+		write = func() []jen.Code { return nil }
 	case dst.Kind == ssa.ArgValue && dst.Value.Reg.Type != frontend.Pred:
 		n := e.fresh("v")
 		code = c.value(in, n)

@@ -202,12 +202,13 @@ func (f *fnGen) barrier(in *ssa.Instr) jen.Code {
 		return false
 	}
 	args := in.Args
-	if has(frontend.ModRed) {
-		f.g.errorf(in.Pos, "instruction %s is not supported by the Go source back end yet", spelling(in))
-		return jen.Nil()
-	}
-	if has(frontend.ModArrive) {
+	switch {
+	case has(frontend.ModArrive):
 		d[jen.Id("Kind")] = jen.Qual(rtPath, "BarArrive")
+	case has(frontend.ModRed):
+		if args = f.barRed(in, d); args == nil {
+			return jen.Nil()
+		}
 	}
 	if in.Guard != nil {
 		f.g.errorf(in.Pos, "unsupported: %s with a guard", spelling(in))

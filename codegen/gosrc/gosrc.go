@@ -87,6 +87,7 @@ type fnGen struct {
 	exported string // a kernel's launch function
 	blocks   []blockGen
 	uses     map[*ssa.Value][]*ssa.Instr
+	carry    int // carrySlot's register slot plus one; 0 until an instruction uses CC.CF
 }
 
 // blockGen is one runtime block: its code function (empty for none), statistics count,

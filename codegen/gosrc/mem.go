@@ -155,6 +155,7 @@ func (e *blockEmit) load(in *ssa.Instr) {
 		})
 		if in.Guard == nil {
 			e.uni[slot] = u
+			e.unis = append(e.unis, u)
 		}
 		return
 	}

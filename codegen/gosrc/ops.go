@@ -68,6 +68,9 @@ var (
 // value returns statements that define n as the uint64 register value the instruction
 // writes, or nil for a form the back end does not handle.
 func (c ctx) value(in *ssa.Instr, n string) []jen.Code {
+	if code, ok := c.valueExt(in, n); ok {
+		return code
+	}
 	t := typeOf(in)
 	src := func(i int, t frontend.Type) jen.Code { return c.src(in, in.Args[i], t) }
 	switch in.Op {
@@ -467,7 +470,12 @@ func (c ctx) cvt(in *ssa.Instr, n string) []jen.Code {
 func (c ctx) predValue(in *ssa.Instr, n string) []jen.Code {
 	switch in.Op {
 	case frontend.OpSetp:
+		if isHalf(typeOf(in)) {
+			return c.halfSetp(in, n)
+		}
 		return c.setp(in, n)
+	case frontend.OpTestp:
+		return c.testp(in, n)
 	case frontend.OpMov:
 		if len(in.Args) == 1 {
 			return define(n, c.pred(in.Args[0]))

@@ -898,6 +898,8 @@ func atomicSumB2(w *runtime.Warp, m uint32) {
 	w.LoadLanes(runtime.SpaceGlobal, r18, r14, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/atomics.ptx:83")
 	// PTX line 84: atom.global.add.f32
 	w.AtomLanes(runtime.SpaceGlobal, atomAddF32, r19, r11, r18, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:84")
+	_ = u7
+	_ = u8
 }
 
 // bucketMaxB0 runs b0 of kernel bucket_max, PTX lines 103-108.
@@ -1292,6 +1294,8 @@ func saturatingAddB3(w *runtime.Warp, m uint32) {
 	// PTX line 165: cvt.s64.s32, warp-uniform
 	u8 := uint64(uint64(int32(u1)))
 	runtime.Broadcast(r13, m, u8)
+	_ = u5
+	_ = u8
 }
 
 // compactB0 runs b0 of kernel compact, PTX lines 194-199.
@@ -1452,6 +1456,7 @@ func compactB3(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 217: st.global.u32
 	w.StoreLanes(runtime.SpaceGlobal, r9, r16, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:217")
+	_ = u3
 }
 
 // exchangeB0 runs b0 of kernel exchange, PTX lines 234-239.
@@ -1557,4 +1562,5 @@ func exchangeB2(w *runtime.Warp, m uint32) {
 	w.AtomLanes(runtime.SpaceGlobal, atomExch32, r12, r8, r11, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:249")
 	// PTX line 250: st.global.u32
 	w.StoreLanes(runtime.SpaceGlobal, r12, r10, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:250")
+	_ = u4
 }

@@ -577,6 +577,7 @@ func earlyReturnBarrierB2(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 45: st.shared.u32
 	w.StoreLanes(runtime.SpaceShared, r11, r14, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/barrier_exit.ptx:45")
+	_ = u4
 }
 
 // earlyReturnBarrierB2_1 runs b2 of kernel early_return_barrier, PTX lines 47-59.
@@ -829,6 +830,7 @@ func interleavedReturnBarrierB2(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 96: st.shared.u32
 	w.StoreLanes(runtime.SpaceShared, r12, r15, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/barrier_exit.ptx:96")
+	_ = u4
 }
 
 // interleavedReturnBarrierB2_1 runs b2 of kernel interleaved_return_barrier, PTX lines 98-103.
@@ -1010,6 +1012,7 @@ func warpHandoffB0(w *runtime.Warp, m uint32) {
 		}
 		w.P[0] = p0
 	}
+	_ = u1
 }
 
 // warpHandoffB1 runs b1 ($L__BB2_2) of kernel warp_handoff, PTX lines 138-140.
@@ -1041,6 +1044,8 @@ func warpHandoffB1(w *runtime.Warp, m uint32) {
 	// PTX line 140: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
 	runtime.Broadcast(r5, m, u3)
+	_ = u2
+	_ = u3
 }
 
 // warpHandoffB1_1 runs b1 ($L__BB2_2) of kernel warp_handoff, PTX lines 142-142.
@@ -1208,6 +1213,7 @@ func warpHandoffB5(w *runtime.Warp, m uint32) {
 	runtime.Broadcast(r2, m, u1)
 	// PTX line 136: st.volatile.shared.u32
 	w.StoreLanes(runtime.SpaceShared, r2, nil, 0, 0x2000, 4, m, "testdata/ptx/barrier_exit.ptx:136")
+	_ = u1
 }
 
 // warpHandoffB7 runs b7 of kernel warp_handoff, PTX lines 149-150.
@@ -1290,4 +1296,5 @@ func warpHandoffB8(w *runtime.Warp, m uint32) {
 			}
 		}
 	}
+	_ = u3
 }

@@ -522,6 +522,7 @@ func collatzStepsB3(w *runtime.Warp, m uint32) {
 		}
 		w.P[2] = p2
 	}
+	_ = u1
 }
 
 // collatzStepsB4 runs b4 ($L__BB0_5) of kernel collatz_steps, PTX lines 53-53.
@@ -784,6 +785,8 @@ func collatzStepsB7(w *runtime.Warp, m uint32) {
 	// PTX line 39: mov.b32, warp-uniform
 	u9 := uint64(k2)
 	runtime.Broadcast(r13, m, u9)
+	_ = u4
+	_ = u9
 }
 
 // collatzStepsB10 runs b10 of kernel collatz_steps, PTX lines 69-70.
@@ -1253,6 +1256,9 @@ func tidHashB6(w *runtime.Warp, m uint32) {
 	// PTX line 104: mov.b32, warp-uniform
 	u10 := uint64(k4)
 	runtime.Broadcast(r14, m, u10)
+	_ = u1
+	_ = u9
+	_ = u10
 }
 
 // tidHashB7 runs b7 of kernel tid_hash, PTX lines 107-109.
@@ -1287,4 +1293,6 @@ func tidHashB7(w *runtime.Warp, m uint32) {
 	// PTX line 109: mov.b32, warp-uniform
 	u3 := uint64(k2)
 	runtime.Broadcast(r14, m, u3)
+	_ = u2
+	_ = u3
 }

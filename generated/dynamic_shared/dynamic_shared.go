@@ -458,6 +458,7 @@ func blockReverseB0(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 36: st.shared.f32
 	w.StoreLanes(runtime.SpaceShared, r10, r13, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/dynamic_shared.ptx:36")
+	_ = u4
 }
 
 // blockReverseB0_1 runs b0 of kernel block_reverse, PTX lines 38-44.
@@ -617,6 +618,7 @@ func stencil3B0(w *runtime.Warp, m uint32) {
 	// PTX line 72: mov.f32, warp-uniform
 	u12 := uint64(k1)
 	runtime.Broadcast(r10, m, u12)
+	_ = u12
 }
 
 // stencil3B1 runs b1 ($L__BB1_2) of kernel stencil3, PTX lines 77-82.
@@ -875,6 +877,7 @@ func stencil3B8(w *runtime.Warp, m uint32) {
 	// PTX line 88: mov.f32, warp-uniform
 	u4 := uint64(k1)
 	runtime.Broadcast(r15, m, u4)
+	_ = u4
 }
 
 // stencil3B9 runs b9 of kernel stencil3, PTX lines 91-93.
@@ -952,6 +955,7 @@ func stencil3B10(w *runtime.Warp, m uint32) {
 	// PTX line 103: mov.f32, warp-uniform
 	u3 := uint64(k1)
 	runtime.Broadcast(r20, m, u3)
+	_ = u3
 }
 
 // stencil3B11 runs b11 of kernel stencil3, PTX lines 106-106.

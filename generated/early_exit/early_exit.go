@@ -511,6 +511,7 @@ func classifyB0(w *runtime.Warp, m uint32) {
 	// PTX line 21: mov.b32, warp-uniform
 	u2 := uint64(k1)
 	runtime.Broadcast(r1, m, u2)
+	_ = u2
 }
 
 // classifyB1 runs b1 ($L__BB0_3) of function _Z8classifyi, PTX lines 33-33.
@@ -905,6 +906,8 @@ func findFirstB6(w *runtime.Warp, m uint32) {
 	// PTX line 64: mov.u32, warp-uniform
 	u6 := uint64(u5)
 	runtime.Broadcast(r9, m, u6)
+	_ = u3
+	_ = u6
 }
 
 // findFirstB7 runs b7 of kernel find_first, PTX lines 67-73.
@@ -951,6 +954,8 @@ func findFirstB7(w *runtime.Warp, m uint32) {
 	// PTX line 73: mov.b32, warp-uniform
 	u7 := uint64(k1)
 	runtime.Broadcast(r16, m, u7)
+	_ = u1
+	_ = u7
 }
 
 // findFirstB8 runs b8 of kernel find_first, PTX lines 80-80.
@@ -1107,6 +1112,8 @@ func classifySumB3(w *runtime.Warp, m uint32) {
 	// PTX line 128: mov.b32, warp-uniform
 	u9 := uint64(k2)
 	runtime.Broadcast(r13, m, u9)
+	_ = u4
+	_ = u9
 }
 
 // classifySumB4 runs b4 of kernel classify_sum, PTX lines 140-147.

@@ -887,6 +887,7 @@ func newtonSqrtB6(w *runtime.Warp, m uint32) {
 		}
 		w.P[1] = p1
 	}
+	_ = u5
 }
 
 // newtonSqrtB7 runs b7 of kernel newton_sqrt, PTX lines 94-96.

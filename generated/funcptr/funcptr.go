@@ -1105,6 +1105,7 @@ func funcptrB2(w *runtime.Warp, m uint32) {
 	w.StoreLanes(runtime.SpaceParam, r22, nil, 0, 0x0, 4, m, "testdata/ptx/funcptr.ptx:146")
 	// PTX line 148: st.param.f32
 	w.StoreLanes(runtime.SpaceParam, r24, nil, 0, 0x4, 4, m, "testdata/ptx/funcptr.ptx:148")
+	_ = u8
 }
 
 // funcptrB3 runs b3 of kernel funcptr, PTX lines 158-161.
@@ -1539,6 +1540,7 @@ func funcptrTidB2(w *runtime.Warp, m uint32) {
 	w.StoreLanes(runtime.SpaceParam, r20, nil, 0, 0x8, 4, m, "testdata/ptx/funcptr.ptx:291")
 	// PTX line 293: st.param.b32
 	w.StoreLanes(runtime.SpaceParam, r23, nil, 0, 0xc, 4, m, "testdata/ptx/funcptr.ptx:293")
+	_ = u4
 }
 
 // funcptrTidB3 runs b3 of kernel funcptr_tid, PTX lines 302-305.

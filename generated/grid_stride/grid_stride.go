@@ -467,6 +467,9 @@ func gridStrideScaleB3(w *runtime.Warp, m uint32) {
 			}
 		}
 	}
+	_ = u1
+	_ = u4
+	_ = u5
 }
 
 // gridStridePartialB0 runs b0 of kernel grid_stride_partial, PTX lines 66-77.
@@ -558,6 +561,8 @@ func gridStridePartialB0(w *runtime.Warp, m uint32) {
 			}
 		}
 	}
+	_ = u3
+	_ = u11
 }
 
 // gridStridePartialB1 runs b1 ($L__BB1_2) of kernel grid_stride_partial, PTX lines 88-92.
@@ -695,4 +700,5 @@ func gridStridePartialB3(w *runtime.Warp, m uint32) {
 	// PTX line 86: mov.b32, warp-uniform
 	u7 := uint64(k1)
 	runtime.Broadcast(r9, m, u7)
+	_ = u7
 }

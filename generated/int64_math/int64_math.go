@@ -975,6 +975,8 @@ func int64MathB10(w *runtime.Warp, m uint32) {
 	// PTX line 55: mov.u64, warp-uniform
 	u22 := uint64(u19)
 	runtime.Broadcast(r23, m, u22)
+	_ = u21
+	_ = u22
 }
 
 // int64MathB11 runs b11 of kernel int64_math, PTX lines 58-59.

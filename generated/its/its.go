@@ -574,6 +574,9 @@ func spinLockB0(w *runtime.Warp, m uint32) {
 	// PTX line 29: cvta.to.global.u64, warp-uniform
 	u6 := uint64(u1)
 	runtime.Broadcast(r5, m, u6)
+	_ = u3
+	_ = u5
+	_ = u6
 }
 
 // atomCas32 is isa.AtomFunc(isa.AtomCas, 32).
@@ -781,6 +784,7 @@ func laneHandoffB0(w *runtime.Warp, m uint32) {
 		}
 		w.P[0] = p0
 	}
+	_ = u6
 }
 
 // laneHandoffB1 runs b1 ($L__BB1_2) of kernel lane_handoff, PTX lines 74-75.
@@ -1345,6 +1349,7 @@ func storeReturnBarrierB4(w *runtime.Warp, m uint32) {
 		}
 		w.P[1] = p1
 	}
+	_ = u2
 }
 
 // storeReturnBarrierB5 runs b5 of kernel store_return_barrier, PTX lines 130-131.
@@ -1517,6 +1522,7 @@ func syncwarpBothSidesB0(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 190: st.shared.u32
 	w.StoreLanes(runtime.SpaceShared, r12, r15, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/its.ptx:190")
+	_ = u4
 }
 
 // syncwarpBothSidesB1_1 runs b1 ($L__BB3_2) of kernel syncwarp_both_sides, PTX lines 198-200.

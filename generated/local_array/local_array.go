@@ -746,6 +746,7 @@ func sort8B0(w *runtime.Warp, m uint32) {
 		}
 		w.P[0] = p0
 	}
+	_ = u2
 }
 
 // sort8B1 runs b1 ($L__BB0_3) of kernel sort8, PTX lines 63-66.
@@ -1006,6 +1007,7 @@ func sort8B5(w *runtime.Warp, m uint32) {
 		}
 		w.P[16] = p16
 	}
+	_ = u1
 }
 
 // sort8B6 runs b6 ($L__BB0_28) of kernel sort8, PTX lines 202-208.
@@ -2555,6 +2557,7 @@ func nibbleHistB0(w *runtime.Warp, m uint32) {
 		}
 		w.P[0] = p0
 	}
+	_ = u2
 }
 
 // nibbleHistB2 runs b2 of kernel nibble_hist, PTX lines 298-397.
@@ -3144,4 +3147,5 @@ func nibbleHistB2(w *runtime.Warp, m uint32) {
 	w.LoadLanes(runtime.SpaceLocal, r74, r11, 0xffffffffffffffff, 0x3c, 4, 0, m, "testdata/ptx/local_array.ptx:396")
 	// PTX line 397: st.global.u32
 	w.StoreLanes(runtime.SpaceGlobal, r74, r59, 0xffffffffffffffff, 0x3c, 4, m, "testdata/ptx/local_array.ptx:397")
+	_ = u8
 }

@@ -1056,6 +1056,8 @@ func matmulB5(w *runtime.Warp, m uint32) {
 	// PTX line 47: mov.f32, warp-uniform
 	u5 := uint64(k1)
 	runtime.Broadcast(r13, m, u5)
+	_ = u3
+	_ = u5
 }
 
 // matmulB6 runs b6 of kernel matmul, PTX lines 50-58.
@@ -1127,6 +1129,10 @@ func matmulB6(w *runtime.Warp, m uint32) {
 	// PTX line 58: mov.b32, warp-uniform
 	u9 := uint64(k1)
 	runtime.Broadcast(r20, m, u9)
+	_ = u2
+	_ = u4
+	_ = u8
+	_ = u9
 }
 
 // matmulB7 runs b7 of kernel matmul, PTX lines 61-68.
@@ -1206,6 +1212,8 @@ func matmulB7(w *runtime.Warp, m uint32) {
 			}
 		}
 	}
+	_ = u6
+	_ = u7
 }
 
 // matmulB9 runs b9 of kernel matmul, PTX lines 91-99.
@@ -1431,6 +1439,8 @@ func matmulTiledB0(w *runtime.Warp, m uint32) {
 		}
 		w.P[1] = p1
 	}
+	_ = u2
+	_ = u13
 }
 
 // matmulTiledB1_1 runs b1 ($L__BB1_14) of kernel matmul_tiled, PTX lines 167-169.
@@ -2229,6 +2239,10 @@ func matmulTiledB12(w *runtime.Warp, m uint32) {
 	// PTX line 163: mov.f32, warp-uniform
 	u20 := uint64(u17)
 	runtime.Broadcast(r11, m, u20)
+	_ = u2
+	_ = u4
+	_ = u16
+	_ = u20
 }
 
 // matmulTiledB15 runs b15 of kernel matmul_tiled, PTX lines 191-193.
@@ -2371,6 +2385,7 @@ func matmulTiledB17(w *runtime.Warp, m uint32) {
 	// PTX line 209: mov.b32, warp-uniform
 	u4 := uint64(k3)
 	runtime.Broadcast(r42, m, u4)
+	_ = u4
 }
 
 // matmulTiledB18 runs b18 of kernel matmul_tiled, PTX lines 212-215.
@@ -2427,6 +2442,7 @@ func matmulTiledB18(w *runtime.Warp, m uint32) {
 			}
 		}
 	}
+	_ = u2
 }
 
 // matmulTiledB20 runs b20 of kernel matmul_tiled, PTX lines 241-245.

@@ -889,6 +889,7 @@ func fibB0(w *runtime.Warp, m uint32) {
 	// PTX line 21: mov.b32, warp-uniform
 	u2 := uint64(k1)
 	runtime.Broadcast(r1, m, u2)
+	_ = u2
 }
 
 // fibB1 runs b1 ($L__BB0_3) of function _Z3fibi, PTX lines 36-39.
@@ -1075,6 +1076,7 @@ func fibB5(w *runtime.Warp, m uint32) {
 	// PTX line 29: mov.b32, warp-uniform
 	u6 := uint64(k4)
 	runtime.Broadcast(r1, m, u6)
+	_ = u6
 }
 
 // fibB6 runs b6 of function _Z3fibi, PTX lines 32-34.
@@ -1123,6 +1125,7 @@ func fibB6(w *runtime.Warp, m uint32) {
 			}
 		}
 	}
+	_ = u2
 }
 
 // fibB7 runs b7 of function _Z3fibi, PTX lines 46-52.
@@ -1428,6 +1431,7 @@ func treeDepthB0(w *runtime.Warp, m uint32) {
 	// PTX line 135: mov.b32, warp-uniform
 	u2 := uint64(k1)
 	runtime.Broadcast(r1, m, u2)
+	_ = u2
 }
 
 // treeDepthB1 runs b1 ($L__BB1_2) of function _Z10tree_depthj, PTX lines 139-142.
@@ -1766,6 +1770,10 @@ func recursionB2(w *runtime.Warp, m uint32) {
 	w.LoadLanes(runtime.SpaceGlobal, r17, r16, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/recursion.ptx:233")
 	// PTX line 236: st.param.b32
 	w.StoreLanes(runtime.SpaceParam, r17, nil, 0, 0x0, 4, m, "testdata/ptx/recursion.ptx:236")
+	_ = u3
+	_ = u8
+	_ = u9
+	_ = u10
 }
 
 // recursionB3 runs b3 of kernel recursion, PTX lines 243-250.

@@ -1039,6 +1039,7 @@ func reduceSumB0(w *runtime.Warp, m uint32) {
 	// PTX line 31: mov.b32, warp-uniform
 	u7 := uint64(k1)
 	runtime.Broadcast(r5, m, u7)
+	_ = u7
 }
 
 // reduceSumB1 runs b1 ($L__BB0_2) of kernel reduce_sum, PTX lines 40-43.
@@ -1687,6 +1688,7 @@ func reduceSumB20(w *runtime.Warp, m uint32) {
 	runtime.Broadcast(r41, m, u5)
 	// PTX line 124: st.global.u32
 	w.StoreLanes(runtime.SpaceGlobal, r41, r40, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:124")
+	_ = u5
 }
 
 // reduceMaxB0 runs b0 of kernel reduce_max, PTX lines 143-149.
@@ -1760,6 +1762,7 @@ func reduceMaxB0(w *runtime.Warp, m uint32) {
 	// PTX line 149: mov.f32, warp-uniform
 	u7 := uint64(k1)
 	runtime.Broadcast(r5, m, u7)
+	_ = u7
 }
 
 // reduceMaxB1 runs b1 ($L__BB1_2) of kernel reduce_max, PTX lines 158-161.
@@ -2408,4 +2411,5 @@ func reduceMaxB20(w *runtime.Warp, m uint32) {
 	runtime.Broadcast(r41, m, u5)
 	// PTX line 242: st.global.f32
 	w.StoreLanes(runtime.SpaceGlobal, r41, r40, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:242")
+	_ = u5
 }

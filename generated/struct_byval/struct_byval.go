@@ -907,6 +907,7 @@ func affineB2(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 101: st.global.f32
 	w.StoreLanes(runtime.SpaceGlobal, r20, r21, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/struct_byval.ptx:101")
+	_ = u3
 }
 
 // vecOpsB0 runs b0 of kernel vec_ops, PTX lines 124-138.
@@ -988,6 +989,11 @@ func vecOpsB0(w *runtime.Warp, m uint32) {
 		}
 		w.P[0] = p0
 	}
+	_ = u2
+	_ = u3
+	_ = u5
+	_ = u6
+	_ = u7
 }
 
 // vecOpsB2 runs b2 of kernel vec_ops, PTX lines 141-162.
@@ -1064,6 +1070,8 @@ func vecOpsB2(w *runtime.Warp, m uint32) {
 	w.StoreLanes(runtime.SpaceParam, r22, nil, 0, 0x10, 4, m, "testdata/ptx/struct_byval.ptx:161")
 	// PTX line 162: st.param.f32
 	w.StoreLanes(runtime.SpaceParam, r23, nil, 0, 0x14, 4, m, "testdata/ptx/struct_byval.ptx:162")
+	_ = u4
+	_ = u5
 }
 
 // vecOpsB3 runs b3 of kernel vec_ops, PTX lines 170-189.
@@ -1354,4 +1362,5 @@ func mixedParamB2(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 251: st.global.f64
 	w.StoreLanes(runtime.SpaceGlobal, r22, r24, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/struct_byval.ptx:251")
+	_ = u3
 }

@@ -2189,6 +2189,7 @@ func switchDefaultB17(w *runtime.Warp, m uint32) {
 		}
 		w.P[1] = p1
 	}
+	_ = u4
 }
 
 // switchDefaultB20 runs b20 of kernel switch_default, PTX lines 157-157.

@@ -1113,6 +1113,7 @@ func warpAllreduceMaxB0(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 78: ld.global.f32
 	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/warp_ops.ptx:78")
+	_ = u4
 }
 
 // warpAllreduceMaxB0_1 runs b0 of kernel warp_allreduce_max, PTX lines 79-80.
@@ -1318,6 +1319,7 @@ func warpScanB0(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 116: ld.global.u32
 	w.LoadLanes(runtime.SpaceGlobal, r11, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/warp_ops.ptx:116")
+	_ = u4
 }
 
 // warpScanB0_1 runs b0 of kernel warp_scan, PTX lines 117-120.
@@ -1688,6 +1690,7 @@ func warpBroadcastB0(w *runtime.Warp, m uint32) {
 			}
 		}
 	}
+	_ = u4
 }
 
 // warpBroadcastB0_1 runs b0 of kernel warp_broadcast, PTX lines 164-166.
@@ -1822,6 +1825,9 @@ func warpVotesB0(w *runtime.Warp, m uint32) {
 		}
 		w.P[0] = p0
 	}
+	_ = u5
+	_ = u7
+	_ = u8
 }
 
 // warpVotesB0_1 runs b0 of kernel warp_votes, PTX lines 201-203.

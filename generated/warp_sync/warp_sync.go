@@ -403,6 +403,9 @@ func matchOpsB0(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 37: ld.global.u32
 	w.LoadLanes(runtime.SpaceGlobal, r14, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/warp_sync.ptx:37")
+	_ = u6
+	_ = u7
+	_ = u8
 }
 
 // matchOpsB0_1 runs b0 of kernel match_ops, PTX lines 38-41.
@@ -588,6 +591,7 @@ func reduxOpsB0(w *runtime.Warp, m uint32) {
 	// PTX line 75: mov.b32, warp-uniform
 	u14 := uint64(k2)
 	runtime.Broadcast(r14, m, u14)
+	_ = u14
 }
 
 // reduxOpsB0_1 runs b0 of kernel redux_ops, PTX lines 76-77.

@@ -675,6 +675,7 @@ func divergentMaskB4(w *runtime.Warp, m uint32) {
 		}
 		w.P[1] = p1
 	}
+	_ = u4
 }
 
 // divergentMaskB5 runs b5 of kernel divergent_mask, PTX lines 81-81.

@@ -1,0 +1,620 @@
+package gosrc
+
+import (
+	"github.com/dave/jennifer/jen"
+	"github.com/ptx2go/ptx2go/frontend"
+	"github.com/ptx2go/ptx2go/ssa"
+)
+
+// The lane-local forms beyond ops.go's core set, lowered as codegen/closure's intx.go,
+// intsimd.go, float.go and half.go do: the integer instructions with their semantics in
+// runtime/isa (mul24, sad, bfind, fns, szext, bmsk, dp4a, dp2a, prmt, lop3, shf, bfi, the
+// video instructions, slct, cnot, the saturating and .relu forms), the packed-integer forms,
+// testp, copysign, min/max .xorsign.abs, the half-precision instructions (half.go) and mov
+// packing registers into a wide value.
+
+// laneLocalExt reports whether an opcode this file lowers computes only on its own lane.
+func laneLocalExt(op frontend.Opcode) bool {
+	switch op {
+	case frontend.OpMul24, frontend.OpMad24, frontend.OpSad, frontend.OpBfind, frontend.OpFns, frontend.OpSzext,
+		frontend.OpBmsk, frontend.OpDp4a, frontend.OpDp2a, frontend.OpPrmt, frontend.OpLop3, frontend.OpShf,
+		frontend.OpBfi, frontend.OpVadd, frontend.OpVsub, frontend.OpVabsdiff, frontend.OpVmin, frontend.OpVmax,
+		frontend.OpSlct, frontend.OpCnot, frontend.OpTestp, frontend.OpCopysign, frontend.OpSet,
+		frontend.OpAddc, frontend.OpSubc, frontend.OpMadc:
+		return true
+	}
+	return false
+}
+
+// hasPackedInt reports whether the instruction names a packed integer type.
+func hasPackedInt(in *ssa.Instr) bool {
+	for _, t := range types(in) {
+		if t.IsPackedInt() {
+			return true
+		}
+	}
+	return false
+}
+
+// valueExt returns statements defining n for the forms this file and half.go lower; ok is
+// false for the forms ops.go lowers itself. A nil result with ok is a form neither handles.
+func (c ctx) valueExt(in *ssa.Instr, n string) (code []jen.Code, ok bool) {
+	t := typeOf(in)
+	switch {
+	case len(in.Dsts) != 1:
+		return nil, false
+	case in.Op == frontend.OpMov:
+		if len(in.Args) == 1 && in.Args[0].Kind == ssa.ArgVector && in.Dsts[0].Kind == ssa.ArgValue {
+			return c.pack(in, n, in.Args[0].Elems, t), true
+		}
+		return nil, false
+	case in.Op == frontend.OpSelp:
+		return nil, false
+	case in.Op == frontend.OpCvt:
+		if isHalfCvt(in) {
+			return c.cvtHalf(in, n), true
+		}
+		return nil, false
+	case hasPackedInt(in):
+		return c.packedInt(in, n, t), true
+	case isHalf(t):
+		return c.halfOp(in, n, t), true
+	}
+	return c.intExt(in, n, t)
+}
+
+// pack concatenates element registers into one wide value, first element lowest.
+func (c ctx) pack(in *ssa.Instr, n string, elems []ssa.Arg, t frontend.Type) []jen.Code {
+	k := len(elems)
+	if k == 0 || t.Bits()%k != 0 || t.Bits() > 64 {
+		return nil
+	}
+	eb := t.Bits() / k
+	var v *jen.Statement
+	for i, x := range elems {
+		e := conv(utype(64), conv(utype(eb), c.src(in, x, typeOfBits(eb))))
+		if eb == 64 {
+			e = u64(c.src(in, x, typeOfBits(eb)))
+		}
+		if i > 0 {
+			e = jen.Parens(e.Op("<<").Lit(i * eb))
+		}
+		if v == nil {
+			v = jen.Add(e)
+		} else {
+			v = v.Op("|").Add(e)
+		}
+	}
+	return define(n, v)
+}
+
+// packedInt lowers min.{u16x2,u8x4}, min{.relu}.{s16x2,s8x4}, the same forms of max, and
+// add.{u16x2,s16x2}.
+func (c ctx) packedInt(in *ssa.Instr, n string, t frontend.Type) []jen.Code {
+	if len(types(in)) != 1 || len(in.Args) != 2 {
+		return nil
+	}
+	a, b := conv("uint32", c.src(in, in.Args[0], t)), conv("uint32", c.src(in, in.Args[1], t))
+	if in.Op == frontend.OpAdd {
+		if t != frontend.U16x2 && t != frontend.S16x2 || !onlyMods(in) {
+			return nil
+		}
+		return define(n, u64(isaFn("AddPacked", a, b)))
+	}
+	relu := has(in, frontend.ModRelu)
+	signed := t == frontend.S16x2 || t == frontend.S8x4
+	if in.Op != frontend.OpMin && in.Op != frontend.OpMax || relu && !signed || !onlyMods(in, frontend.ModRelu) {
+		return nil
+	}
+	lanes := 2
+	if t == frontend.U8x4 || t == frontend.S8x4 {
+		lanes = 4
+	}
+	return define(n, u64(isaFn("MinMaxPacked", a, b, jen.Lit(lanes), jen.Lit(signed), jen.Lit(in.Op == frontend.OpMax), jen.Lit(relu))))
+}
+
+// clampOrWrap reads the mandatory .clamp or .wrap mode of shf, szext and bmsk.
+func clampOrWrap(in *ssa.Instr) (clamp, ok bool) {
+	cl, w := has(in, frontend.ModClamp), has(in, frontend.ModWrap)
+	return cl, cl != w
+}
+
+// prmtModeNames maps prmt's mode modifiers to the names of their isa.PrmtMode constants.
+var prmtModeNames = func() map[frontend.Mod]string {
+	names := map[string]string{".f4e": "PrmtF4e", ".b4e": "PrmtB4e", ".rc8": "PrmtRc8", ".ecl": "PrmtEcl", ".ecr": "PrmtEcr", ".rc16": "PrmtRc16"}
+	modes := map[frontend.Mod]string{}
+	for name, mode := range names {
+		if m, ok := frontend.LookupMod(name); ok {
+			modes[m] = mode
+		}
+	}
+	return modes
+}()
+
+// testpClasses maps testp's property modifiers to the names of the isa.FloatClass constants.
+var testpClasses = map[string]string{
+	".finite": "ClassFinite", ".infinite": "ClassInfinite", ".number": "ClassNumber",
+	".notanumber": "ClassNotANumber", ".normal": "ClassNormal", ".subnormal": "ClassSubnormal",
+}
+
+// intExt lowers the integer and float forms beyond ops.go's core set.
+func (c ctx) intExt(in *ssa.Instr, n string, t frontend.Type) ([]jen.Code, bool) {
+	src := func(i int, t frontend.Type) jen.Code { return c.src(in, in.Args[i], t) }
+	u32 := func(i int, t frontend.Type) jen.Code { return conv("uint32", src(i, t)) }
+	nargs := func(k int) bool { return len(in.Args) == k }
+	isa32 := func(fn string, args ...jen.Code) []jen.Code { return define(n, u64(isaFn(fn, args...))) }
+	switch in.Op {
+	case frontend.OpAdd, frontend.OpSub:
+		if !has(in, frontend.ModSat) || has(in, frontend.ModCc) {
+			return nil, false
+		}
+		if t != frontend.S32 || !onlyMods(in, frontend.ModSat) || !nargs(2) {
+			return nil, true
+		}
+		return isa32("AddSat32", u32(0, t), u32(1, t), jen.Lit(in.Op == frontend.OpSub)), true
+	case frontend.OpMad:
+		if !has(in, frontend.ModSat) || has(in, frontend.ModCc) {
+			return nil, false
+		}
+		if t != frontend.S32 || !has(in, frontend.ModHi) || !onlyMods(in, frontend.ModSat, frontend.ModHi) || !nargs(3) {
+			return nil, true
+		}
+		return isa32("MadHiSat32", u32(0, t), u32(1, t), u32(2, t)), true
+	case frontend.OpMin, frontend.OpMax:
+		switch {
+		case has(in, frontend.ModRelu):
+			if t != frontend.S32 || !onlyMods(in, frontend.ModRelu) || !nargs(2) {
+				return nil, true
+			}
+			return isa32("MinMaxRelu32", u32(0, t), u32(1, t), jen.Lit(in.Op == frontend.OpMax)), true
+		case has(in, frontend.ModXorsign):
+			// min/max{.ftz}{.NaN}.xorsign.abs.f32.
+			if t != frontend.F32 || !has(in, frontend.ModAbs) || !onlyMods(in, frontend.ModFtz, frontend.ModNaN, frontend.ModXorsign, frontend.ModAbs) || !nargs(2) {
+				return nil, true
+			}
+			x, y := u32(0, t), u32(1, t)
+			if has(in, frontend.ModFtz) {
+				x, y = isaFn("Ftz32", x), isaFn("Ftz32", y)
+			}
+			fn := "MinF32"
+			if in.Op == frontend.OpMax {
+				fn = "MaxF32"
+			}
+			v := isaFn("XorsignAbs32", jen.Qual(isaPath, fn), x, y, jen.Lit(has(in, frontend.ModNaN)))
+			if has(in, frontend.ModFtz) {
+				v = isaFn("Ftz32", v)
+			}
+			return define(n, u64(v)), true
+		}
+		return nil, false
+	case frontend.OpCopysign:
+		if !onlyMods(in) || !nargs(2) {
+			return nil, true
+		}
+		if t == frontend.F32 {
+			return isa32("CopysignF32", u32(0, t), u32(1, t)), true
+		}
+		if t == frontend.F64 {
+			return define(n, isaFn("CopysignF64", src(0, t), src(1, t))), true
+		}
+		return nil, true
+	case frontend.OpMul24, frontend.OpMad24:
+		hi := has(in, frontend.ModHi)
+		if t != frontend.U32 && t != frontend.S32 || hi == has(in, frontend.ModLo) || !onlyMods(in, frontend.ModHi, frontend.ModLo, frontend.ModSat) {
+			return nil, true
+		}
+		signed := t == frontend.S32
+		if in.Op == frontend.OpMul24 {
+			if has(in, frontend.ModSat) || !nargs(2) {
+				return nil, true
+			}
+			return isa32("Mul24", u32(0, t), u32(1, t), jen.Lit(hi), jen.Lit(signed)), true
+		}
+		if !nargs(3) {
+			return nil, true
+		}
+		if has(in, frontend.ModSat) {
+			if !hi || !signed {
+				return nil, true
+			}
+			return isa32("Mad24HiSat", u32(0, t), u32(1, t), u32(2, t)), true
+		}
+		return define(n, u64(isaFn("Mul24", u32(0, t), u32(1, t), jen.Lit(hi), jen.Lit(signed)).Op("+").Add(u32(2, t)))), true
+	case frontend.OpSad:
+		if !t.IsInteger() || t.Bits() < 16 || !onlyMods(in) || !nargs(3) {
+			return nil, true
+		}
+		return define(n, isaFn("Sad", src(0, t), src(1, t), src(2, t), jen.Lit(t.Bits()), jen.Lit(t.IsSigned()))), true
+	case frontend.OpBfind:
+		if !t.IsInteger() || t.Bits() != 32 && t.Bits() != 64 || !onlyMods(in, frontend.ModShiftamt) || !nargs(1) {
+			return nil, true
+		}
+		return isa32("Bfind", src(0, t), jen.Lit(t.Bits()), jen.Lit(t.IsSigned()), jen.Lit(has(in, frontend.ModShiftamt))), true
+	case frontend.OpFns:
+		if t != frontend.B32 || !onlyMods(in) || !nargs(3) {
+			return nil, true
+		}
+		return isa32("Fns", u32(0, t), u32(1, t), u32(2, t)), true
+	case frontend.OpSzext:
+		clamp, ok := clampOrWrap(in)
+		if !ok || t != frontend.U32 && t != frontend.S32 || !onlyMods(in, frontend.ModClamp, frontend.ModWrap) || !nargs(2) {
+			return nil, true
+		}
+		return isa32("Szext", u32(0, t), u32(1, t), jen.Lit(t == frontend.S32), jen.Lit(clamp)), true
+	case frontend.OpBmsk:
+		clamp, ok := clampOrWrap(in)
+		if !ok || t != frontend.B32 || !onlyMods(in, frontend.ModClamp, frontend.ModWrap) || !nargs(2) {
+			return nil, true
+		}
+		return isa32("Bmsk", u32(0, t), u32(1, t), jen.Lit(clamp)), true
+	case frontend.OpDp4a, frontend.OpDp2a:
+		ts := types(in)
+		if len(ts) != 2 || !nargs(3) {
+			return nil, true
+		}
+		for _, x := range ts {
+			if x != frontend.U32 && x != frontend.S32 {
+				return nil, true
+			}
+		}
+		as, bs := jen.Lit(ts[0] == frontend.S32), jen.Lit(ts[1] == frontend.S32)
+		a, b, z := u32(0, frontend.B32), u32(1, frontend.B32), u32(2, frontend.B32)
+		if in.Op == frontend.OpDp4a {
+			if !onlyMods(in) {
+				return nil, true
+			}
+			return isa32("Dp4a", a, b, z, as, bs), true
+		}
+		hi := has(in, frontend.ModHi)
+		if hi == has(in, frontend.ModLo) || !onlyMods(in, frontend.ModHi, frontend.ModLo) {
+			return nil, true
+		}
+		return isa32("Dp2a", a, b, z, as, bs, jen.Lit(hi)), true
+	case frontend.OpPrmt:
+		if t != frontend.B32 || !nargs(3) {
+			return nil, true
+		}
+		mode := "PrmtGeneric"
+		for _, m := range in.Mods {
+			if m.Kind() == frontend.ModKindType {
+				continue
+			}
+			pm, ok := prmtModeNames[m]
+			if !ok || mode != "PrmtGeneric" {
+				return nil, true
+			}
+			mode = pm
+		}
+		return isa32("Prmt", u32(0, t), u32(1, t), u32(2, t), jen.Qual(isaPath, mode)), true
+	case frontend.OpLop3:
+		if t != frontend.B32 || !onlyMods(in) || !nargs(4) || in.Dsts[0].Kind != ssa.ArgValue {
+			return nil, true
+		}
+		lut := in.Args[3]
+		if lut.Kind != ssa.ArgImm || lut.Imm > 0xff {
+			return nil, true
+		}
+		return isa32("Lop3", u32(0, t), u32(1, t), u32(2, t), jen.Lit(int(lut.Imm))), true
+	case frontend.OpShf:
+		left := has(in, frontend.ModL)
+		clamp, ok := clampOrWrap(in)
+		if t != frontend.B32 || !ok || left == has(in, frontend.ModR) || !nargs(3) ||
+			!onlyMods(in, frontend.ModL, frontend.ModR, frontend.ModClamp, frontend.ModWrap) {
+			return nil, true
+		}
+		return isa32("Shf", u32(0, t), u32(1, t), u32(2, frontend.U32), jen.Lit(left), jen.Lit(clamp)), true
+	case frontend.OpBfi:
+		if t.Bits() != 32 && t.Bits() != 64 || !nargs(4) || !onlyMods(in) {
+			return nil, true
+		}
+		return define(n, isaFn("Bfi", src(0, t), src(1, t), u32(2, frontend.U32), u32(3, frontend.U32), jen.Lit(t.Bits()))), true
+	case frontend.OpCnot:
+		if !t.IsInteger() && !t.IsBits() || t.Bits() > 64 || !nargs(1) || !onlyMods(in) {
+			return nil, true
+		}
+		return []jen.Code{
+			jen.Var().Id(n).Uint64(),
+			jen.If(jen.Add(src(0, t)).Op("&").Add(isaFn("Mask", jen.Lit(t.Bits()))).Op("==").Lit(0)).Block(jen.Id(n).Op("=").Lit(1)),
+		}, true
+	case frontend.OpVadd, frontend.OpVsub, frontend.OpVabsdiff, frontend.OpVmin, frontend.OpVmax:
+		return c.video(in, n), true
+	case frontend.OpSlct:
+		return c.slct(in, n), true
+	case frontend.OpSet:
+		return c.set(in, n), true
+	}
+	return nil, false
+}
+
+// video lowers vadd, vsub, vabsdiff, vmin and vmax on whole words, with .sat and a secondary
+// .add, .min or .max.
+func (c ctx) video(in *ssa.Instr, n string) []jen.Code {
+	ts := types(in)
+	if len(ts) != 3 {
+		return nil
+	}
+	for _, t := range ts {
+		if t != frontend.U32 && t != frontend.S32 {
+			return nil
+		}
+	}
+	op := map[frontend.Opcode]string{frontend.OpVadd: "VideoAdd", frontend.OpVsub: "VideoSub",
+		frontend.OpVabsdiff: "VideoAbsdiff", frontend.OpVmin: "VideoMin", frontend.OpVmax: "VideoMax"}[in.Op]
+	sec := "VideoSecNone"
+	for _, s := range []struct {
+		m    frontend.Mod
+		name string
+	}{{frontend.ModAdd, "VideoSecAdd"}, {frontend.ModMin, "VideoSecMin"}, {frontend.ModMax, "VideoSecMax"}} {
+		if has(in, s.m) {
+			if sec != "VideoSecNone" {
+				return nil
+			}
+			sec = s.name
+		}
+	}
+	if !onlyMods(in, frontend.ModSat, frontend.ModAdd, frontend.ModMin, frontend.ModMax) {
+		return nil
+	}
+	arg := func(i int) jen.Code { return conv("uint32", c.src(in, in.Args[i], frontend.B32)) }
+	var z jen.Code
+	switch {
+	case sec == "VideoSecNone" && len(in.Args) == 2:
+		z = jen.Lit(0)
+	case sec != "VideoSecNone" && len(in.Args) == 3:
+		z = arg(2)
+	default:
+		return nil
+	}
+	return define(n, u64(isaFn("Video", jen.Qual(isaPath, op), jen.Qual(isaPath, sec), jen.Lit(ts[0] == frontend.S32),
+		jen.Lit(ts[1] == frontend.S32), jen.Lit(ts[2] == frontend.S32), jen.Lit(has(in, frontend.ModSat)), arg(0), arg(1), z)))
+}
+
+// slct lowers slct.dtype.s32 and slct{.ftz}.dtype.f32: d = c >= 0 ? a : b. For .f32, -0
+// selects a, NaN selects b, and .ftz reads a subnormal c as zero.
+func (c ctx) slct(in *ssa.Instr, n string) []jen.Code {
+	ts := types(in)
+	if len(ts) != 2 || len(in.Args) != 3 {
+		return nil
+	}
+	dt, ct := ts[0], ts[1]
+	ftz := has(in, frontend.ModFtz)
+	if dt.Bits() < 16 || dt.Bits() > 64 || dt.IsFloat() && dt != frontend.F32 && dt != frontend.F64 ||
+		ct != frontend.S32 && ct != frontend.F32 || ftz && ct != frontend.F32 || !onlyMods(in, frontend.ModFtz) {
+		return nil
+	}
+	z := conv("uint32", c.src(in, in.Args[2], ct))
+	var nonNeg jen.Code
+	switch {
+	case ct == frontend.S32:
+		nonNeg = conv("int32", z).Op(">=").Lit(0)
+	case ftz:
+		nonNeg = jen.Qual("math", "Float32frombits").Call(isaFn("Ftz32", z)).Op(">=").Lit(0)
+	default:
+		nonNeg = jen.Qual("math", "Float32frombits").Call(z).Op(">=").Lit(0)
+	}
+	return []jen.Code{
+		jen.Id(n).Op(":=").Add(u64(c.src(in, in.Args[1], dt))),
+		jen.If(nonNeg).Block(jen.Id(n).Op("=").Add(u64(c.src(in, in.Args[0], dt)))),
+	}
+}
+
+// set lowers set.CmpOp{.BoolOp}{.ftz}.dtype.stype: d is all ones (1.0f for .f32) when
+// (a CmpOp b) BoolOp c holds, else 0.
+func (c ctx) set(in *ssa.Instr, n string) []jen.Code {
+	ts := types(in)
+	if len(ts) != 2 || isPred(in.Dsts[0]) {
+		return nil
+	}
+	dt, st := ts[0], ts[1]
+	one := uint64(0xffffffff)
+	switch dt {
+	case frontend.U32, frontend.S32:
+	case frontend.F32:
+		one = 0x3f800000
+	default:
+		return nil
+	}
+	stmts := c.compare(in, n, st)
+	if stmts == nil {
+		return nil
+	}
+	return append(stmts,
+		jen.Var().Id(n).Uint64(),
+		jen.If(jen.Id(n+"t")).Block(jen.Id(n).Op("=").Id(c.e.imm(one))))
+}
+
+// compare returns statements defining n+"t" as (a CmpOp b) BoolOp c for set and testp-free
+// comparisons of type st, or nil for a form codegen/closure rejects.
+func (c ctx) compare(in *ssa.Instr, n string, st frontend.Type) []jen.Code {
+	cmp := compareMod(in)
+	ftz := has(in, frontend.ModFtz)
+	if st.IsFloat() && st != frontend.F32 && st != frontend.F64 || ftz && st != frontend.F32 || st.Bits() > 64 || len(in.Args) < 2 {
+		return nil
+	}
+	a, b := c.src(in, in.Args[0], st), c.src(in, in.Args[1], st)
+	var stmts []jen.Code
+	var test jen.Code
+	if st.IsFloat() {
+		val := func(x jen.Code) jen.Code {
+			if st == frontend.F32 {
+				x = conv("uint32", x)
+				if ftz {
+					x = isaFn("Ftz32", x)
+				}
+				return jen.Float64().Call(jen.Qual("math", "Float32frombits").Call(x))
+			}
+			return jen.Qual("math", "Float64frombits").Call(x)
+		}
+		x, y := n+"x", n+"y"
+		stmts = append(stmts, jen.List(jen.Id(x), jen.Id(y)).Op(":=").List(val(a), val(b)))
+		test = floatTest(cmp, x, y)
+	} else {
+		test = intTest(cmp, st, a, b)
+	}
+	if test == nil {
+		return nil
+	}
+	op := ""
+	for _, m := range []frontend.Mod{frontend.ModAnd, frontend.ModOr, frontend.ModXor} {
+		if has(in, m) {
+			op = m.String()
+		}
+	}
+	if op == "" {
+		return append(stmts, jen.Id(n+"t").Op(":=").Add(test))
+	}
+	if len(in.Args) != 3 {
+		return nil
+	}
+	gop := map[string]string{".and": "&&", ".or": "||", ".xor": "!="}[op]
+	return append(stmts, jen.Id(n+"t").Op(":=").Parens(test).Op(gop).Parens(c.pred(in.Args[2])))
+}
+
+// intTest is the integer comparison cmp of a and b as type t, or nil for one the type does
+// not define.
+func intTest(cmp frontend.Mod, t frontend.Type, a, b jen.Code) jen.Code {
+	bits := t.Bits()
+	if bits == 0 {
+		return nil
+	}
+	U, S := utype(bits), stype(bits)
+	ua, ub := conv(U, a), conv(U, b)
+	x, y := ua, ub
+	if t.IsSigned() {
+		x, y = conv(S, a), conv(S, b)
+	}
+	switch {
+	case cmp == frontend.ModEq:
+		return jen.Add(ua).Op("==").Add(ub)
+	case cmp == frontend.ModNe:
+		return jen.Add(ua).Op("!=").Add(ub)
+	case t.IsBits():
+		return nil
+	case cmp == frontend.ModLt || cmp == frontend.ModLo && !t.IsSigned():
+		return jen.Add(x).Op("<").Add(y)
+	case cmp == frontend.ModLe || cmp == frontend.ModLs && !t.IsSigned():
+		return jen.Add(x).Op("<=").Add(y)
+	case cmp == frontend.ModGt || cmp == frontend.ModHi && !t.IsSigned():
+		return jen.Add(x).Op(">").Add(y)
+	case cmp == frontend.ModGe || cmp == frontend.ModHs && !t.IsSigned():
+		return jen.Add(x).Op(">=").Add(y)
+	}
+	return nil
+}
+
+// testp defines n as testp.property.{f32,f64} a.
+func (c ctx) testp(in *ssa.Instr, n string) []jen.Code {
+	t := typeOf(in)
+	if t != frontend.F32 && t != frontend.F64 || len(in.Args) != 1 {
+		return nil
+	}
+	class := ""
+	for _, m := range in.Mods {
+		if m.Kind() == frontend.ModKindType {
+			continue
+		}
+		cl, known := testpClasses[m.String()]
+		if !known || class != "" {
+			return nil
+		}
+		class = cl
+	}
+	if class == "" {
+		return nil
+	}
+	if t == frontend.F32 {
+		return define(n, isaFn("TestpF32", jen.Qual(isaPath, class), conv("uint32", c.src(in, in.Args[0], t))))
+	}
+	return define(n, isaFn("TestpF64", jen.Qual(isaPath, class), c.src(in, in.Args[0], t)))
+}
+
+// barRed fills in bar.red's kind, destination and source predicate (as codegen/closure's
+// barrier does) and returns the remaining operands, the barrier number and thread count;
+// nil (reported) for a malformed bar.red.
+func (f *fnGen) barRed(in *ssa.Instr, d jen.Dict) []ssa.Arg {
+	args := in.Args
+	// bar.red writes its first operand; the SSA builder lists it with the sources.
+	dst := ssa.Arg{Kind: ssa.ArgSink}
+	if len(in.Dsts) > 0 {
+		dst = in.Dsts[0]
+	} else if len(args) > 0 {
+		dst, args = args[0], args[1:]
+	}
+	var kind string
+	switch {
+	case has(in, frontend.ModPopc):
+		kind = "BarRedPopc"
+	case has(in, frontend.ModAnd):
+		kind = "BarRedAnd"
+	case has(in, frontend.ModOr):
+		kind = "BarRedOr"
+	}
+	last := len(args) - 1
+	if kind == "" || last < 0 || dst.Kind != ssa.ArgValue || args[last].Kind != ssa.ArgValue || !isPred(args[last]) ||
+		(kind == "BarRedPopc") == isPred(dst) {
+		f.g.errorf(in.Pos, "instruction %s is not supported by the Go source back end yet", spelling(in))
+		return nil
+	}
+	d[jen.Id("Kind")] = jen.Qual(rtPath, kind)
+	d[jen.Id("Dst")] = jen.Lit(f.Regs[dst.Value.Reg.ID])
+	d[jen.Id("Pred")] = jen.Lit(f.Regs[args[last].Value.Reg.ID])
+	if args[last].Not {
+		d[jen.Id("PredNeg")] = jen.True()
+	}
+	return args[:last:last]
+}
+
+// uniformSpecialExt is one of the special registers beyond emit.go's with one value per warp
+// (codegen/closure's specialReader gives the same values), or nil.
+func uniformSpecialExt(name string) jen.Code {
+	if n := len(name); n > 2 && name[n-2] == '.' && name[n-1] >= 'x' && name[n-1] <= 'z' {
+		switch name[:n-2] {
+		case "%cluster_ctaid":
+			return jen.Uint64().Call(jen.Lit(0))
+		case "%cluster_nctaid":
+			return jen.Uint64().Call(jen.Lit(1))
+		}
+		return nil
+	}
+	clock := jen.Qual(rtPath, "Clock64").Call()
+	timer := jen.Qual(rtPath, "GlobalTimer").Call()
+	switch name {
+	case "%clock":
+		return u64(conv("uint32", clock))
+	case "%clock_hi":
+		return clock.Op(">>").Lit(32)
+	case "%clock64":
+		return clock
+	case "%globaltimer":
+		return timer
+	case "%globaltimer_lo":
+		return u64(conv("uint32", timer))
+	case "%globaltimer_hi":
+		return timer.Op(">>").Lit(32)
+	case "%dynamic_smem_size":
+		return jen.Uint64().Call(jen.Id("w").Dot("DynamicShared").Call())
+	case "%smid", "%gridid", "%cluster_ctarank", "%is_explicit_cluster":
+		return jen.Uint64().Call(jen.Lit(0))
+	case "%nsmid", "%cluster_nctarank":
+		return jen.Uint64().Call(jen.Lit(1))
+	}
+	return nil
+}
+
+// laneSpecialExt is one of the %lanemask registers, per lane, or nil.
+func laneSpecialExt(name string) jen.Code {
+	l := jen.Id("l")
+	switch name {
+	case "%lanemask_eq":
+		return jen.Uint64().Call(jen.Lit(1)).Op("<<").Add(l)
+	case "%lanemask_lt":
+		return jen.Parens(jen.Uint64().Call(jen.Lit(1)).Op("<<").Add(l)).Op("-").Lit(1)
+	case "%lanemask_le":
+		return jen.Parens(jen.Uint64().Call(jen.Lit(1)).Op("<<").Parens(l.Clone().Op("+").Lit(1))).Op("-").Lit(1)
+	case "%lanemask_gt":
+		return u64(jen.Op("^").Parens(jen.Uint32().Call(jen.Lit(1)).Op("<<").Parens(l.Clone().Op("+").Lit(1)).Op("-").Lit(1)))
+	case "%lanemask_ge":
+		return u64(jen.Op("^").Parens(jen.Uint32().Call(jen.Lit(1)).Op("<<").Add(l).Op("-").Lit(1)))
+	}
+	return nil
+}

@@ -1,0 +1,162 @@
+package gosrc
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/ptx2go/ptx2go/frontend"
+	"github.com/ptx2go/ptx2go/ssa"
+)
+
+// Lane-local instructions with more than one register result, lowered as codegen/closure
+// does: mov unpacking a wide value into element registers ({lo, hi}), mov.v2/.v4 between
+// register vectors, and the carry chain (add.cc, sub.cc, addc, subc, mad.cc, madc), whose
+// condition-code flag CC.CF lives in one hidden per-lane register slot of the function.
+
+// carryForm reports whether the instruction reads or writes CC.CF.
+func carryForm(in *ssa.Instr) bool {
+	switch in.Op {
+	case frontend.OpAddc, frontend.OpSubc, frontend.OpMadc:
+		return true
+	case frontend.OpAdd, frontend.OpSub, frontend.OpMad:
+		return has(in, frontend.ModCc)
+	}
+	return false
+}
+
+// multiDst reports whether laneMulti lowers the instruction.
+func multiDst(in *ssa.Instr) bool {
+	return in.Op == frontend.OpMov && firstDst(in).Kind == ssa.ArgVector || carryForm(in)
+}
+
+// carrySlot is the register slot holding CC.CF of every lane.
+func (f *fnGen) carrySlot() int {
+	if f.carry == 0 {
+		f.carry = f.Scratch() + 1
+	}
+	return f.carry - 1
+}
+
+// laneMulti returns the statements of one lane of the instruction, which write the register
+// file directly, and the slots they write; nil for a form codegen/closure rejects.
+func (e *blockEmit) laneMulti(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
+	if len(in.Dsts) != 1 {
+		return nil, nil
+	}
+	if carryForm(in) {
+		return e.carry(in, c)
+	}
+	d, a := in.Dsts[0], in.Args[0]
+	t := typeOf(in)
+	if t.Bits() == 0 || t.Bits() > 64 || len(in.Args) != 1 {
+		return nil, nil
+	}
+	var code []jen.Code
+	var slots []int
+	n := e.fresh("m")
+	// write stores the value of local x into the element register x.
+	write := func(x ssa.Arg, v string) {
+		if x.Kind != ssa.ArgValue {
+			return
+		}
+		s := e.f.Regs[x.Value.Reg.ID]
+		code = append(code, jen.Id(e.reg(s)).Index(jen.Id("l")).Op("=").Id(v))
+		slots = append(slots, s)
+	}
+	if a.Kind == ssa.ArgVector {
+		// mov.v2/.v4: every source is read before any destination is written.
+		if len(a.Elems) != len(d.Elems) || len(d.Elems) > 4 {
+			return nil, nil
+		}
+		for i, x := range a.Elems {
+			code = append(code, jen.Id(fmt.Sprintf("%s_%d", n, i)).Op(":=").Add(c.src(in, x, t)))
+		}
+		for i, x := range d.Elems {
+			if x.Kind != ssa.ArgValue {
+				code = append(code, jen.Id("_").Op("=").Id(fmt.Sprintf("%s_%d", n, i)))
+			}
+			write(x, fmt.Sprintf("%s_%d", n, i))
+		}
+		return code, slots
+	}
+	// Unpack: mov.b64 {lo, hi}, %rd, first element lowest.
+	k := len(d.Elems)
+	if k == 0 || t.Bits()%k != 0 {
+		return nil, nil
+	}
+	eb := t.Bits() / k
+	code = append(code, jen.Id(n).Op(":=").Add(c.src(in, a, t)))
+	for i, x := range d.Elems {
+		v := fmt.Sprintf("%s_%d", n, i)
+		if x.Kind != ssa.ArgValue {
+			continue
+		}
+		code = append(code, jen.Id(v).Op(":=").Id(n).Op(">>").Lit(i*eb).Op("&").Id(e.imm(uint64(1)<<eb-1)))
+		write(x, v)
+	}
+	return code, slots
+}
+
+// carry lowers add.cc, sub.cc, addc, subc, mad.cc and madc on .u32 .s32 .u64 .s64: a
+// subtraction is a + ^b + carry-in (1 for sub.cc, CC.CF for subc) and leaves its carry-out,
+// NOT borrow, in the flag, as NVIDIA GPUs do.
+func (e *blockEmit) carry(in *ssa.Instr, c ctx) ([]jen.Code, []int) {
+	t := typeOf(in)
+	bits := t.Bits()
+	if !t.IsInteger() || bits != 32 && bits != 64 || has(in, frontend.ModSat) || has(in, frontend.ModWide) ||
+		in.Dsts[0].Kind != ssa.ArgValue {
+		return nil, nil
+	}
+	op := in.Op
+	readCF := op == frontend.OpAddc || op == frontend.OpSubc || op == frontend.OpMadc
+	writeCF := has(in, frontend.ModCc)
+	isMad := op == frontend.OpMad || op == frontend.OpMadc
+	hi := has(in, frontend.ModHi)
+	if isMad != (hi || has(in, frontend.ModLo)) || len(in.Args) != 2+boolInt(isMad) ||
+		!onlyMods(in, frontend.ModCc, frontend.ModHi, frontend.ModLo) {
+		return nil, nil
+	}
+	n := e.fresh("cc")
+	cf := e.f.carrySlot()
+	x, y := jen.Id(n+"x"), jen.Id(n+"y")
+	code := []jen.Code{jen.List(x, y).Op(":=").List(c.src(in, in.Args[0], t), c.src(in, in.Args[1], t))}
+	if isMad {
+		var prod jen.Code
+		if hi {
+			prod = isaFn("MulHi", x, y, jen.Lit(bits), jen.Lit(t.IsSigned()))
+		} else {
+			prod = jen.Add(x).Op("*").Add(y).Op("&").Add(isaFn("Mask", jen.Lit(bits)))
+		}
+		code = append(code, jen.List(x, y).Op("=").List(prod, c.src(in, in.Args[2], t)))
+	}
+	var cin jen.Code = jen.Lit(0)
+	switch {
+	case readCF:
+		cin = jen.Id(e.reg(cf)).Index(jen.Id("l")).Op("&").Lit(1)
+	case op == frontend.OpSub:
+		cin = jen.Lit(1)
+	}
+	fn := "AddCarry"
+	if op == frontend.OpSub || op == frontend.OpSubc {
+		fn = "SubCarry"
+	}
+	r, cout := jen.Id(n+"r"), jen.Id(n+"c")
+	d := e.f.Regs[in.Dsts[0].Value.Reg.ID]
+	code = append(code, jen.List(r, cout).Op(":=").Add(isaFn(fn, x, y, jen.Uint64().Call(cin), jen.Lit(bits))))
+	code = append(code, jen.Id(e.reg(d)).Index(jen.Id("l")).Op("=").Add(r))
+	slots := []int{d}
+	if writeCF {
+		code = append(code, jen.Id(e.reg(cf)).Index(jen.Id("l")).Op("=").Add(cout))
+		slots = append(slots, cf)
+	} else {
+		code = append(code, jen.Id("_").Op("=").Add(cout))
+	}
+	return code, slots
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
