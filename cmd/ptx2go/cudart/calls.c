@@ -1,0 +1,12 @@
+// Calls into the program through the function pointers it hands to the drop-in: Go cannot
+// call a C function pointer itself.
+#include "cudart.h"
+
+typedef void (*stream_callback)(void *stream, int status, void *data);
+typedef void (*host_fn)(void *data);
+
+void ptx2go_call_stream_callback(void *fn, void *stream, int status, void *data) {
+    ((stream_callback)fn)(stream, status, data);
+}
+
+void ptx2go_call_host_fn(void *fn, void *data) { ((host_fn)fn)(data); }

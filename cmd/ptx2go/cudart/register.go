@@ -1,0 +1,109 @@
+package main
+
+// #include "cudart.h"
+import "C"
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/ptx2go/ptx2go/cmd/ptx2go/cudart/fatbin"
+)
+
+// __cudaRegisterFatBinary receives a translation unit's fat binary wrapper at start-up and
+// returns the handle that the unit's other registrations name. The PTX is compiled when it is
+// first needed.
+//
+//export __cudaRegisterFatBinary
+func __cudaRegisterFatBinary(fatCubin unsafe.Pointer) unsafe.Pointer {
+	w := (*C.ptx2go_fatbin_wrapper)(fatCubin)
+	h := handle()
+	m := &module{}
+	if w != nil && uint32(w.magic) == fatbin.WrapperMagic && w.data != nil {
+		// The containers' total size is in their headers: read the first, then the rest.
+		hdr := unsafe.Slice((*byte)(unsafe.Pointer(w.data)), 16)
+		if n, err := fatbin.Size(hdr); err == nil {
+			m.image = append([]byte(nil), unsafe.Slice((*byte)(unsafe.Pointer(w.data)), n)...)
+		}
+	}
+	state.mu.Lock()
+	state.nmods++
+	m.name = programName()
+	if state.nmods > 1 {
+		m.name = fmt.Sprintf("%s.%d", m.name, state.nmods)
+	}
+	state.modules[uintptr(h)] = m
+	state.mu.Unlock()
+	return h
+}
+
+//export __cudaRegisterFatBinaryEnd
+func __cudaRegisterFatBinaryEnd(h unsafe.Pointer) {}
+
+//export __cudaUnregisterFatBinary
+func __cudaUnregisterFatBinary(h unsafe.Pointer) {}
+
+//export __cudaInitModule
+func __cudaInitModule(h unsafe.Pointer) C.char { return 1 }
+
+// __cudaRegisterFunction ties a kernel's host stub, which the program launches, to its name in
+// the fat binary.
+//
+//export __cudaRegisterFunction
+func __cudaRegisterFunction(h unsafe.Pointer, hostFun *C.char, deviceFun *C.char, deviceName *C.char, threadLimit C.int, tid, bid, bDim, gDim unsafe.Pointer, wSize *C.int) {
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	m := state.modules[uintptr(h)]
+	if m == nil {
+		return
+	}
+	state.kernels[uintptr(unsafe.Pointer(hostFun))] = &kernel{mod: m, name: C.GoString(deviceFun)}
+}
+
+// __cudaRegisterVar ties a __device__ or __constant__ variable's host shadow, which
+// cudaMemcpyToSymbol and friends take, to its name in the fat binary.
+//
+//export __cudaRegisterVar
+func __cudaRegisterVar(h unsafe.Pointer, hostVar *C.char, deviceAddress *C.char, deviceName *C.char, ext C.int, size C.size_t, constant C.int, global C.int) {
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	m := state.modules[uintptr(h)]
+	if m == nil {
+		return
+	}
+	state.vars[uintptr(unsafe.Pointer(hostVar))] = &variable{mod: m, name: C.GoString(deviceName), size: int(size), constant: constant != 0}
+}
+
+// __cudaRegisterManagedVar registers a __managed__ variable. Host access to managed memory
+// needs device memory at host addresses, which the runtime does not have yet: the program's
+// host pointer stays unset, and the call says so once.
+//
+//export __cudaRegisterManagedVar
+func __cudaRegisterManagedVar(h unsafe.Pointer, hostVarPtrAddress *unsafe.Pointer, deviceAddress *C.char, deviceName *C.char, ext C.int, size C.size_t, constant C.int, global C.int) {
+	warnOnce(fmt.Sprintf("__managed__ variable %s: managed memory is not supported yet", C.GoString(deviceName)))
+}
+
+// __cudaPushCallConfiguration saves a launch's <<<grid, block, shared, stream>>> for the
+// kernel's host stub, which pops it and calls cudaLaunchKernel.
+//
+//export __cudaPushCallConfiguration
+func __cudaPushCallConfiguration(grid, block C.ptx2go_dim3, shared C.size_t, stream unsafe.Pointer) C.uint {
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	state.configs = append(state.configs, launchConfig{grid, block, shared, stream})
+	return 0
+}
+
+//export __cudaPopCallConfiguration
+func __cudaPopCallConfiguration(grid, block *C.ptx2go_dim3, shared *C.size_t, stream *unsafe.Pointer) C.int {
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	n := len(state.configs)
+	if n == 0 {
+		return errInvalidConfiguration
+	}
+	c := state.configs[n-1]
+	state.configs = state.configs[:n-1]
+	*grid, *block, *shared, *stream = c.grid, c.block, c.shared, c.stream
+	return success
+}
