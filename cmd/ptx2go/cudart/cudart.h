@@ -42,6 +42,9 @@ struct cudaPointerAttributes {
 void ptx2go_call_stream_callback(void *fn, void *stream, int status, void *data);
 void ptx2go_call_host_fn(void *fn, void *data);
 
+// ptx2go_self_symbol looks name up among the drop-in library's own symbols (cuGetProcAddress).
+void *ptx2go_self_symbol(const char *name);
+
 // cuLaunchKernel's extra array markers.
 #define PTX2GO_LAUNCH_PARAM_END ((void *)0)
 #define PTX2GO_LAUNCH_PARAM_BUFFER_POINTER ((void *)1)

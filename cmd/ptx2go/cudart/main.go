@@ -26,6 +26,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -45,6 +47,7 @@ type module struct {
 	mod     *ptx2go.Module
 	err     error
 	errCode cudaError
+	funcs   map[string]unsafe.Pointer // cuModuleGetFunction's handles
 }
 
 // kernel is a registered kernel: its module and PTX name, resolved to the runtime's function
@@ -147,12 +150,13 @@ func (m *module) compile() (*ptx2go.Module, cudaError) {
 			e, ok := fatbin.NewestPTX(entries)
 			if !ok {
 				archs := fatbin.SASSArchs(entries)
-				arch := 80
-				if len(archs) > 0 {
-					arch = archs[0]
+				arch, names := 80, make([]string, len(archs))
+				for i, a := range archs {
+					names[i] = strconv.Itoa(a)
+					arch = a
 				}
-				m.err = fmt.Errorf("%s carries no PTX, only SASS for sm_%v: ptx2go runs PTX; rebuild it with -gencode arch=compute_%d,code=compute_%d (or add that to its -gencode options)",
-					programName(), archs, arch, arch)
+				m.err = fmt.Errorf("%s carries no PTX, only SASS (sm_%s): ptx2go runs PTX; rebuild it with -gencode arch=compute_%d,code=compute_%d (or add that to its -gencode options)",
+					programName(), strings.Join(names, ", sm_"), arch, arch)
 				m.errCode = errNoKernelImageForDevice
 				return
 			}

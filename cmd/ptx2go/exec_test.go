@@ -1,0 +1,192 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	goruntime "runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// cudaCorpus holds the CUDA test programs (`make cuda-programs`).
+var cudaCorpus = filepath.Join("..", "..", "testdata", "cudart")
+
+// needCudaLibs skips the test where the drop-in cannot be built or the nvcc-built x86-64
+// programs cannot run, and otherwise builds the libraries into a temporary directory.
+func needCudaLibs(t *testing.T) string {
+	t.Helper()
+	if goruntime.GOOS != "linux" || goruntime.GOARCH != "amd64" {
+		t.Skipf("the CUDA test programs are linux/amd64 binaries; this is %s/%s", goruntime.GOOS, goruntime.GOARCH)
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go command not in PATH")
+	}
+	cc, err := exec.Command("go", "env", "CC", "CGO_ENABLED").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(cc))
+	if len(f) != 2 || f[1] != "1" {
+		t.Skipf("the CUDA drop-in needs cgo, and CGO_ENABLED is not 1 (%q): install a C compiler (gcc) to run this test", cc)
+	}
+	if _, err := exec.LookPath(f[0]); err != nil {
+		t.Skipf("the CUDA drop-in needs a C compiler, and %s is not on PATH: install gcc to run this test", f[0])
+	}
+	dir := t.TempDir()
+	if _, err := cudaLibs(dir); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// execProgram runs a test program under the drop-in and returns its exit status and output.
+func execProgram(t *testing.T, libs, prog string, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(append([]string{"exec", "-libs", libs, filepath.Join(cudaCorpus, "bin", prog)}, args...), &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+// TestExec runs each CUDA test program (nvcc 11.8, -cudart shared) under the drop-in and checks
+// its output against values computed here.
+func TestExec(t *testing.T) {
+	libs := needCudaLibs(t)
+	for _, name := range []string{"libptx2go-cuda.so", "libcudart.so.11.0", "libcudart.so.12", "libcuda.so.1"} {
+		if _, err := os.Stat(filepath.Join(libs, name)); err != nil {
+			t.Errorf("cuda-libs did not make %s", name)
+		}
+	}
+
+	t.Run("vectoradd", func(t *testing.T) {
+		for _, n := range []int{50000, 1000} {
+			code, out, errOut := execProgram(t, libs, "vectoradd", fmt.Sprint(n))
+			c := func(i int) float32 { return float32(i)/2 + (2*float32(i) + 1) }
+			want := fmt.Sprintf("n=%d blocks=%d c[0]=%.1f c[1]=%.1f c[%d]=%.1f mismatches=0\n", n, (n+255)/256, c(0), c(1), n-1, c(n-1))
+			if code != 0 || out != want {
+				t.Errorf("vectoradd %d: exit %d, output %q, want 0 and %q; stderr:\n%s", n, code, out, want, errOut)
+			}
+		}
+	})
+
+	t.Run("reduction", func(t *testing.T) {
+		const n = 100000
+		coef := []uint64{3, 1, 4, 1}
+		var sum uint64
+		for i := range n {
+			sum += uint64(i*7919%1000) * coef[i%4]
+		}
+		code, out, errOut := execProgram(t, libs, "reduction")
+		want := fmt.Sprintf("total=%d via address=%d blocks=%d/%d coef size=16\n", sum, sum, (n+255)/256, (n+255)/256)
+		if code != 0 || out != want {
+			t.Errorf("exit %d, output %q, want 0 and %q; stderr:\n%s", code, out, want, errOut)
+		}
+	})
+
+	t.Run("streams", func(t *testing.T) {
+		const ns, n = 4, 1 << 16
+		var want strings.Builder
+		for s := range ns {
+			sum := 0
+			for j := range n / ns {
+				sum += (s*(n/ns) + j) % 100 * (s + 1)
+			}
+			fmt.Fprintf(&want, "stream %d: sum=%d query=cudaSuccess\n", s, sum)
+		}
+		want.WriteString("elapsed>0: yes event query=cudaSuccess\n")
+		code, out, errOut := execProgram(t, libs, "streams")
+		if code != 0 || out != want.String() {
+			t.Errorf("exit %d, output %q, want 0 and %q; stderr:\n%s", code, out, want.String(), errOut)
+		}
+	})
+
+	t.Run("fault", func(t *testing.T) {
+		code, out, errOut := execProgram(t, libs, "fault")
+		want := "synchronize: cudaErrorIllegalAddress (an illegal memory access was encountered)\n" +
+			"memcpy after: cudaErrorIllegalAddress\nlast error: cudaErrorIllegalAddress\n"
+		if code != 0 || out != want {
+			t.Errorf("exit %d, output %q, want 0 and %q; stderr:\n%s", code, out, want, errOut)
+		}
+		// Thread 101 = block 1, thread 37 stores 4 * (101 + 2^20) bytes past the buffer.
+		for _, s := range []string{"ptx2go: kernel fault, cudaErrorIllegalAddress", "fault.compute_80.ptx:", "out-of-bounds access at global address", "kernel _Z3oobPi, CTA (1,0,0), thread (37,0,0)"} {
+			if !strings.Contains(errOut, s) {
+				t.Errorf("stderr lacks %q:\n%s", s, errOut)
+			}
+		}
+	})
+
+	t.Run("sass-only", func(t *testing.T) {
+		code, out, errOut := execProgram(t, libs, "vectoradd_sass")
+		if code != 1 || !strings.Contains(out, "cudaErrorNoKernelImageForDevice") {
+			t.Errorf("exit %d, output %q; want 1 and cudaErrorNoKernelImageForDevice", code, out)
+		}
+		if !strings.Contains(errOut, "carries no PTX, only SASS (sm_80)") || !strings.Contains(errOut, "-gencode arch=compute_80,code=compute_80") {
+			t.Errorf("stderr does not say to rebuild with PTX:\n%s", errOut)
+		}
+	})
+
+	// The driver API program loads PTX text and a fat binary with compressed PTX.
+	for _, image := range []string{"drv_kernels.ptx", "drv_kernels.fatbin"} {
+		t.Run("driver/"+image, func(t *testing.T) {
+			const n = 10000
+			y := func(i int) float32 {
+				x, v := float32(i), float32(1)
+				v = 2*x + v
+				return 0.5*x + v
+			}
+			code, out, errOut := execProgram(t, libs, "driver", filepath.Join(cudaCorpus, image))
+			want := "devices=1 cc=8.0 driver>=11080: yes\n" +
+				fmt.Sprintf("y[0]=%.1f y[1]=%.1f y[%d]=%.1f launches=2 (4 bytes) mismatches=0\n", y(0), y(1), n-1, y(n-1))
+			if code != 0 || out != want {
+				t.Errorf("exit %d, output %q, want 0 and %q; stderr:\n%s", code, out, want, errOut)
+			}
+		})
+	}
+}
+
+// TestCudaStubs checks that unimplemented.c (make cuda-stubs) stubs no function the drop-in
+// implements, which would not link, and that the registration entry points are implemented.
+func TestCudaStubs(t *testing.T) {
+	dir := filepath.Join("cudart")
+	stubs, err := os.ReadFile(filepath.Join(dir, "unimplemented.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stubbed []string
+	for l := range strings.Lines(string(stubs)) {
+		if name, ok := strings.CutPrefix(strings.TrimSpace(l), "STUB("); ok {
+			stubbed = append(stubbed, strings.TrimSuffix(name, ")"))
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	var exported []string
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for l := range strings.Lines(string(src)) {
+			if name, ok := strings.CutPrefix(strings.TrimSpace(l), "//export "); ok {
+				exported = append(exported, name)
+			}
+		}
+	}
+	if len(stubbed) < 500 || len(exported) < 100 {
+		t.Fatalf("%d stubs and %d exports: unimplemented.c or the exports are missing", len(stubbed), len(exported))
+	}
+	for _, e := range exported {
+		if slices.Contains(stubbed, e) {
+			t.Errorf("%s is both exported and stubbed: run make cuda-stubs", e)
+		}
+	}
+	for _, e := range []string{"__cudaRegisterFatBinary", "__cudaRegisterFatBinaryEnd", "__cudaUnregisterFatBinary",
+		"__cudaRegisterFunction", "__cudaRegisterVar", "__cudaRegisterManagedVar", "__cudaPushCallConfiguration",
+		"__cudaPopCallConfiguration", "__cudaInitModule", "cudaLaunchKernel", "cuLaunchKernel", "cuGetProcAddress"} {
+		if !slices.Contains(exported, e) {
+			t.Errorf("%s is not implemented", e)
+		}
+	}
+}
