@@ -161,7 +161,7 @@ cuda-stubs:
 # PTX), vectoradd also with SASS only (vectoradd_sass, which the drop-in cannot run), and the
 # driver API program with -lcuda; the driver program's kernels as PTX and as a fat binary
 # holding only (compressed) PTX.
-CUDART_PROGRAMS = vectoradd reduction streams fault
+CUDART_PROGRAMS = vectoradd reduction streams fault bench
 cuda-programs:
 	@mkdir -p testdata/cudart/bin
 	@set -e; for n in $(CUDART_PROGRAMS); do \

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	goruntime "runtime"
 	"slices"
 	"strings"
@@ -125,6 +126,17 @@ func TestExec(t *testing.T) {
 		}
 		if !strings.Contains(errOut, "carries no PTX, only SASS (sm_80)") || !strings.Contains(errOut, "-gencode arch=compute_80,code=compute_80") {
 			t.Errorf("stderr does not say to rebuild with PTX:\n%s", errOut)
+		}
+	})
+
+	// bench measures; here it only has to run and report every figure.
+	t.Run("bench", func(t *testing.T) {
+		code, out, errOut := execProgram(t, libs, "bench", "20")
+		re := regexp.MustCompile(`^empty kernel launch \+ synchronize: [0-9.]+ us \(20 launches\)\n` +
+			`cudaMemcpy 256 MiB host to device: [0-9.]+ GB/s\ncudaMemcpy 256 MiB device to host: [0-9.]+ GB/s\n` +
+			`cudaMemcpy 256 MiB device to device: [0-9.]+ GB/s\n$`)
+		if code != 0 || !re.MatchString(out) {
+			t.Errorf("exit %d, output %q; stderr:\n%s", code, out, errOut)
 		}
 	})
 

@@ -733,24 +733,36 @@ func cuGetErrorName(e C.int, s **C.char) C.int {
 	return success
 }
 
-// cuGetProcAddress finds a driver entry point by its base name, as CUDA 11.3 and later resolve
-// them: the _v2 version where the drop-in has one, else the plain name; a stub where the
-// drop-in has neither.
+// versioned lists the driver entry points the drop-in implements as NAME_v2 with the CUDA
+// version from which cuGetProcAddress(NAME) means NAME_v2 (cuda.h maps NAME to NAME_v2 from
+// then on). Before that version NAME is the older entry point, with another signature.
+var versioned = map[string]int{
+	"cuMemAlloc": 3020, "cuMemFree": 3020, "cuMemGetInfo": 3020, "cuMemAllocPitch": 3020, "cuMemAllocHost": 3020,
+	"cuMemcpyHtoD": 3020, "cuMemcpyDtoH": 3020, "cuMemcpyDtoD": 3020, "cuMemcpyHtoDAsync": 3020,
+	"cuMemcpyDtoHAsync": 3020, "cuMemcpyDtoDAsync": 3020, "cuMemsetD8": 3020, "cuMemsetD16": 3020,
+	"cuMemsetD32": 3020, "cuDeviceTotalMem": 3020, "cuModuleGetGlobal": 3020, "cuCtxCreate": 3020,
+	"cuCtxDestroy": 4000, "cuCtxPushCurrent": 4000, "cuCtxPopCurrent": 4000, "cuStreamDestroy": 4000,
+	"cuEventDestroy": 4000, "cuDevicePrimaryCtxRelease": 11000, "cuDevicePrimaryCtxReset": 11000,
+	"cuDevicePrimaryCtxSetFlags": 11000, "cuDeviceGetUuid": 11040, "cuGetProcAddress": 12000,
+}
+
+// cuGetProcAddress finds a driver entry point by its base name for a CUDA version, as the
+// driver does: NAME_v2 from the version versioned gives, else NAME (which may be a stub).
 //
 //export cuGetProcAddress
 func cuGetProcAddress(symbol *C.char, pfn *unsafe.Pointer, version C.int, flags C.ulonglong) C.int {
 	name := C.GoString(symbol)
-	for _, n := range []string{name + "_v2", name} {
-		cs := C.CString(n)
-		p := C.ptx2go_self_symbol(cs)
-		C.free(unsafe.Pointer(cs))
-		if p != nil {
-			*pfn = p
-			return success
-		}
+	if v, ok := versioned[name]; ok && int(version) >= v {
+		name += "_v2"
 	}
-	*pfn = nil
-	return errSymbolNotFound
+	cs := C.CString(name)
+	p := C.ptx2go_self_symbol(cs)
+	C.free(unsafe.Pointer(cs))
+	*pfn = p
+	if p == nil {
+		return errSymbolNotFound
+	}
+	return success
 }
 
 //export cuGetProcAddress_v2
