@@ -158,7 +158,8 @@ cuda-stubs:
 
 # Rebuilds the CUDA test programs of testdata/cudart (run under the drop-in by cmd/ptx2go's
 # TestExec) with nvcc 11.8: each runtime API program with -cudart shared for sm_80 (SASS and
-# PTX), vectoradd also with SASS only (vectoradd_sass, which the drop-in cannot run), and the
+# PTX), vectoradd also with SASS only (vectoradd_sass, which the drop-in cannot run) and with
+# PTX only through the device link step (vectoradd_rdc: -rdc=true, which adds libcudadevrt), and the
 # driver API program with -lcuda; the driver program's kernels as PTX and as a fat binary
 # holding only (compressed) PTX.
 CUDART_PROGRAMS = vectoradd reduction streams fault bench
@@ -169,6 +170,7 @@ cuda-programs:
 		$(NVCC) -cudart shared -arch=sm_80 -O2 testdata/cudart/$$n.cu -o testdata/cudart/bin/$$n; \
 	done
 	$(NVCC) -cudart shared -gencode arch=compute_80,code=sm_80 -O2 testdata/cudart/vectoradd.cu -o testdata/cudart/bin/vectoradd_sass
+	$(NVCC) -cudart shared -rdc=true -arch=compute_52 -O2 testdata/cudart/vectoradd.cu -o testdata/cudart/bin/vectoradd_rdc
 	$(NVCC) -cudart shared -O2 testdata/cudart/driver.cu -o testdata/cudart/bin/driver -lcuda
 	$(NVCC) -ptx -arch=compute_80 -O2 testdata/cudart/drv_kernels.cu -o testdata/cudart/drv_kernels.ptx
 	$(NVCC) -fatbin -gencode arch=compute_80,code=compute_80 -O2 testdata/cudart/drv_kernels.cu -o testdata/cudart/drv_kernels.fatbin

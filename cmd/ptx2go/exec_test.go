@@ -62,13 +62,19 @@ func TestExec(t *testing.T) {
 		}
 	}
 
+	// vectoradd_rdc went through nvcc's device link step (-rdc=true -arch=compute_52): its
+	// fat binary wrapper lists the translation unit's PTX and libcudadevrt's (compute_90).
 	t.Run("vectoradd", func(t *testing.T) {
-		for _, n := range []int{50000, 1000} {
-			code, out, errOut := execProgram(t, libs, "vectoradd", fmt.Sprint(n))
+		for _, run := range []struct {
+			prog string
+			n    int
+		}{{"vectoradd", 50000}, {"vectoradd", 1000}, {"vectoradd_rdc", 3000}} {
+			n := run.n
+			code, out, errOut := execProgram(t, libs, run.prog, fmt.Sprint(n))
 			c := func(i int) float32 { return float32(i)/2 + (2*float32(i) + 1) }
 			want := fmt.Sprintf("n=%d blocks=%d c[0]=%.1f c[1]=%.1f c[%d]=%.1f mismatches=0\n", n, (n+255)/256, c(0), c(1), n-1, c(n-1))
 			if code != 0 || out != want {
-				t.Errorf("vectoradd %d: exit %d, output %q, want 0 and %q; stderr:\n%s", n, code, out, want, errOut)
+				t.Errorf("%s %d: exit %d, output %q, want 0 and %q; stderr:\n%s", run.prog, n, code, out, want, errOut)
 			}
 		}
 	})

@@ -284,7 +284,7 @@ func loadModule(out *unsafe.Pointer, image []byte, name string) C.int {
 		}
 		m.image, m.isPTX = image, true
 	}
-	if _, code := m.compile(); code != success {
+	if _, code := m.compile(""); code != success {
 		return code
 	}
 	h := handle()
@@ -371,7 +371,11 @@ func cuModuleGetFunction(f *unsafe.Pointer, m unsafe.Pointer, name *C.char) C.in
 		return errInvalidResourceHandle
 	}
 	k := &kernel{mod: mod, name: C.GoString(name)}
-	if _, err := mod.mod.Kernel(k.name); err != nil {
+	cm, code := mod.compile(k.name)
+	if code != success {
+		return code
+	}
+	if _, err := cm.Kernel(k.name); err != nil {
 		return errSymbolNotFound
 	}
 	state.mu.Lock()
@@ -396,11 +400,15 @@ func cuModuleGetGlobal_v2(dptr *C.ulonglong, size *C.size_t, m unsafe.Pointer, n
 		return errInvalidResourceHandle
 	}
 	n := C.GoString(name)
-	for _, g := range mod.mod.Runtime().Globals {
+	cm, code := mod.compile(n)
+	if code != success {
+		return code
+	}
+	for _, g := range cm.Runtime().Globals {
 		if g.Name != n {
 			continue
 		}
-		p, err := mod.mod.GlobalAddr(device(), n)
+		p, err := cm.GlobalAddr(device(), n)
 		if err != nil {
 			return errSymbolNotFound
 		}

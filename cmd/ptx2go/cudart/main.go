@@ -21,6 +21,7 @@ package main
 import "C"
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -38,16 +39,27 @@ import (
 
 func main() {}
 
-// module is one fat binary (or PTX image) of the program, compiled on first use.
+// module is one fat binary (or PTX image) of the program: its PTX entries are compiled on
+// first use, each once.
 type module struct {
-	name    string // the file name faults show
-	image   []byte // the fat binary's containers, or PTX text
-	isPTX   bool
-	once    sync.Once
-	mod     *ptx2go.Module
-	err     error
+	name  string // the program's name, which the PTX file names faults show start with
+	image []byte // the fat binary's containers, or PTX text
+	isPTX bool
+	funcs map[string]unsafe.Pointer // cuModuleGetFunction's handles
+
+	parse   sync.Once
+	entries []fatbin.Entry // the PTX entries (for PTX text, one made of it)
+	err     error          // why the image has no PTX to run
 	errCode cudaError
-	funcs   map[string]unsafe.Pointer // cuModuleGetFunction's handles
+	units   map[int]*unit // the compiled entries, by index in entries; guarded by state.mu
+}
+
+// unit is one PTX entry of a module, compiled once.
+type unit struct {
+	once sync.Once
+	name string
+	mod  *ptx2go.Module
+	err  error
 }
 
 // kernel is a registered kernel: its module and PTX name, resolved to the runtime's function
@@ -56,6 +68,7 @@ type kernel struct {
 	mod  *module
 	name string
 	once sync.Once
+	cm   *ptx2go.Module // the compiled PTX that holds it
 	fn   *runtime.Func
 	prm  []ptx2go.Param
 	err  error
@@ -136,57 +149,109 @@ func programName() string {
 	return filepath.Base(exe)
 }
 
-// compile compiles the module once: the newest PTX of a fat binary, or PTX text. The PTX is
-// written to $PTX2GO_PTX_DIR when it is set, so that the lines faults name can be read.
-func (m *module) compile() (*ptx2go.Module, cudaError) {
-	m.once.Do(func() {
-		src := m.image
-		if !m.isPTX {
-			entries, err := fatbin.Parse(m.image)
-			if err != nil {
-				m.err, m.errCode = fmt.Errorf("%s: %v", m.name, err), errInvalidKernelImage
-				return
-			}
-			e, ok := fatbin.NewestPTX(entries)
-			if !ok {
-				archs := fatbin.SASSArchs(entries)
-				arch, names := 80, make([]string, len(archs))
-				for i, a := range archs {
-					names[i] = strconv.Itoa(a)
-					arch = a
-				}
-				m.err = fmt.Errorf("%s carries no PTX, only SASS (sm_%s): ptx2go runs PTX; rebuild it with -gencode arch=compute_%d,code=compute_%d (or add that to its -gencode options)",
-					programName(), strings.Join(names, ", sm_"), arch, arch)
-				m.errCode = errNoKernelImageForDevice
-				return
-			}
-			src = e.Data
-			m.name = fmt.Sprintf("%s.compute_%d.ptx", m.name, e.Arch)
+// parseImage finds the module's PTX entries, once.
+func (m *module) parseImage() {
+	m.parse.Do(func() {
+		if m.isPTX {
+			m.entries = []fatbin.Entry{{Kind: fatbin.KindPTX, Data: m.image}}
+			return
 		}
-		if dir := os.Getenv("PTX2GO_PTX_DIR"); dir != "" {
-			if err := os.WriteFile(filepath.Join(dir, filepath.Base(m.name)), src, 0o666); err != nil {
-				warnf("PTX2GO_PTX_DIR: %v", err)
+		entries, err := fatbin.Parse(m.image)
+		if err != nil {
+			m.err, m.errCode = fmt.Errorf("%s: %v", m.name, err), errInvalidKernelImage
+			return
+		}
+		for _, e := range entries {
+			if e.Kind == fatbin.KindPTX {
+				m.entries = append(m.entries, e)
 			}
 		}
-		m.mod, m.err = ptx2go.Compile(src, ptx2go.Options{File: m.name})
-		if m.err != nil {
-			m.errCode = errInvalidPtx
+		if len(m.entries) == 0 {
+			archs := fatbin.SASSArchs(entries)
+			arch, names := 80, make([]string, len(archs))
+			for i, a := range archs {
+				names[i] = strconv.Itoa(a)
+				arch = a
+			}
+			m.err = fmt.Errorf("%s carries no PTX, only SASS (sm_%s): ptx2go runs PTX; rebuild it with -gencode arch=compute_%d,code=compute_%d (or add that to its -gencode options)",
+				programName(), strings.Join(names, ", sm_"), arch, arch)
+			m.errCode = errNoKernelImageForDevice
 		}
 	})
+}
+
+// compile returns the compiled PTX of the module that defines symbol (a kernel or variable
+// name; "" for any): the newest of the PTX entries whose text names it, or of all of them.
+// A fat binary of a device-linked program (-rdc) holds one PTX entry per translation unit and
+// libcudadevrt's, so the entry is chosen by the symbol. Each entry is compiled once; its PTX
+// is written to $PTX2GO_PTX_DIR when that is set, so that the lines faults name can be read.
+func (m *module) compile(symbol string) (*ptx2go.Module, cudaError) {
+	m.parseImage()
 	if m.err != nil {
 		warnOnce(m.err.Error())
 		return nil, m.errCode
 	}
-	return m.mod, success
+	var cands []fatbin.Entry
+	var index []int
+	for i, e := range m.entries {
+		if symbol != "" && bytes.Contains(e.Data, []byte(symbol)) {
+			cands, index = append(cands, e), append(index, i)
+		}
+	}
+	if len(cands) == 0 {
+		cands = m.entries
+		index = nil
+		for i := range m.entries {
+			index = append(index, i)
+		}
+	}
+	best, _ := fatbin.NewestPTX(cands)
+	idx := 0
+	for i, e := range cands {
+		if e.Arch == best.Arch && e.Major == best.Major && e.Minor == best.Minor && bytes.Equal(e.Data, best.Data) {
+			idx = index[i]
+			break
+		}
+	}
+	state.mu.Lock()
+	if m.units == nil {
+		m.units = map[int]*unit{}
+	}
+	u := m.units[idx]
+	if u == nil {
+		u = &unit{name: m.name}
+		if !m.isPTX {
+			u.name = fmt.Sprintf("%s.compute_%d.ptx", m.name, best.Arch)
+			if len(m.entries) > 1 {
+				u.name = fmt.Sprintf("%s.%d.compute_%d.ptx", m.name, idx, best.Arch)
+			}
+		}
+		m.units[idx] = u
+	}
+	state.mu.Unlock()
+	u.once.Do(func() {
+		if dir := os.Getenv("PTX2GO_PTX_DIR"); dir != "" {
+			if err := os.WriteFile(filepath.Join(dir, filepath.Base(u.name)), best.Data, 0o666); err != nil {
+				warnf("PTX2GO_PTX_DIR: %v", err)
+			}
+		}
+		u.mod, u.err = ptx2go.Compile(best.Data, ptx2go.Options{File: u.name})
+	})
+	if u.err != nil {
+		warnOnce(firstLines(u.err.Error(), 10))
+		return nil, errInvalidPtx
+	}
+	return u.mod, success
 }
 
 // resolve compiles the kernel's module and finds the kernel.
 func (k *kernel) resolve() cudaError {
-	mod, code := k.mod.compile()
+	mod, code := k.mod.compile(k.name)
 	if code != success {
 		return code
 	}
 	k.once.Do(func() {
+		k.cm = mod
 		kk, err := mod.Kernel(k.name)
 		if err != nil {
 			k.err = err
@@ -216,7 +281,7 @@ func (k *kernel) launch(grid, block runtime.Dim3, shared int, params []byte) cud
 		return e
 	}
 	dev := device()
-	err := dev.Launch(context.Background(), k.mod.mod.Runtime(), k.fn, runtime.LaunchConfig{Grid: grid, Block: block, DynamicShared: shared}, params)
+	err := dev.Launch(context.Background(), k.cm.Runtime(), k.fn, runtime.LaunchConfig{Grid: grid, Block: block, DynamicShared: shared}, params)
 	if err == nil {
 		return success
 	}
@@ -326,4 +391,13 @@ func usedBytes() uint64 {
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	return state.used
+}
+
+// firstLines returns the first n lines of msg, and how many more there are.
+func firstLines(msg string, n int) string {
+	lines := strings.Split(msg, "\n")
+	if len(lines) <= n {
+		return msg
+	}
+	return fmt.Sprintf("%s\n... and %d more lines", strings.Join(lines[:n], "\n"), len(lines)-n)
 }

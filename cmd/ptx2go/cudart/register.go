@@ -20,10 +20,19 @@ func __cudaRegisterFatBinary(fatCubin unsafe.Pointer) unsafe.Pointer {
 	h := handle()
 	m := &module{}
 	if w != nil && uint32(w.magic) == fatbin.WrapperMagic && w.data != nil {
-		// The containers' total size is in their headers: read the first, then the rest.
-		hdr := unsafe.Slice((*byte)(unsafe.Pointer(w.data)), 16)
-		if n, err := fatbin.Size(hdr); err == nil {
-			m.image = append([]byte(nil), unsafe.Slice((*byte)(unsafe.Pointer(w.data)), n)...)
+		// A wrapper of version 2 comes from nvcc's device link step (-rdc): its data is the
+		// linked image with libcudadevrt's relocatable code (PTX for the newest architecture,
+		// never launched), and filename_or_fatbins a NULL-terminated list of the translation
+		// units' own fat binaries, which hold the program's PTX.
+		if w.version == 2 && w.filename_or_fatbins != nil {
+			for _, p := range unsafe.Slice((*unsafe.Pointer)(w.filename_or_fatbins), 1<<16) {
+				if p == nil {
+					break
+				}
+				m.image = append(m.image, containerAt(p)...)
+			}
+		} else {
+			m.image = containerAt(unsafe.Pointer(w.data))
 		}
 	}
 	state.mu.Lock()
@@ -106,4 +115,14 @@ func __cudaPopCallConfiguration(grid, block *C.ptx2go_dim3, shared *C.size_t, st
 	state.configs = state.configs[:n-1]
 	*grid, *block, *shared, *stream = c.grid, c.block, c.shared, c.stream
 	return success
+}
+
+// containerAt copies the fat binary container at p, whose size is in its header; nil if there
+// is none.
+func containerAt(p unsafe.Pointer) []byte {
+	n, err := fatbin.Size(unsafe.Slice((*byte)(p), 16))
+	if err != nil {
+		return nil
+	}
+	return append([]byte(nil), unsafe.Slice((*byte)(p), n)...)
 }

@@ -459,7 +459,7 @@ func symbolAddr(symbol unsafe.Pointer) (runtime.Ptr, int, C.int) {
 	if v == nil {
 		return 0, 0, errInvalidSymbol
 	}
-	mod, code := v.mod.compile()
+	mod, code := v.mod.compile(v.name)
 	if code != success {
 		return 0, 0, code
 	}
@@ -616,7 +616,7 @@ func cudaFuncGetAttributes(a *C.struct_cudaFuncAttributes, fn unsafe.Pointer) C.
 	if code := k.resolve(); code != success {
 		return ret(code)
 	}
-	rt := k.mod.mod.Runtime()
+	rt := k.cm.Runtime()
 	*a = C.struct_cudaFuncAttributes{
 		sharedSizeBytes:           C.size_t(rt.SharedSize),
 		constSizeBytes:            0,
@@ -637,7 +637,7 @@ func (k *kernel) dynShared() int {
 	if k.maxDynShared > 0 {
 		return k.maxDynShared
 	}
-	return sharedPerBlock - k.mod.mod.Runtime().SharedSize
+	return sharedPerBlock - k.cm.Runtime().SharedSize
 }
 
 //export cudaFuncSetAttribute
@@ -671,7 +671,7 @@ func cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n *C.int, fn unsafe.
 	if code := k.resolve(); code != success {
 		return ret(code)
 	}
-	*n = C.int(occupancy(int(blockSize), int(shared)+k.mod.mod.Runtime().SharedSize))
+	*n = C.int(occupancy(int(blockSize), int(shared)+k.cm.Runtime().SharedSize))
 	return success
 }
 
@@ -684,7 +684,7 @@ func cudaOccupancyAvailableDynamicSMemPerBlock(size *C.size_t, fn unsafe.Pointer
 	if code := k.resolve(); code != success {
 		return ret(code)
 	}
-	*size = C.size_t(max(0, min(runtime.MaxSharedBytes, sharedPerSM/max(int(numBlocks), 1))-k.mod.mod.Runtime().SharedSize))
+	*size = C.size_t(max(0, min(runtime.MaxSharedBytes, sharedPerSM/max(int(numBlocks), 1))-k.cm.Runtime().SharedSize))
 	return success
 }
 
