@@ -2,6 +2,7 @@
 // call a C function pointer itself.
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <pthread.h>
 
 #include "cudart.h"
 
@@ -26,3 +27,5 @@ void *ptx2go_self_symbol(const char *name) {
     }
     return dlsym(self, name);
 }
+
+unsigned long ptx2go_thread_id(void) { return (unsigned long)pthread_self(); }

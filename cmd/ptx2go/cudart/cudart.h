@@ -42,6 +42,9 @@ struct cudaPointerAttributes {
 void ptx2go_call_stream_callback(void *fn, void *stream, int status, void *data);
 void ptx2go_call_host_fn(void *fn, void *data);
 
+// ptx2go_thread_id identifies the calling host thread (pthread_self).
+unsigned long ptx2go_thread_id(void);
+
 // ptx2go_self_symbol looks name up among the drop-in library's own symbols (cuGetProcAddress).
 void *ptx2go_self_symbol(const char *name);
 

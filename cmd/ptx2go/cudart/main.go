@@ -101,7 +101,7 @@ var state struct {
 	host    map[uintptr]int       // cudaMallocHost allocations and their sizes
 	streams map[uintptr]bool
 	events  map[uintptr]*event
-	configs []launchConfig // __cudaPushCallConfiguration's stack
+	configs map[C.ulong][]launchConfig // __cudaPushCallConfiguration's stack of each host thread
 	used    uint64         // bytes allocated with cudaMalloc and cuMemAlloc
 	lastErr cudaError      // cudaGetLastError
 	sticky  cudaError      // a kernel fault: every later call returns it
@@ -123,6 +123,7 @@ func init() {
 	state.host = map[uintptr]int{}
 	state.streams = map[uintptr]bool{}
 	state.events = map[uintptr]*event{}
+	state.configs = map[C.ulong][]launchConfig{}
 }
 
 // device returns the emulated device.

@@ -93,26 +93,30 @@ func __cudaRegisterManagedVar(h unsafe.Pointer, hostVarPtrAddress *unsafe.Pointe
 }
 
 // __cudaPushCallConfiguration saves a launch's <<<grid, block, shared, stream>>> for the
-// kernel's host stub, which pops it and calls cudaLaunchKernel.
+// kernel's host stub, which pops it and calls cudaLaunchKernel. Each host thread has its own
+// stack, so threads may launch at the same time.
 //
 //export __cudaPushCallConfiguration
 func __cudaPushCallConfiguration(grid, block C.ptx2go_dim3, shared C.size_t, stream unsafe.Pointer) C.uint {
+	id := C.ptx2go_thread_id()
 	state.mu.Lock()
 	defer state.mu.Unlock()
-	state.configs = append(state.configs, launchConfig{grid, block, shared, stream})
+	state.configs[id] = append(state.configs[id], launchConfig{grid, block, shared, stream})
 	return 0
 }
 
 //export __cudaPopCallConfiguration
 func __cudaPopCallConfiguration(grid, block *C.ptx2go_dim3, shared *C.size_t, stream *unsafe.Pointer) C.int {
+	id := C.ptx2go_thread_id()
 	state.mu.Lock()
 	defer state.mu.Unlock()
-	n := len(state.configs)
+	cs := state.configs[id]
+	n := len(cs)
 	if n == 0 {
 		return errInvalidConfiguration
 	}
-	c := state.configs[n-1]
-	state.configs = state.configs[:n-1]
+	c := cs[n-1]
+	state.configs[id] = cs[:n-1]
 	*grid, *block, *shared, *stream = c.grid, c.block, c.shared, c.stream
 	return success
 }
