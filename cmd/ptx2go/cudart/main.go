@@ -102,9 +102,9 @@ var state struct {
 	streams map[uintptr]bool
 	events  map[uintptr]*event
 	configs map[C.ulong][]launchConfig // __cudaPushCallConfiguration's stack of each host thread
-	used    uint64         // bytes allocated with cudaMalloc and cuMemAlloc
-	lastErr cudaError      // cudaGetLastError
-	sticky  cudaError      // a kernel fault: every later call returns it
+	used    uint64                     // bytes allocated with cudaMalloc and cuMemAlloc
+	lastErr cudaError                  // cudaGetLastError
+	sticky  cudaError                  // a kernel fault: every later call returns it
 	nmods   int
 }
 
