@@ -135,6 +135,22 @@ func TestExec(t *testing.T) {
 		}
 	})
 
+	t.Run("threads", func(t *testing.T) {
+		const n = 4096
+		var want strings.Builder
+		for th := range 4 {
+			sum := 0
+			for i := range n {
+				sum += i * (th + 1)
+			}
+			fmt.Fprintf(&want, "thread %d: sum=%d mismatches=0\n", th, sum)
+		}
+		code, out, errOut := execProgram(t, libs, "threads")
+		if code != 0 || out != want.String() {
+			t.Errorf("exit %d, output %q, want 0 and %q; stderr:\n%s", code, out, want.String(), errOut)
+		}
+	})
+
 	// bench measures; here it only has to run and report every figure.
 	t.Run("bench", func(t *testing.T) {
 		code, out, errOut := execProgram(t, libs, "bench", "20")
