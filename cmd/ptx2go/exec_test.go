@@ -151,6 +151,35 @@ func TestExec(t *testing.T) {
 		}
 	})
 
+	// info checks the device description against the emulated device's specification
+	// (README: compute capability 8.0, ptx2go's limits, GOMAXPROCS multiprocessors), the
+	// occupancy calculator (2048 threads and 32 blocks per multiprocessor), pitched copies and
+	// the error paths: a double free, cudaGetLastError and cudaPeekAtLastError after a launch
+	// with too many threads, an unsupported entry point and managed memory.
+	t.Run("info", func(t *testing.T) {
+		sms := goruntime.GOMAXPROCS(0)
+		want := "devices=1 current=0 runtime=11080 driver>=runtime:1\n" +
+			"name=ptx2go CPU emulation (sm_80) cc=8.0 warp=32 maxThreads=1024 dims=1024,1024,64 grid=2147483647,65535,65535\n" +
+			fmt.Sprintf("shared=49152 optin=%d sms=%d managed=0 map=0 concurrent=0 reserved=0\n", 227<<10, sms) +
+			fmt.Sprintf("attr cc major=8 sms=%d bad device=cudaErrorInvalidDevice\n", sms) +
+			"tile: shared=1024 maxThreads=1024\n" +
+			fmt.Sprintf("occupancy(256)=8 potential block=1024 minGrid=%d\n", 2*sms) +
+			"pitch=1024 copy2D=cudaSuccess h[0][0]=255 h[3][255]=0\n" +
+			"pointer types: device=2 host=0\nmeminfo: used>=pitch*4:1\n" +
+			"free twice: cudaSuccess then cudaErrorInvalidDevicePointer\n" +
+			"last error: cudaErrorInvalidDevicePointer, then cudaSuccess\n" +
+			"launch 2048 threads: peek cudaErrorInvalidConfiguration, last cudaErrorInvalidConfiguration, peek cudaSuccess\n" +
+			"managed: cudaErrorNotSupported\ngraph: cudaErrorNotSupported cudaErrorNotSupported\n" +
+			"error 700: cudaErrorIllegalAddress / an illegal memory access was encountered\nsync: cudaSuccess\n"
+		code, out, errOut := execProgram(t, libs, "info")
+		if code != 0 || out != want {
+			t.Errorf("exit %d, output\n%s\nwant\n%s\nstderr:\n%s", code, out, want, errOut)
+		}
+		if n := strings.Count(errOut, "cudaGraphCreate is not supported"); n != 1 {
+			t.Errorf("the unsupported cudaGraphCreate is reported %d times, want once:\n%s", n, errOut)
+		}
+	})
+
 	// bench measures; here it only has to run and report every figure.
 	t.Run("bench", func(t *testing.T) {
 		code, out, errOut := execProgram(t, libs, "bench", "20")
