@@ -2,7 +2,7 @@
 // cuModuleLoadData, runs saxpy on y = 2x + y through cuLaunchKernel with kernelParams and then
 // y = 0.5x + y with the extra parameter buffer, and reads the module's launches counter with
 // cuModuleGetGlobal. Prints a few elements, the counter and the mismatches against a host
-// computation.
+// computation. cuMemAlloc is looked up with cuGetProcAddress.
 #include <cuda.h>
 #include <cstdio>
 #include <cstdlib>
@@ -58,8 +58,16 @@ int main(int argc, char **argv) {
         x[i] = (float)i;
         y[i] = 1.0f;
     }
+    // cuMemAlloc through cuGetProcAddress, as runtimes look entry points up: for CUDA 11.8 the
+    // name means cuMemAlloc_v2 (64-bit sizes and pointers).
+    typedef CUresult (*memAlloc)(CUdeviceptr *, size_t);
+    memAlloc alloc = NULL;
+    CHECK(cuGetProcAddress("cuMemAlloc", (void **)&alloc, 11080, CU_GET_PROC_ADDRESS_DEFAULT));
+    void *missing = &missing;
+    CUresult notFound = cuGetProcAddress("cuNoSuchFunction", &missing, 11080, CU_GET_PROC_ADDRESS_DEFAULT);
+    printf("cuGetProcAddress: cuMemAlloc %s, unknown name %d (%s)\n", alloc == (memAlloc)cuMemAlloc ? "is cuMemAlloc_v2" : "differs", (int)notFound, missing ? "set" : "NULL");
     CUdeviceptr dx, dy;
-    CHECK(cuMemAlloc(&dx, n * sizeof(float)));
+    CHECK(alloc(&dx, n * sizeof(float)));
     CHECK(cuMemAlloc(&dy, n * sizeof(float)));
     CHECK(cuMemcpyHtoD(dx, x, n * sizeof(float)));
     CHECK(cuMemsetD32(dy, 0x3f800000, n)); // 1.0f
