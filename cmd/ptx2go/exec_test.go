@@ -103,7 +103,7 @@ func TestExec(t *testing.T) {
 			}
 			fmt.Fprintf(&want, "stream %d: sum=%d query=cudaSuccess\n", s, sum)
 		}
-		want.WriteString("elapsed>0: yes event query=cudaSuccess\n")
+		want.WriteString("elapsed>0: yes event query=cudaSuccess callbacks=44\n")
 		code, out, errOut := execProgram(t, libs, "streams")
 		if code != 0 || out != want.String() {
 			t.Errorf("exit %d, output %q, want 0 and %q; stderr:\n%s", code, out, want.String(), errOut)

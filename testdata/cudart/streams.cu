@@ -1,8 +1,17 @@
 // Streams and events: four streams each copy a quarter of a pinned buffer to the device
 // (cudaMemcpyAsync), scale it by their index plus one, and copy it back; events around the
-// work measure it with cudaEventElapsedTime. Prints each quarter's sum, whether the elapsed
-// time is positive and whether the streams and events report completion.
+// work measure it with cudaEventElapsedTime; a stream callback and a host function count the
+// streams that finished. Prints each quarter's sum, whether the elapsed time is positive,
+// whether the streams and events report completion, and the count.
 #include <cstdio>
+
+static int finished;
+
+static void CUDART_CB done(cudaStream_t, cudaError_t status, void *n) {
+    if (status == cudaSuccess) (*(int *)n)++;
+}
+
+static void CUDART_CB hostDone(void *n) { (*(int *)n) += 10; }
 
 __global__ void scale(int *x, int n, int k) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -34,6 +43,8 @@ int main() {
         CHECK(cudaMemcpyAsync(d + i * q, h + i * q, q * sizeof(int), cudaMemcpyHostToDevice, s[i]));
         scale<<<(q + 127) / 128, 128, 0, s[i]>>>(d + i * q, q, i + 1);
         CHECK(cudaMemcpyAsync(h + i * q, d + i * q, q * sizeof(int), cudaMemcpyDeviceToHost, s[i]));
+        CHECK(cudaStreamAddCallback(s[i], done, &finished, 0));
+        CHECK(cudaLaunchHostFunc(s[i], hostDone, &finished));
     }
     CHECK(cudaEventRecord(stop, 0));
     CHECK(cudaEventSynchronize(stop));
@@ -45,7 +56,7 @@ int main() {
         for (int j = 0; j < q; j++) sum += h[i * q + j];
         printf("stream %d: sum=%lld query=%s\n", i, sum, cudaGetErrorName(cudaStreamQuery(s[i])));
     }
-    printf("elapsed>0: %s event query=%s\n", ms > 0 ? "yes" : "no", cudaGetErrorName(cudaEventQuery(stop)));
+    printf("elapsed>0: %s event query=%s callbacks=%d\n", ms > 0 ? "yes" : "no", cudaGetErrorName(cudaEventQuery(stop)), finished);
     for (int i = 0; i < ns; i++) CHECK(cudaStreamDestroy(s[i]));
     CHECK(cudaEventDestroy(start));
     CHECK(cudaEventDestroy(stop));

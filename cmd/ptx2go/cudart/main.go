@@ -78,10 +78,9 @@ type kernel struct {
 
 // variable is a registered __device__ or __constant__ variable.
 type variable struct {
-	mod      *module
-	name     string
-	size     int
-	constant bool
+	mod  *module
+	name string
+	size int
 }
 
 // event is a cudaEvent_t / CUevent.

@@ -80,7 +80,7 @@ func __cudaRegisterVar(h unsafe.Pointer, hostVar *C.char, deviceAddress *C.char,
 	if m == nil {
 		return
 	}
-	state.vars[uintptr(unsafe.Pointer(hostVar))] = &variable{mod: m, name: C.GoString(deviceName), size: int(size), constant: constant != 0}
+	state.vars[uintptr(unsafe.Pointer(hostVar))] = &variable{mod: m, name: C.GoString(deviceName), size: int(size)}
 }
 
 // __cudaRegisterManagedVar registers a __managed__ variable. Host access to managed memory
