@@ -8,6 +8,7 @@ import "C"
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"os"
 	"unsafe"
 
@@ -771,6 +772,25 @@ func cuGetProcAddress(symbol *C.char, pfn *unsafe.Pointer, version C.int, flags 
 		return errSymbolNotFound
 	}
 	return success
+}
+
+// cuGetExportTable hands out the driver's private function tables, identified by UUIDs, that
+// NVIDIA's own runtime uses: a program linked with nvcc's default -cudart static asks for them
+// at its first CUDA call. They are undocumented and not implemented: the call says which table
+// was asked for and what to do, and the static runtime then fails the program's CUDA calls with
+// cudaErrorNotSupported.
+//
+//export cuGetExportTable
+func cuGetExportTable(table *unsafe.Pointer, id *C.uchar) C.int {
+	if table != nil {
+		*table = nil
+	}
+	uuid := "nil"
+	if id != nil {
+		uuid = fmt.Sprintf("%x", unsafe.Slice((*byte)(unsafe.Pointer(id)), 16))
+	}
+	warnOnce(fmt.Sprintf("cuGetExportTable(%s): the CUDA runtime's private driver tables are not implemented; a program linked with -cudart static (nvcc's default) needs them: build it with -cudart shared", uuid))
+	return errNotSupported
 }
 
 //export cuGetProcAddress_v2
