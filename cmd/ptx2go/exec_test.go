@@ -9,6 +9,7 @@ import (
 	"regexp"
 	goruntime "runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -110,17 +111,37 @@ func TestExec(t *testing.T) {
 		}
 	})
 
+	// Each fault is the CUDA error a GPU gives, sticky, and ptx2go names the PTX line (of the
+	// PTX it writes to $PTX2GO_PTX_DIR), kernel, CTA and thread: thread 101 is block 1, thread 37.
 	t.Run("fault", func(t *testing.T) {
-		code, out, errOut := execProgram(t, libs, "fault")
-		want := "synchronize: cudaErrorIllegalAddress (an illegal memory access was encountered)\n" +
-			"memcpy after: cudaErrorIllegalAddress\nlast error: cudaErrorIllegalAddress\n"
-		if code != 0 || out != want {
-			t.Errorf("exit %d, output %q, want 0 and %q; stderr:\n%s", code, out, want, errOut)
-		}
-		// Thread 101 = block 1, thread 37 stores 4 * (101 + 2^20) bytes past the buffer.
-		for _, s := range []string{"ptx2go: kernel fault, cudaErrorIllegalAddress", "fault.compute_80.ptx:", "out-of-bounds access at global address", "kernel _Z3oobPi, CTA (1,0,0), thread (37,0,0)"} {
-			if !strings.Contains(errOut, s) {
-				t.Errorf("stderr lacks %q:\n%s", s, errOut)
+		dir := t.TempDir()
+		t.Setenv("PTX2GO_PTX_DIR", dir)
+		for _, c := range []struct {
+			mode, err, desc, kind, kernel, instr string
+		}{
+			{"oob", "cudaErrorIllegalAddress", "an illegal memory access was encountered", "out-of-bounds access at global address", "_Z3oobPi", "st.global"},
+			{"misaligned", "cudaErrorMisalignedAddress", "misaligned address", "misaligned access at global address", "_Z10misalignedPi", "st.global"},
+			{"trap", "cudaErrorLaunchFailure", "unspecified launch failure", "trap", "_Z4trapPi", "trap;"},
+		} {
+			code, out, errOut := execProgram(t, libs, "fault", c.mode)
+			want := fmt.Sprintf("synchronize: %s (%s)\nmemcpy after: %s\nlast error: %s\n", c.err, c.desc, c.err, c.err)
+			if code != 0 || out != want {
+				t.Errorf("%s: exit %d, output %q, want 0 and %q; stderr:\n%s", c.mode, code, out, want, errOut)
+			}
+			for _, s := range []string{"ptx2go: kernel fault, " + c.err, c.kind, "(kernel " + c.kernel + ", CTA (1,0,0), thread (37,0,0))"} {
+				if !strings.Contains(errOut, s) {
+					t.Errorf("%s: stderr lacks %q:\n%s", c.mode, s, errOut)
+				}
+			}
+			m := regexp.MustCompile(`fault\.compute_80\.ptx:([0-9]+): `).FindStringSubmatch(errOut)
+			src, err := os.ReadFile(filepath.Join(dir, "fault.compute_80.ptx"))
+			if m == nil || err != nil {
+				t.Errorf("%s: no PTX line in the fault (%v):\n%s", c.mode, err, errOut)
+				continue
+			}
+			lines := strings.Split(string(src), "\n")
+			if n, _ := strconv.Atoi(m[1]); n < 1 || n > len(lines) || !strings.Contains(lines[n-1], c.instr) {
+				t.Errorf("%s: the fault names line %s of the PTX, which is not a %s instruction", c.mode, m[1], c.instr)
 			}
 		}
 	})
