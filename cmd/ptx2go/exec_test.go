@@ -191,7 +191,8 @@ func TestExec(t *testing.T) {
 			"last error: cudaErrorInvalidDevicePointer, then cudaSuccess\n" +
 			"launch 2048 threads: peek cudaErrorInvalidConfiguration, last cudaErrorInvalidConfiguration, peek cudaSuccess\n" +
 			"managed: cudaErrorNotSupported\ngraph: cudaErrorNotSupported cudaErrorNotSupported\n" +
-			"error 700: cudaErrorIllegalAddress / an illegal memory access was encountered\nsync: cudaSuccess\n"
+			"error 700: cudaErrorIllegalAddress / an illegal memory access was encountered\n" +
+			"bad arguments: cudaErrorInvalidValue cudaErrorInvalidValue\nsync: cudaSuccess\n"
 		code, out, errOut := execProgram(t, libs, "info")
 		if code != 0 || out != want {
 			t.Errorf("exit %d, output\n%s\nwant\n%s\nstderr:\n%s", code, out, want, errOut)

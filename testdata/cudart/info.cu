@@ -70,6 +70,11 @@ int main() {
     cudaError_t g1 = cudaGraphCreate(&g, 0), g2 = cudaGraphCreate(&g, 0);
     printf("graph: %s %s\n", cudaGetErrorName(g1), cudaGetErrorName(g2));
     printf("error 700: %s / %s\n", cudaGetErrorName((cudaError_t)700), cudaGetErrorString((cudaError_t)700));
+    // Bad arguments: a NULL out-parameter and a wild host pointer are errors, not crashes.
+    float *dd;
+    cudaMalloc(&dd, 64);
+    cudaError_t n1 = cudaGetDeviceCount(NULL), n2 = cudaMemcpy(dd, (void *)64, 64, cudaMemcpyHostToDevice);
+    printf("bad arguments: %s %s\n", cudaGetErrorName(n1), cudaGetErrorName(n2));
     printf("sync: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
     return 0;
 }

@@ -43,7 +43,8 @@ var ctxs struct {
 }
 
 //export cuInit
-func cuInit(flags C.uint) C.int {
+func cuInit(flags C.uint) (r C.int) {
+	defer guard("cuInit", &r)()
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	if !ctxs.inited {
@@ -66,10 +67,14 @@ func initialized() C.int {
 }
 
 //export cuDriverGetVersion
-func cuDriverGetVersion(v *C.int) C.int { return cudaDriverGetVersion(v) }
+func cuDriverGetVersion(v *C.int) (r C.int) {
+	defer guard("cuDriverGetVersion", &r)()
+	return cudaDriverGetVersion(v)
+}
 
 //export cuDeviceGet
-func cuDeviceGet(d *C.int, ordinal C.int) C.int {
+func cuDeviceGet(d *C.int, ordinal C.int) (r C.int) {
+	defer guard("cuDeviceGet", &r)()
 	if e := initialized(); e != success {
 		return e
 	}
@@ -81,7 +86,8 @@ func cuDeviceGet(d *C.int, ordinal C.int) C.int {
 }
 
 //export cuDeviceGetCount
-func cuDeviceGetCount(n *C.int) C.int {
+func cuDeviceGetCount(n *C.int) (r C.int) {
+	defer guard("cuDeviceGetCount", &r)()
 	if e := initialized(); e != success {
 		return e
 	}
@@ -90,7 +96,8 @@ func cuDeviceGetCount(n *C.int) C.int {
 }
 
 //export cuDeviceGetName
-func cuDeviceGetName(name *C.char, n C.int, d C.int) C.int {
+func cuDeviceGetName(name *C.char, n C.int, d C.int) (r C.int) {
+	defer guard("cuDeviceGetName", &r)()
 	if d != 0 {
 		return errInvalidDevice
 	}
@@ -103,7 +110,8 @@ func cuDeviceGetName(name *C.char, n C.int, d C.int) C.int {
 }
 
 //export cuDeviceTotalMem_v2
-func cuDeviceTotalMem_v2(size *C.size_t, d C.int) C.int {
+func cuDeviceTotalMem_v2(size *C.size_t, d C.int) (r C.int) {
+	defer guard("cuDeviceTotalMem_v2", &r)()
 	if d != 0 {
 		return errInvalidDevice
 	}
@@ -112,29 +120,36 @@ func cuDeviceTotalMem_v2(size *C.size_t, d C.int) C.int {
 }
 
 //export cuDeviceGetAttribute
-func cuDeviceGetAttribute(v *C.int, attr C.int, d C.int) C.int {
+func cuDeviceGetAttribute(v *C.int, attr C.int, d C.int) (r C.int) {
+	defer guard("cuDeviceGetAttribute", &r)()
 	return drv(cudaDeviceGetAttribute(v, attr, d))
 }
 
 //export cuDeviceComputeCapability
-func cuDeviceComputeCapability(major, minor *C.int, d C.int) C.int {
+func cuDeviceComputeCapability(major, minor *C.int, d C.int) (r C.int) {
+	defer guard("cuDeviceComputeCapability", &r)()
 	*major, *minor = ccMajor, ccMinor
 	return success
 }
 
 //export cuDeviceGetUuid
-func cuDeviceGetUuid(uuid *C.char, d C.int) C.int {
+func cuDeviceGetUuid(uuid *C.char, d C.int) (r C.int) {
+	defer guard("cuDeviceGetUuid", &r)()
 	copy(unsafe.Slice((*byte)(unsafe.Pointer(uuid)), 16), "ptx2go-emulated!")
 	return success
 }
 
 //export cuDeviceGetUuid_v2
-func cuDeviceGetUuid_v2(uuid *C.char, d C.int) C.int { return cuDeviceGetUuid(uuid, d) }
+func cuDeviceGetUuid_v2(uuid *C.char, d C.int) (r C.int) {
+	defer guard("cuDeviceGetUuid_v2", &r)()
+	return cuDeviceGetUuid(uuid, d)
+}
 
 // Contexts.
 
 //export cuDevicePrimaryCtxRetain
-func cuDevicePrimaryCtxRetain(c *unsafe.Pointer, d C.int) C.int {
+func cuDevicePrimaryCtxRetain(c *unsafe.Pointer, d C.int) (r C.int) {
+	defer guard("cuDevicePrimaryCtxRetain", &r)()
 	if e := initialized(); e != success {
 		return e
 	}
@@ -143,22 +158,33 @@ func cuDevicePrimaryCtxRetain(c *unsafe.Pointer, d C.int) C.int {
 }
 
 //export cuDevicePrimaryCtxRelease_v2
-func cuDevicePrimaryCtxRelease_v2(d C.int) C.int { return success }
+func cuDevicePrimaryCtxRelease_v2(d C.int) (r C.int) {
+	defer guard("cuDevicePrimaryCtxRelease_v2", &r)()
+	return success
+}
 
 //export cuDevicePrimaryCtxReset_v2
-func cuDevicePrimaryCtxReset_v2(d C.int) C.int { return cudaDeviceReset() }
+func cuDevicePrimaryCtxReset_v2(d C.int) (r C.int) {
+	defer guard("cuDevicePrimaryCtxReset_v2", &r)()
+	return cudaDeviceReset()
+}
 
 //export cuDevicePrimaryCtxGetState
-func cuDevicePrimaryCtxGetState(d C.int, flags *C.uint, active *C.int) C.int {
+func cuDevicePrimaryCtxGetState(d C.int, flags *C.uint, active *C.int) (r C.int) {
+	defer guard("cuDevicePrimaryCtxGetState", &r)()
 	*flags, *active = 0, 1
 	return success
 }
 
 //export cuDevicePrimaryCtxSetFlags_v2
-func cuDevicePrimaryCtxSetFlags_v2(d C.int, flags C.uint) C.int { return success }
+func cuDevicePrimaryCtxSetFlags_v2(d C.int, flags C.uint) (r C.int) {
+	defer guard("cuDevicePrimaryCtxSetFlags_v2", &r)()
+	return success
+}
 
 //export cuCtxCreate_v2
-func cuCtxCreate_v2(c *unsafe.Pointer, flags C.uint, d C.int) C.int {
+func cuCtxCreate_v2(c *unsafe.Pointer, flags C.uint, d C.int) (r C.int) {
+	defer guard("cuCtxCreate_v2", &r)()
 	if e := initialized(); e != success {
 		return e
 	}
@@ -175,7 +201,8 @@ func cuCtxCreate_v2(c *unsafe.Pointer, flags C.uint, d C.int) C.int {
 }
 
 //export cuCtxDestroy_v2
-func cuCtxDestroy_v2(c unsafe.Pointer) C.int {
+func cuCtxDestroy_v2(c unsafe.Pointer) (r C.int) {
+	defer guard("cuCtxDestroy_v2", &r)()
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	if !ctxs.created[uintptr(c)] {
@@ -192,7 +219,8 @@ func cuCtxDestroy_v2(c unsafe.Pointer) C.int {
 }
 
 //export cuCtxGetCurrent
-func cuCtxGetCurrent(c *unsafe.Pointer) C.int {
+func cuCtxGetCurrent(c *unsafe.Pointer) (r C.int) {
+	defer guard("cuCtxGetCurrent", &r)()
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	*c = nil
@@ -203,7 +231,8 @@ func cuCtxGetCurrent(c *unsafe.Pointer) C.int {
 }
 
 //export cuCtxSetCurrent
-func cuCtxSetCurrent(c unsafe.Pointer) C.int {
+func cuCtxSetCurrent(c unsafe.Pointer) (r C.int) {
+	defer guard("cuCtxSetCurrent", &r)()
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	if n := len(ctxs.stack); n > 0 {
@@ -216,7 +245,8 @@ func cuCtxSetCurrent(c unsafe.Pointer) C.int {
 }
 
 //export cuCtxPushCurrent_v2
-func cuCtxPushCurrent_v2(c unsafe.Pointer) C.int {
+func cuCtxPushCurrent_v2(c unsafe.Pointer) (r C.int) {
+	defer guard("cuCtxPushCurrent_v2", &r)()
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	ctxs.stack = append(ctxs.stack, c)
@@ -224,7 +254,8 @@ func cuCtxPushCurrent_v2(c unsafe.Pointer) C.int {
 }
 
 //export cuCtxPopCurrent_v2
-func cuCtxPopCurrent_v2(c *unsafe.Pointer) C.int {
+func cuCtxPopCurrent_v2(c *unsafe.Pointer) (r C.int) {
+	defer guard("cuCtxPopCurrent_v2", &r)()
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	n := len(ctxs.stack)
@@ -239,28 +270,42 @@ func cuCtxPopCurrent_v2(c *unsafe.Pointer) C.int {
 }
 
 //export cuCtxSynchronize
-func cuCtxSynchronize() C.int { return drv(stickyErr()) }
+func cuCtxSynchronize() (r C.int) {
+	defer guard("cuCtxSynchronize", &r)()
+	return drv(stickyErr())
+}
 
 //export cuCtxGetDevice
-func cuCtxGetDevice(d *C.int) C.int {
+func cuCtxGetDevice(d *C.int) (r C.int) {
+	defer guard("cuCtxGetDevice", &r)()
 	*d = 0
 	return success
 }
 
 //export cuCtxGetApiVersion
-func cuCtxGetApiVersion(c unsafe.Pointer, v *C.uint) C.int {
+func cuCtxGetApiVersion(c unsafe.Pointer, v *C.uint) (r C.int) {
+	defer guard("cuCtxGetApiVersion", &r)()
 	*v = 3020
 	return success
 }
 
 //export cuCtxSetCacheConfig
-func cuCtxSetCacheConfig(cfg C.int) C.int { return success }
+func cuCtxSetCacheConfig(cfg C.int) (r C.int) {
+	defer guard("cuCtxSetCacheConfig", &r)()
+	return success
+}
 
 //export cuCtxGetLimit
-func cuCtxGetLimit(v *C.size_t, limit C.int) C.int { return cudaDeviceGetLimit(v, limit) }
+func cuCtxGetLimit(v *C.size_t, limit C.int) (r C.int) {
+	defer guard("cuCtxGetLimit", &r)()
+	return cudaDeviceGetLimit(v, limit)
+}
 
 //export cuCtxSetLimit
-func cuCtxSetLimit(limit C.int, v C.size_t) C.int { return cudaDeviceSetLimit(limit, v) }
+func cuCtxSetLimit(limit C.int, v C.size_t) (r C.int) {
+	defer guard("cuCtxSetLimit", &r)()
+	return cudaDeviceSetLimit(limit, v)
+}
 
 // Modules.
 
@@ -317,7 +362,8 @@ func imageAt(p unsafe.Pointer) []byte {
 }
 
 //export cuModuleLoadData
-func cuModuleLoadData(m *unsafe.Pointer, image unsafe.Pointer) C.int {
+func cuModuleLoadData(m *unsafe.Pointer, image unsafe.Pointer) (r C.int) {
+	defer guard("cuModuleLoadData", &r)()
 	if e := initialized(); e != success {
 		return e
 	}
@@ -325,17 +371,20 @@ func cuModuleLoadData(m *unsafe.Pointer, image unsafe.Pointer) C.int {
 }
 
 //export cuModuleLoadDataEx
-func cuModuleLoadDataEx(m *unsafe.Pointer, image unsafe.Pointer, n C.uint, opts, vals unsafe.Pointer) C.int {
+func cuModuleLoadDataEx(m *unsafe.Pointer, image unsafe.Pointer, n C.uint, opts, vals unsafe.Pointer) (r C.int) {
+	defer guard("cuModuleLoadDataEx", &r)()
 	return cuModuleLoadData(m, image)
 }
 
 //export cuModuleLoadFatBinary
-func cuModuleLoadFatBinary(m *unsafe.Pointer, image unsafe.Pointer) C.int {
+func cuModuleLoadFatBinary(m *unsafe.Pointer, image unsafe.Pointer) (r C.int) {
+	defer guard("cuModuleLoadFatBinary", &r)()
 	return cuModuleLoadData(m, image)
 }
 
 //export cuModuleLoad
-func cuModuleLoad(m *unsafe.Pointer, fname *C.char) C.int {
+func cuModuleLoad(m *unsafe.Pointer, fname *C.char) (r C.int) {
+	defer guard("cuModuleLoad", &r)()
 	if e := initialized(); e != success {
 		return e
 	}
@@ -348,7 +397,8 @@ func cuModuleLoad(m *unsafe.Pointer, fname *C.char) C.int {
 }
 
 //export cuModuleUnload
-func cuModuleUnload(m unsafe.Pointer) C.int {
+func cuModuleUnload(m unsafe.Pointer) (r C.int) {
+	defer guard("cuModuleUnload", &r)()
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	if state.modules[uintptr(m)] == nil {
@@ -366,7 +416,8 @@ func lookupModule(m unsafe.Pointer) *module {
 }
 
 //export cuModuleGetFunction
-func cuModuleGetFunction(f *unsafe.Pointer, m unsafe.Pointer, name *C.char) C.int {
+func cuModuleGetFunction(f *unsafe.Pointer, m unsafe.Pointer, name *C.char) (r C.int) {
+	defer guard("cuModuleGetFunction", &r)()
 	mod := lookupModule(m)
 	if mod == nil {
 		return errInvalidResourceHandle
@@ -395,7 +446,8 @@ func cuModuleGetFunction(f *unsafe.Pointer, m unsafe.Pointer, name *C.char) C.in
 }
 
 //export cuModuleGetGlobal_v2
-func cuModuleGetGlobal_v2(dptr *C.ulonglong, size *C.size_t, m unsafe.Pointer, name *C.char) C.int {
+func cuModuleGetGlobal_v2(dptr *C.ulonglong, size *C.size_t, m unsafe.Pointer, name *C.char) (r C.int) {
+	defer guard("cuModuleGetGlobal_v2", &r)()
 	mod := lookupModule(m)
 	if mod == nil {
 		return errInvalidResourceHandle
@@ -427,7 +479,8 @@ func cuModuleGetGlobal_v2(dptr *C.ulonglong, size *C.size_t, m unsafe.Pointer, n
 // Memory.
 
 //export cuMemAlloc_v2
-func cuMemAlloc_v2(p *C.ulonglong, size C.size_t) C.int {
+func cuMemAlloc_v2(p *C.ulonglong, size C.size_t) (r C.int) {
+	defer guard("cuMemAlloc_v2", &r)()
 	if e := initialized(); e != success {
 		return e
 	}
@@ -443,7 +496,8 @@ func cuMemAlloc_v2(p *C.ulonglong, size C.size_t) C.int {
 }
 
 //export cuMemAllocPitch_v2
-func cuMemAllocPitch_v2(p *C.ulonglong, pitch *C.size_t, width, height C.size_t, elem C.uint) C.int {
+func cuMemAllocPitch_v2(p *C.ulonglong, pitch *C.size_t, width, height C.size_t, elem C.uint) (r C.int) {
+	defer guard("cuMemAllocPitch_v2", &r)()
 	pw := (width + pitchAlignment - 1) / pitchAlignment * pitchAlignment
 	if e := cuMemAlloc_v2(p, pw*height); e != success {
 		return e
@@ -453,7 +507,8 @@ func cuMemAllocPitch_v2(p *C.ulonglong, pitch *C.size_t, width, height C.size_t,
 }
 
 //export cuMemFree_v2
-func cuMemFree_v2(p C.ulonglong) C.int {
+func cuMemFree_v2(p C.ulonglong) (r C.int) {
+	defer guard("cuMemFree_v2", &r)()
 	if e := initialized(); e != success {
 		return e
 	}
@@ -464,56 +519,74 @@ func cuMemFree_v2(p C.ulonglong) C.int {
 }
 
 //export cuMemGetInfo_v2
-func cuMemGetInfo_v2(free, total *C.size_t) C.int { return drv(cudaMemGetInfo(free, total)) }
+func cuMemGetInfo_v2(free, total *C.size_t) (r C.int) {
+	defer guard("cuMemGetInfo_v2", &r)()
+	return drv(cudaMemGetInfo(free, total))
+}
 
 //export cuMemAllocHost_v2
-func cuMemAllocHost_v2(p *unsafe.Pointer, size C.size_t) C.int { return drv(cudaHostAlloc(p, size, 0)) }
+func cuMemAllocHost_v2(p *unsafe.Pointer, size C.size_t) (r C.int) {
+	defer guard("cuMemAllocHost_v2", &r)()
+	return drv(cudaHostAlloc(p, size, 0))
+}
 
 //export cuMemHostAlloc
-func cuMemHostAlloc(p *unsafe.Pointer, size C.size_t, flags C.uint) C.int {
+func cuMemHostAlloc(p *unsafe.Pointer, size C.size_t, flags C.uint) (r C.int) {
+	defer guard("cuMemHostAlloc", &r)()
 	return drv(cudaHostAlloc(p, size, 0))
 }
 
 //export cuMemFreeHost
-func cuMemFreeHost(p unsafe.Pointer) C.int { return drv(cudaFreeHost(p)) }
+func cuMemFreeHost(p unsafe.Pointer) (r C.int) {
+	defer guard("cuMemFreeHost", &r)()
+	return drv(cudaFreeHost(p))
+}
 
 //export cuMemcpyHtoD_v2
-func cuMemcpyHtoD_v2(dst C.ulonglong, src unsafe.Pointer, n C.size_t) C.int {
+func cuMemcpyHtoD_v2(dst C.ulonglong, src unsafe.Pointer, n C.size_t) (r C.int) {
+	defer guard("cuMemcpyHtoD_v2", &r)()
 	return drv(memcpy(devPtr(runtime.Ptr(dst)), src, int(n), hostToDevice))
 }
 
 //export cuMemcpyDtoH_v2
-func cuMemcpyDtoH_v2(dst unsafe.Pointer, src C.ulonglong, n C.size_t) C.int {
+func cuMemcpyDtoH_v2(dst unsafe.Pointer, src C.ulonglong, n C.size_t) (r C.int) {
+	defer guard("cuMemcpyDtoH_v2", &r)()
 	return drv(memcpy(dst, devPtr(runtime.Ptr(src)), int(n), deviceToHost))
 }
 
 //export cuMemcpyDtoD_v2
-func cuMemcpyDtoD_v2(dst, src C.ulonglong, n C.size_t) C.int {
+func cuMemcpyDtoD_v2(dst, src C.ulonglong, n C.size_t) (r C.int) {
+	defer guard("cuMemcpyDtoD_v2", &r)()
 	return drv(memcpy(devPtr(runtime.Ptr(dst)), devPtr(runtime.Ptr(src)), int(n), deviceToDevice))
 }
 
 //export cuMemcpy
-func cuMemcpy(dst, src C.ulonglong, n C.size_t) C.int {
+func cuMemcpy(dst, src C.ulonglong, n C.size_t) (r C.int) {
+	defer guard("cuMemcpy", &r)()
 	return drv(memcpy(devPtr(runtime.Ptr(dst)), devPtr(runtime.Ptr(src)), int(n), copyDefault))
 }
 
 //export cuMemcpyHtoDAsync_v2
-func cuMemcpyHtoDAsync_v2(dst C.ulonglong, src unsafe.Pointer, n C.size_t, s unsafe.Pointer) C.int {
+func cuMemcpyHtoDAsync_v2(dst C.ulonglong, src unsafe.Pointer, n C.size_t, s unsafe.Pointer) (r C.int) {
+	defer guard("cuMemcpyHtoDAsync_v2", &r)()
 	return cuMemcpyHtoD_v2(dst, src, n)
 }
 
 //export cuMemcpyDtoHAsync_v2
-func cuMemcpyDtoHAsync_v2(dst unsafe.Pointer, src C.ulonglong, n C.size_t, s unsafe.Pointer) C.int {
+func cuMemcpyDtoHAsync_v2(dst unsafe.Pointer, src C.ulonglong, n C.size_t, s unsafe.Pointer) (r C.int) {
+	defer guard("cuMemcpyDtoHAsync_v2", &r)()
 	return cuMemcpyDtoH_v2(dst, src, n)
 }
 
 //export cuMemcpyDtoDAsync_v2
-func cuMemcpyDtoDAsync_v2(dst, src C.ulonglong, n C.size_t, s unsafe.Pointer) C.int {
+func cuMemcpyDtoDAsync_v2(dst, src C.ulonglong, n C.size_t, s unsafe.Pointer) (r C.int) {
+	defer guard("cuMemcpyDtoDAsync_v2", &r)()
 	return cuMemcpyDtoD_v2(dst, src, n)
 }
 
 //export cuMemcpyAsync
-func cuMemcpyAsync(dst, src C.ulonglong, n C.size_t, s unsafe.Pointer) C.int {
+func cuMemcpyAsync(dst, src C.ulonglong, n C.size_t, s unsafe.Pointer) (r C.int) {
+	defer guard("cuMemcpyAsync", &r)()
 	return cuMemcpy(dst, src, n)
 }
 
@@ -541,33 +614,46 @@ func memsetN(p C.ulonglong, v uint32, size int, n C.size_t) C.int {
 }
 
 //export cuMemsetD8_v2
-func cuMemsetD8_v2(p C.ulonglong, v C.uchar, n C.size_t) C.int { return memsetN(p, uint32(v), 1, n) }
+func cuMemsetD8_v2(p C.ulonglong, v C.uchar, n C.size_t) (r C.int) {
+	defer guard("cuMemsetD8_v2", &r)()
+	return memsetN(p, uint32(v), 1, n)
+}
 
 //export cuMemsetD16_v2
-func cuMemsetD16_v2(p C.ulonglong, v C.ushort, n C.size_t) C.int { return memsetN(p, uint32(v), 2, n) }
+func cuMemsetD16_v2(p C.ulonglong, v C.ushort, n C.size_t) (r C.int) {
+	defer guard("cuMemsetD16_v2", &r)()
+	return memsetN(p, uint32(v), 2, n)
+}
 
 //export cuMemsetD32_v2
-func cuMemsetD32_v2(p C.ulonglong, v C.uint, n C.size_t) C.int { return memsetN(p, uint32(v), 4, n) }
+func cuMemsetD32_v2(p C.ulonglong, v C.uint, n C.size_t) (r C.int) {
+	defer guard("cuMemsetD32_v2", &r)()
+	return memsetN(p, uint32(v), 4, n)
+}
 
 //export cuMemsetD8Async
-func cuMemsetD8Async(p C.ulonglong, v C.uchar, n C.size_t, s unsafe.Pointer) C.int {
+func cuMemsetD8Async(p C.ulonglong, v C.uchar, n C.size_t, s unsafe.Pointer) (r C.int) {
+	defer guard("cuMemsetD8Async", &r)()
 	return memsetN(p, uint32(v), 1, n)
 }
 
 //export cuMemsetD16Async
-func cuMemsetD16Async(p C.ulonglong, v C.ushort, n C.size_t, s unsafe.Pointer) C.int {
+func cuMemsetD16Async(p C.ulonglong, v C.ushort, n C.size_t, s unsafe.Pointer) (r C.int) {
+	defer guard("cuMemsetD16Async", &r)()
 	return memsetN(p, uint32(v), 2, n)
 }
 
 //export cuMemsetD32Async
-func cuMemsetD32Async(p C.ulonglong, v C.uint, n C.size_t, s unsafe.Pointer) C.int {
+func cuMemsetD32Async(p C.ulonglong, v C.uint, n C.size_t, s unsafe.Pointer) (r C.int) {
+	defer guard("cuMemsetD32Async", &r)()
 	return memsetN(p, uint32(v), 4, n)
 }
 
 // Launches.
 
 //export cuLaunchKernel
-func cuLaunchKernel(f unsafe.Pointer, gx, gy, gz, bx, by, bz, shared C.uint, s unsafe.Pointer, params, extra *unsafe.Pointer) C.int {
+func cuLaunchKernel(f unsafe.Pointer, gx, gy, gz, bx, by, bz, shared C.uint, s unsafe.Pointer, params, extra *unsafe.Pointer) (r C.int) {
+	defer guard("cuLaunchKernel", &r)()
 	if e := initialized(); e != success {
 		return e
 	}
@@ -616,7 +702,8 @@ func cuLaunchKernel(f unsafe.Pointer, gx, gy, gz, bx, by, bz, shared C.uint, s u
 }
 
 //export cuLaunchCooperativeKernel
-func cuLaunchCooperativeKernel(f unsafe.Pointer, gx, gy, gz, bx, by, bz, shared C.uint, s unsafe.Pointer, params *unsafe.Pointer) C.int {
+func cuLaunchCooperativeKernel(f unsafe.Pointer, gx, gy, gz, bx, by, bz, shared C.uint, s unsafe.Pointer, params *unsafe.Pointer) (r C.int) {
+	defer guard("cuLaunchCooperativeKernel", &r)()
 	if uint64(gx)*uint64(gy)*uint64(gz) > uint64(occupancy(int(bx*by*bz), int(shared))*smCount()) {
 		return errCooperativeLaunchTooBig
 	}
@@ -624,7 +711,8 @@ func cuLaunchCooperativeKernel(f unsafe.Pointer, gx, gy, gz, bx, by, bz, shared 
 }
 
 //export cuFuncGetAttribute
-func cuFuncGetAttribute(v *C.int, attr C.int, f unsafe.Pointer) C.int {
+func cuFuncGetAttribute(v *C.int, attr C.int, f unsafe.Pointer) (r C.int) {
+	defer guard("cuFuncGetAttribute", &r)()
 	var a C.struct_cudaFuncAttributes
 	if e := cudaFuncGetAttributes(&a, f); e != success {
 		return drv(e)
@@ -657,70 +745,102 @@ func cuFuncGetAttribute(v *C.int, attr C.int, f unsafe.Pointer) C.int {
 }
 
 //export cuFuncSetAttribute
-func cuFuncSetAttribute(f unsafe.Pointer, attr, v C.int) C.int {
+func cuFuncSetAttribute(f unsafe.Pointer, attr, v C.int) (r C.int) {
+	defer guard("cuFuncSetAttribute", &r)()
 	return drv(cudaFuncSetAttribute(f, attr, v))
 }
 
 //export cuFuncSetCacheConfig
-func cuFuncSetCacheConfig(f unsafe.Pointer, cfg C.int) C.int { return success }
+func cuFuncSetCacheConfig(f unsafe.Pointer, cfg C.int) (r C.int) {
+	defer guard("cuFuncSetCacheConfig", &r)()
+	return success
+}
 
 //export cuOccupancyMaxActiveBlocksPerMultiprocessor
-func cuOccupancyMaxActiveBlocksPerMultiprocessor(n *C.int, f unsafe.Pointer, blockSize C.int, shared C.size_t) C.int {
+func cuOccupancyMaxActiveBlocksPerMultiprocessor(n *C.int, f unsafe.Pointer, blockSize C.int, shared C.size_t) (r C.int) {
+	defer guard("cuOccupancyMaxActiveBlocksPerMultiprocessor", &r)()
 	return drv(cudaOccupancyMaxActiveBlocksPerMultiprocessor(n, f, blockSize, shared))
 }
 
 // Streams and events.
 
 //export cuStreamCreate
-func cuStreamCreate(s *unsafe.Pointer, flags C.uint) C.int {
+func cuStreamCreate(s *unsafe.Pointer, flags C.uint) (r C.int) {
+	defer guard("cuStreamCreate", &r)()
 	return drv(cudaStreamCreateWithFlags(s, flags))
 }
 
 //export cuStreamCreateWithPriority
-func cuStreamCreateWithPriority(s *unsafe.Pointer, flags C.uint, prio C.int) C.int {
+func cuStreamCreateWithPriority(s *unsafe.Pointer, flags C.uint, prio C.int) (r C.int) {
+	defer guard("cuStreamCreateWithPriority", &r)()
 	return drv(cudaStreamCreateWithFlags(s, flags))
 }
 
 //export cuStreamDestroy_v2
-func cuStreamDestroy_v2(s unsafe.Pointer) C.int { return drv(cudaStreamDestroy(s)) }
+func cuStreamDestroy_v2(s unsafe.Pointer) (r C.int) {
+	defer guard("cuStreamDestroy_v2", &r)()
+	return drv(cudaStreamDestroy(s))
+}
 
 //export cuStreamSynchronize
-func cuStreamSynchronize(s unsafe.Pointer) C.int { return drv(cudaStreamSynchronize(s)) }
+func cuStreamSynchronize(s unsafe.Pointer) (r C.int) {
+	defer guard("cuStreamSynchronize", &r)()
+	return drv(cudaStreamSynchronize(s))
+}
 
 //export cuStreamQuery
-func cuStreamQuery(s unsafe.Pointer) C.int { return drv(cudaStreamQuery(s)) }
+func cuStreamQuery(s unsafe.Pointer) (r C.int) {
+	defer guard("cuStreamQuery", &r)()
+	return drv(cudaStreamQuery(s))
+}
 
 //export cuStreamWaitEvent
-func cuStreamWaitEvent(s, e unsafe.Pointer, flags C.uint) C.int {
+func cuStreamWaitEvent(s, e unsafe.Pointer, flags C.uint) (r C.int) {
+	defer guard("cuStreamWaitEvent", &r)()
 	return drv(cudaStreamWaitEvent(s, e, flags))
 }
 
 //export cuEventCreate
-func cuEventCreate(e *unsafe.Pointer, flags C.uint) C.int {
+func cuEventCreate(e *unsafe.Pointer, flags C.uint) (r C.int) {
+	defer guard("cuEventCreate", &r)()
 	return drv(cudaEventCreateWithFlags(e, flags))
 }
 
 //export cuEventRecord
-func cuEventRecord(e, s unsafe.Pointer) C.int { return drv(cudaEventRecord(e, s)) }
+func cuEventRecord(e, s unsafe.Pointer) (r C.int) {
+	defer guard("cuEventRecord", &r)()
+	return drv(cudaEventRecord(e, s))
+}
 
 //export cuEventSynchronize
-func cuEventSynchronize(e unsafe.Pointer) C.int { return drv(cudaEventSynchronize(e)) }
+func cuEventSynchronize(e unsafe.Pointer) (r C.int) {
+	defer guard("cuEventSynchronize", &r)()
+	return drv(cudaEventSynchronize(e))
+}
 
 //export cuEventQuery
-func cuEventQuery(e unsafe.Pointer) C.int { return drv(cudaEventQuery(e)) }
+func cuEventQuery(e unsafe.Pointer) (r C.int) {
+	defer guard("cuEventQuery", &r)()
+	return drv(cudaEventQuery(e))
+}
 
 //export cuEventDestroy_v2
-func cuEventDestroy_v2(e unsafe.Pointer) C.int { return drv(cudaEventDestroy(e)) }
+func cuEventDestroy_v2(e unsafe.Pointer) (r C.int) {
+	defer guard("cuEventDestroy_v2", &r)()
+	return drv(cudaEventDestroy(e))
+}
 
 //export cuEventElapsedTime
-func cuEventElapsedTime(ms *C.float, e0, e1 unsafe.Pointer) C.int {
+func cuEventElapsedTime(ms *C.float, e0, e1 unsafe.Pointer) (r C.int) {
+	defer guard("cuEventElapsedTime", &r)()
 	return drv(cudaEventElapsedTime(ms, e0, e1))
 }
 
 // Errors and entry points.
 
 //export cuGetErrorString
-func cuGetErrorString(e C.int, s **C.char) C.int {
+func cuGetErrorString(e C.int, s **C.char) (r C.int) {
+	defer guard("cuGetErrorString", &r)()
 	if _, ok := errorNames[e]; !ok {
 		if _, ok := driverNames[e]; !ok {
 			*s = nil
@@ -732,7 +852,8 @@ func cuGetErrorString(e C.int, s **C.char) C.int {
 }
 
 //export cuGetErrorName
-func cuGetErrorName(e C.int, s **C.char) C.int {
+func cuGetErrorName(e C.int, s **C.char) (r C.int) {
+	defer guard("cuGetErrorName", &r)()
 	n, ok := driverNames[e]
 	if !ok {
 		*s = nil
@@ -759,7 +880,8 @@ var versioned = map[string]int{
 // driver does: NAME_v2 from the version versioned gives, else NAME (which may be a stub).
 //
 //export cuGetProcAddress
-func cuGetProcAddress(symbol *C.char, pfn *unsafe.Pointer, version C.int, flags C.ulonglong) C.int {
+func cuGetProcAddress(symbol *C.char, pfn *unsafe.Pointer, version C.int, flags C.ulonglong) (r C.int) {
+	defer guard("cuGetProcAddress", &r)()
 	name := C.GoString(symbol)
 	if v, ok := versioned[name]; ok && int(version) >= v {
 		name += "_v2"
@@ -781,7 +903,8 @@ func cuGetProcAddress(symbol *C.char, pfn *unsafe.Pointer, version C.int, flags 
 // cudaErrorNotSupported.
 //
 //export cuGetExportTable
-func cuGetExportTable(table *unsafe.Pointer, id *C.uchar) C.int {
+func cuGetExportTable(table *unsafe.Pointer, id *C.uchar) (r C.int) {
+	defer guard("cuGetExportTable", &r)()
 	if table != nil {
 		*table = nil
 	}
@@ -794,7 +917,8 @@ func cuGetExportTable(table *unsafe.Pointer, id *C.uchar) C.int {
 }
 
 //export cuGetProcAddress_v2
-func cuGetProcAddress_v2(symbol *C.char, pfn *unsafe.Pointer, version C.int, flags C.ulonglong, status *C.int) C.int {
+func cuGetProcAddress_v2(symbol *C.char, pfn *unsafe.Pointer, version C.int, flags C.ulonglong, status *C.int) (r C.int) {
+	defer guard("cuGetProcAddress_v2", &r)()
 	e := cuGetProcAddress(symbol, pfn, version, flags)
 	if status != nil {
 		*status = 0 // CU_GET_PROC_ADDRESS_SUCCESS

@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -400,4 +401,19 @@ func firstLines(msg string, n int) string {
 		return msg
 	}
 	return fmt.Sprintf("%s\n... and %d more lines", strings.Join(lines[:n], "\n"), len(lines)-n)
+}
+
+// guard makes an entry point safe against the arguments a program passes: a fault while
+// reading or writing them (a NULL or wild pointer) becomes cudaErrorInvalidValue /
+// CUDA_ERROR_INVALID_VALUE and a message, instead of ending the process. Every exported
+// function returning an error code starts with defer guard(NAME, &r)().
+func guard(name string, r *C.int) func() {
+	old := debug.SetPanicOnFault(true)
+	return func() {
+		debug.SetPanicOnFault(old)
+		if e := recover(); e != nil {
+			warnOnce(fmt.Sprintf("%s: invalid argument: %v", name, e))
+			*r = ret(errInvalidValue)
+		}
+	}
 }

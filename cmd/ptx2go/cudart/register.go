@@ -106,7 +106,8 @@ func __cudaPushCallConfiguration(grid, block C.ptx2go_dim3, shared C.size_t, str
 }
 
 //export __cudaPopCallConfiguration
-func __cudaPopCallConfiguration(grid, block *C.ptx2go_dim3, shared *C.size_t, stream *unsafe.Pointer) C.int {
+func __cudaPopCallConfiguration(grid, block *C.ptx2go_dim3, shared *C.size_t, stream *unsafe.Pointer) (r C.int) {
+	defer guard("__cudaPopCallConfiguration", &r)()
 	id := C.ptx2go_thread_id()
 	state.mu.Lock()
 	defer state.mu.Unlock()

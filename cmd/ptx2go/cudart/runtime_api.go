@@ -25,19 +25,22 @@ var start = time.Now()
 // Device management.
 
 //export cudaGetDeviceCount
-func cudaGetDeviceCount(count *C.int) C.int {
+func cudaGetDeviceCount(count *C.int) (r C.int) {
+	defer guard("cudaGetDeviceCount", &r)()
 	*count = 1
 	return success
 }
 
 //export cudaGetDevice
-func cudaGetDevice(dev *C.int) C.int {
+func cudaGetDevice(dev *C.int) (r C.int) {
+	defer guard("cudaGetDevice", &r)()
 	*dev = 0
 	return success
 }
 
 //export cudaSetDevice
-func cudaSetDevice(dev C.int) C.int {
+func cudaSetDevice(dev C.int) (r C.int) {
+	defer guard("cudaSetDevice", &r)()
 	if dev != 0 {
 		return ret(errInvalidDevice)
 	}
@@ -45,13 +48,15 @@ func cudaSetDevice(dev C.int) C.int {
 }
 
 //export cudaChooseDevice
-func cudaChooseDevice(dev *C.int, prop unsafe.Pointer) C.int {
+func cudaChooseDevice(dev *C.int, prop unsafe.Pointer) (r C.int) {
+	defer guard("cudaChooseDevice", &r)()
 	*dev = 0
 	return success
 }
 
 //export cudaGetDeviceProperties
-func cudaGetDeviceProperties(prop *C.struct_cudaDeviceProp, dev C.int) C.int {
+func cudaGetDeviceProperties(prop *C.struct_cudaDeviceProp, dev C.int) (r C.int) {
+	defer guard("cudaGetDeviceProperties", &r)()
 	if dev != 0 {
 		return ret(errInvalidDevice)
 	}
@@ -60,7 +65,8 @@ func cudaGetDeviceProperties(prop *C.struct_cudaDeviceProp, dev C.int) C.int {
 }
 
 //export cudaDeviceGetAttribute
-func cudaDeviceGetAttribute(value *C.int, attr C.int, dev C.int) C.int {
+func cudaDeviceGetAttribute(value *C.int, attr C.int, dev C.int) (r C.int) {
+	defer guard("cudaDeviceGetAttribute", &r)()
 	if dev != 0 {
 		return ret(errInvalidDevice)
 	}
@@ -73,16 +79,23 @@ func cudaDeviceGetAttribute(value *C.int, attr C.int, dev C.int) C.int {
 }
 
 //export cudaDeviceSynchronize
-func cudaDeviceSynchronize() C.int { return check() }
+func cudaDeviceSynchronize() (r C.int) {
+	defer guard("cudaDeviceSynchronize", &r)()
+	return check()
+}
 
 //export cudaThreadSynchronize
-func cudaThreadSynchronize() C.int { return check() }
+func cudaThreadSynchronize() (r C.int) {
+	defer guard("cudaThreadSynchronize", &r)()
+	return check()
+}
 
 // cudaDeviceReset frees every allocation and clears the sticky error: the next call gets a
 // fresh device, with the program's modules loaded again when used.
 //
 //export cudaDeviceReset
-func cudaDeviceReset() C.int {
+func cudaDeviceReset() (r C.int) {
+	defer guard("cudaDeviceReset", &r)()
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	state.dev = runtime.NewDevice()
@@ -91,43 +104,65 @@ func cudaDeviceReset() C.int {
 }
 
 //export cudaThreadExit
-func cudaThreadExit() C.int { return cudaDeviceReset() }
+func cudaThreadExit() (r C.int) {
+	defer guard("cudaThreadExit", &r)()
+	return cudaDeviceReset()
+}
 
 //export cudaSetDeviceFlags
-func cudaSetDeviceFlags(flags C.uint) C.int { return success }
+func cudaSetDeviceFlags(flags C.uint) (r C.int) {
+	defer guard("cudaSetDeviceFlags", &r)()
+	return success
+}
 
 //export cudaGetDeviceFlags
-func cudaGetDeviceFlags(flags *C.uint) C.int {
+func cudaGetDeviceFlags(flags *C.uint) (r C.int) {
+	defer guard("cudaGetDeviceFlags", &r)()
 	*flags = 0
 	return success
 }
 
 //export cudaDeviceSetCacheConfig
-func cudaDeviceSetCacheConfig(cfg C.int) C.int { return success }
+func cudaDeviceSetCacheConfig(cfg C.int) (r C.int) {
+	defer guard("cudaDeviceSetCacheConfig", &r)()
+	return success
+}
 
 //export cudaDeviceGetCacheConfig
-func cudaDeviceGetCacheConfig(cfg *C.int) C.int {
+func cudaDeviceGetCacheConfig(cfg *C.int) (r C.int) {
+	defer guard("cudaDeviceGetCacheConfig", &r)()
 	*cfg = 0
 	return success
 }
 
 //export cudaDeviceSetSharedMemConfig
-func cudaDeviceSetSharedMemConfig(cfg C.int) C.int { return success }
+func cudaDeviceSetSharedMemConfig(cfg C.int) (r C.int) {
+	defer guard("cudaDeviceSetSharedMemConfig", &r)()
+	return success
+}
 
 //export cudaFuncSetCacheConfig
-func cudaFuncSetCacheConfig(fn unsafe.Pointer, cfg C.int) C.int { return success }
+func cudaFuncSetCacheConfig(fn unsafe.Pointer, cfg C.int) (r C.int) {
+	defer guard("cudaFuncSetCacheConfig", &r)()
+	return success
+}
 
 //export cudaFuncSetSharedMemConfig
-func cudaFuncSetSharedMemConfig(fn unsafe.Pointer, cfg C.int) C.int { return success }
+func cudaFuncSetSharedMemConfig(fn unsafe.Pointer, cfg C.int) (r C.int) {
+	defer guard("cudaFuncSetSharedMemConfig", &r)()
+	return success
+}
 
 //export cudaDeviceCanAccessPeer
-func cudaDeviceCanAccessPeer(can *C.int, dev, peer C.int) C.int {
+func cudaDeviceCanAccessPeer(can *C.int, dev, peer C.int) (r C.int) {
+	defer guard("cudaDeviceCanAccessPeer", &r)()
 	*can = 0
 	return success
 }
 
 //export cudaDeviceGetStreamPriorityRange
-func cudaDeviceGetStreamPriorityRange(least, greatest *C.int) C.int {
+func cudaDeviceGetStreamPriorityRange(least, greatest *C.int) (r C.int) {
+	defer guard("cudaDeviceGetStreamPriorityRange", &r)()
 	if least != nil {
 		*least = 0
 	}
@@ -141,7 +176,8 @@ func cudaDeviceGetStreamPriorityRange(least, greatest *C.int) C.int {
 var limits = map[C.int]C.size_t{0: runtime.DefaultLocalBytes, 1: 1 << 20, 2: 8 << 20}
 
 //export cudaDeviceGetLimit
-func cudaDeviceGetLimit(v *C.size_t, limit C.int) C.int {
+func cudaDeviceGetLimit(v *C.size_t, limit C.int) (r C.int) {
+	defer guard("cudaDeviceGetLimit", &r)()
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	x, ok := limits[limit]
@@ -153,7 +189,8 @@ func cudaDeviceGetLimit(v *C.size_t, limit C.int) C.int {
 }
 
 //export cudaDeviceSetLimit
-func cudaDeviceSetLimit(limit C.int, v C.size_t) C.int {
+func cudaDeviceSetLimit(limit C.int, v C.size_t) (r C.int) {
+	defer guard("cudaDeviceSetLimit", &r)()
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	if _, ok := limits[limit]; !ok {
@@ -164,7 +201,8 @@ func cudaDeviceSetLimit(limit C.int, v C.size_t) C.int {
 }
 
 //export cudaMemGetInfo
-func cudaMemGetInfo(free, total *C.size_t) C.int {
+func cudaMemGetInfo(free, total *C.size_t) (r C.int) {
+	defer guard("cudaMemGetInfo", &r)()
 	if e := check(); e != success {
 		return e
 	}
@@ -174,27 +212,36 @@ func cudaMemGetInfo(free, total *C.size_t) C.int {
 }
 
 //export cudaDriverGetVersion
-func cudaDriverGetVersion(v *C.int) C.int {
+func cudaDriverGetVersion(v *C.int) (r C.int) {
+	defer guard("cudaDriverGetVersion", &r)()
 	*v = 12020
 	return success
 }
 
 //export cudaRuntimeGetVersion
-func cudaRuntimeGetVersion(v *C.int) C.int {
+func cudaRuntimeGetVersion(v *C.int) (r C.int) {
+	defer guard("cudaRuntimeGetVersion", &r)()
 	*v = 11080
 	return success
 }
 
 //export cudaProfilerStart
-func cudaProfilerStart() C.int { return success }
+func cudaProfilerStart() (r C.int) {
+	defer guard("cudaProfilerStart", &r)()
+	return success
+}
 
 //export cudaProfilerStop
-func cudaProfilerStop() C.int { return success }
+func cudaProfilerStop() (r C.int) {
+	defer guard("cudaProfilerStop", &r)()
+	return success
+}
 
 // Errors.
 
 //export cudaGetLastError
-func cudaGetLastError() C.int {
+func cudaGetLastError() (r C.int) {
+	defer guard("cudaGetLastError", &r)()
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	e := state.lastErr
@@ -206,7 +253,8 @@ func cudaGetLastError() C.int {
 }
 
 //export cudaPeekAtLastError
-func cudaPeekAtLastError() C.int {
+func cudaPeekAtLastError() (r C.int) {
+	defer guard("cudaPeekAtLastError", &r)()
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	if state.sticky != success {
@@ -224,7 +272,8 @@ func cudaGetErrorName(e C.int) *C.char { return cString(errorName(e)) }
 // Memory.
 
 //export cudaMalloc
-func cudaMalloc(p *unsafe.Pointer, size C.size_t) C.int {
+func cudaMalloc(p *unsafe.Pointer, size C.size_t) (r C.int) {
+	defer guard("cudaMalloc", &r)()
 	if e := check(); e != success {
 		return e
 	}
@@ -240,7 +289,8 @@ func cudaMalloc(p *unsafe.Pointer, size C.size_t) C.int {
 }
 
 //export cudaFree
-func cudaFree(p unsafe.Pointer) C.int {
+func cudaFree(p unsafe.Pointer) (r C.int) {
+	defer guard("cudaFree", &r)()
 	if e := check(); e != success {
 		return e
 	}
@@ -257,13 +307,15 @@ func cudaFree(p unsafe.Pointer) C.int {
 // does not have yet.
 //
 //export cudaMallocManaged
-func cudaMallocManaged(p *unsafe.Pointer, size C.size_t, flags C.uint) C.int {
+func cudaMallocManaged(p *unsafe.Pointer, size C.size_t, flags C.uint) (r C.int) {
+	defer guard("cudaMallocManaged", &r)()
 	warnOnce("cudaMallocManaged: managed memory is not supported yet")
 	return ret(errNotSupported)
 }
 
 //export cudaMallocHost
-func cudaMallocHost(p *unsafe.Pointer, size C.size_t) C.int {
+func cudaMallocHost(p *unsafe.Pointer, size C.size_t) (r C.int) {
+	defer guard("cudaMallocHost", &r)()
 	return cudaHostAlloc(p, size, 0)
 }
 
@@ -271,7 +323,8 @@ func cudaMallocHost(p *unsafe.Pointer, size C.size_t) C.int {
 // memory (cudaHostAllocMapped) has no device address yet: cudaHostGetDevicePointer fails.
 //
 //export cudaHostAlloc
-func cudaHostAlloc(p *unsafe.Pointer, size C.size_t, flags C.uint) C.int {
+func cudaHostAlloc(p *unsafe.Pointer, size C.size_t, flags C.uint) (r C.int) {
+	defer guard("cudaHostAlloc", &r)()
 	if p == nil {
 		return ret(errInvalidValue)
 	}
@@ -287,7 +340,8 @@ func cudaHostAlloc(p *unsafe.Pointer, size C.size_t, flags C.uint) C.int {
 }
 
 //export cudaFreeHost
-func cudaFreeHost(p unsafe.Pointer) C.int {
+func cudaFreeHost(p unsafe.Pointer) (r C.int) {
+	defer guard("cudaFreeHost", &r)()
 	state.mu.Lock()
 	_, ok := state.host[uintptr(p)]
 	delete(state.host, uintptr(p))
@@ -300,19 +354,27 @@ func cudaFreeHost(p unsafe.Pointer) C.int {
 }
 
 //export cudaHostRegister
-func cudaHostRegister(p unsafe.Pointer, size C.size_t, flags C.uint) C.int { return success }
+func cudaHostRegister(p unsafe.Pointer, size C.size_t, flags C.uint) (r C.int) {
+	defer guard("cudaHostRegister", &r)()
+	return success
+}
 
 //export cudaHostUnregister
-func cudaHostUnregister(p unsafe.Pointer) C.int { return success }
+func cudaHostUnregister(p unsafe.Pointer) (r C.int) {
+	defer guard("cudaHostUnregister", &r)()
+	return success
+}
 
 //export cudaHostGetDevicePointer
-func cudaHostGetDevicePointer(d *unsafe.Pointer, h unsafe.Pointer, flags C.uint) C.int {
+func cudaHostGetDevicePointer(d *unsafe.Pointer, h unsafe.Pointer, flags C.uint) (r C.int) {
+	defer guard("cudaHostGetDevicePointer", &r)()
 	warnOnce("cudaHostGetDevicePointer: mapped host memory is not supported yet")
 	return ret(errNotSupported)
 }
 
 //export cudaHostGetFlags
-func cudaHostGetFlags(flags *C.uint, h unsafe.Pointer) C.int {
+func cudaHostGetFlags(flags *C.uint, h unsafe.Pointer) (r C.int) {
+	defer guard("cudaHostGetFlags", &r)()
 	*flags = 0
 	return success
 }
@@ -320,7 +382,8 @@ func cudaHostGetFlags(flags *C.uint, h unsafe.Pointer) C.int {
 // cudaMallocPitch pads each row to pitchAlignment bytes, as GPUs do.
 //
 //export cudaMallocPitch
-func cudaMallocPitch(p *unsafe.Pointer, pitch *C.size_t, width, height C.size_t) C.int {
+func cudaMallocPitch(p *unsafe.Pointer, pitch *C.size_t, width, height C.size_t) (r C.int) {
+	defer guard("cudaMallocPitch", &r)()
 	pw := (width + pitchAlignment - 1) / pitchAlignment * pitchAlignment
 	if e := cudaMalloc(p, pw*height); e != success {
 		return e
@@ -377,17 +440,20 @@ func memcpy(dst, src unsafe.Pointer, n int, kind C.int) C.int {
 }
 
 //export cudaMemcpy
-func cudaMemcpy(dst, src unsafe.Pointer, n C.size_t, kind C.int) C.int {
+func cudaMemcpy(dst, src unsafe.Pointer, n C.size_t, kind C.int) (r C.int) {
+	defer guard("cudaMemcpy", &r)()
 	return memcpy(dst, src, int(n), kind)
 }
 
 //export cudaMemcpyAsync
-func cudaMemcpyAsync(dst, src unsafe.Pointer, n C.size_t, kind C.int, stream unsafe.Pointer) C.int {
+func cudaMemcpyAsync(dst, src unsafe.Pointer, n C.size_t, kind C.int, stream unsafe.Pointer) (r C.int) {
+	defer guard("cudaMemcpyAsync", &r)()
 	return memcpy(dst, src, int(n), kind)
 }
 
 //export cudaMemcpyPeer
-func cudaMemcpyPeer(dst unsafe.Pointer, dd C.int, src unsafe.Pointer, sd C.int, n C.size_t) C.int {
+func cudaMemcpyPeer(dst unsafe.Pointer, dd C.int, src unsafe.Pointer, sd C.int, n C.size_t) (r C.int) {
+	defer guard("cudaMemcpyPeer", &r)()
 	return memcpy(dst, src, int(n), deviceToDevice)
 }
 
@@ -405,12 +471,14 @@ func memcpy2D(dst unsafe.Pointer, dpitch C.size_t, src unsafe.Pointer, spitch C.
 }
 
 //export cudaMemcpy2D
-func cudaMemcpy2D(dst unsafe.Pointer, dpitch C.size_t, src unsafe.Pointer, spitch C.size_t, width, height C.size_t, kind C.int) C.int {
+func cudaMemcpy2D(dst unsafe.Pointer, dpitch C.size_t, src unsafe.Pointer, spitch C.size_t, width, height C.size_t, kind C.int) (r C.int) {
+	defer guard("cudaMemcpy2D", &r)()
 	return memcpy2D(dst, dpitch, src, spitch, width, height, kind)
 }
 
 //export cudaMemcpy2DAsync
-func cudaMemcpy2DAsync(dst unsafe.Pointer, dpitch C.size_t, src unsafe.Pointer, spitch C.size_t, width, height C.size_t, kind C.int, stream unsafe.Pointer) C.int {
+func cudaMemcpy2DAsync(dst unsafe.Pointer, dpitch C.size_t, src unsafe.Pointer, spitch C.size_t, width, height C.size_t, kind C.int, stream unsafe.Pointer) (r C.int) {
+	defer guard("cudaMemcpy2DAsync", &r)()
 	return memcpy2D(dst, dpitch, src, spitch, width, height, kind)
 }
 
@@ -429,15 +497,20 @@ func memset(p unsafe.Pointer, value C.int, n int) C.int {
 }
 
 //export cudaMemset
-func cudaMemset(p unsafe.Pointer, value C.int, n C.size_t) C.int { return memset(p, value, int(n)) }
+func cudaMemset(p unsafe.Pointer, value C.int, n C.size_t) (r C.int) {
+	defer guard("cudaMemset", &r)()
+	return memset(p, value, int(n))
+}
 
 //export cudaMemsetAsync
-func cudaMemsetAsync(p unsafe.Pointer, value C.int, n C.size_t, stream unsafe.Pointer) C.int {
+func cudaMemsetAsync(p unsafe.Pointer, value C.int, n C.size_t, stream unsafe.Pointer) (r C.int) {
+	defer guard("cudaMemsetAsync", &r)()
 	return memset(p, value, int(n))
 }
 
 //export cudaMemset2D
-func cudaMemset2D(p unsafe.Pointer, pitch C.size_t, value C.int, width, height C.size_t) C.int {
+func cudaMemset2D(p unsafe.Pointer, pitch C.size_t, value C.int, width, height C.size_t) (r C.int) {
+	defer guard("cudaMemset2D", &r)()
 	for r := C.size_t(0); r < height; r++ {
 		if e := memset(unsafe.Add(p, r*pitch), value, int(width)); e != success {
 			return e
@@ -447,7 +520,8 @@ func cudaMemset2D(p unsafe.Pointer, pitch C.size_t, value C.int, width, height C
 }
 
 //export cudaMemset2DAsync
-func cudaMemset2DAsync(p unsafe.Pointer, pitch C.size_t, value C.int, width, height C.size_t, stream unsafe.Pointer) C.int {
+func cudaMemset2DAsync(p unsafe.Pointer, pitch C.size_t, value C.int, width, height C.size_t, stream unsafe.Pointer) (r C.int) {
+	defer guard("cudaMemset2DAsync", &r)()
 	return cudaMemset2D(p, pitch, value, width, height)
 }
 
@@ -503,27 +577,32 @@ func symbolCopy(symbol unsafe.Pointer, mem unsafe.Pointer, n, offset C.size_t, k
 }
 
 //export cudaMemcpyToSymbol
-func cudaMemcpyToSymbol(symbol, src unsafe.Pointer, n, offset C.size_t, kind C.int) C.int {
+func cudaMemcpyToSymbol(symbol, src unsafe.Pointer, n, offset C.size_t, kind C.int) (r C.int) {
+	defer guard("cudaMemcpyToSymbol", &r)()
 	return symbolCopy(symbol, src, n, offset, kind, true)
 }
 
 //export cudaMemcpyToSymbolAsync
-func cudaMemcpyToSymbolAsync(symbol, src unsafe.Pointer, n, offset C.size_t, kind C.int, stream unsafe.Pointer) C.int {
+func cudaMemcpyToSymbolAsync(symbol, src unsafe.Pointer, n, offset C.size_t, kind C.int, stream unsafe.Pointer) (r C.int) {
+	defer guard("cudaMemcpyToSymbolAsync", &r)()
 	return symbolCopy(symbol, src, n, offset, kind, true)
 }
 
 //export cudaMemcpyFromSymbol
-func cudaMemcpyFromSymbol(dst, symbol unsafe.Pointer, n, offset C.size_t, kind C.int) C.int {
+func cudaMemcpyFromSymbol(dst, symbol unsafe.Pointer, n, offset C.size_t, kind C.int) (r C.int) {
+	defer guard("cudaMemcpyFromSymbol", &r)()
 	return symbolCopy(symbol, dst, n, offset, kind, false)
 }
 
 //export cudaMemcpyFromSymbolAsync
-func cudaMemcpyFromSymbolAsync(dst, symbol unsafe.Pointer, n, offset C.size_t, kind C.int, stream unsafe.Pointer) C.int {
+func cudaMemcpyFromSymbolAsync(dst, symbol unsafe.Pointer, n, offset C.size_t, kind C.int, stream unsafe.Pointer) (r C.int) {
+	defer guard("cudaMemcpyFromSymbolAsync", &r)()
 	return symbolCopy(symbol, dst, n, offset, kind, false)
 }
 
 //export cudaGetSymbolAddress
-func cudaGetSymbolAddress(d *unsafe.Pointer, symbol unsafe.Pointer) C.int {
+func cudaGetSymbolAddress(d *unsafe.Pointer, symbol unsafe.Pointer) (r C.int) {
+	defer guard("cudaGetSymbolAddress", &r)()
 	if e := check(); e != success {
 		return e
 	}
@@ -536,7 +615,8 @@ func cudaGetSymbolAddress(d *unsafe.Pointer, symbol unsafe.Pointer) C.int {
 }
 
 //export cudaGetSymbolSize
-func cudaGetSymbolSize(size *C.size_t, symbol unsafe.Pointer) C.int {
+func cudaGetSymbolSize(size *C.size_t, symbol unsafe.Pointer) (r C.int) {
+	defer guard("cudaGetSymbolSize", &r)()
 	_, n, code := symbolAddr(symbol)
 	if code != success {
 		return ret(code)
@@ -549,7 +629,8 @@ func cudaGetSymbolSize(size *C.size_t, symbol unsafe.Pointer) C.int {
 // other host memory (0, unregistered).
 //
 //export cudaPointerGetAttributes
-func cudaPointerGetAttributes(a *C.struct_cudaPointerAttributes, p unsafe.Pointer) C.int {
+func cudaPointerGetAttributes(a *C.struct_cudaPointerAttributes, p unsafe.Pointer) (r C.int) {
+	defer guard("cudaPointerGetAttributes", &r)()
 	*a = C.struct_cudaPointerAttributes{}
 	if isDevice(device(), uintptr(p), 1) {
 		a._type, a.devicePointer = 2, p
@@ -580,7 +661,8 @@ func dim(d C.ptx2go_dim3) runtime.Dim3 {
 }
 
 //export cudaLaunchKernel
-func cudaLaunchKernel(fn unsafe.Pointer, grid, block C.ptx2go_dim3, args unsafe.Pointer, shared C.size_t, stream unsafe.Pointer) C.int {
+func cudaLaunchKernel(fn unsafe.Pointer, grid, block C.ptx2go_dim3, args unsafe.Pointer, shared C.size_t, stream unsafe.Pointer) (r C.int) {
+	defer guard("cudaLaunchKernel", &r)()
 	if e := check(); e != success {
 		return e
 	}
@@ -599,7 +681,8 @@ func cudaLaunchKernel(fn unsafe.Pointer, grid, block C.ptx2go_dim3, args unsafe.
 // multiprocessors) is what cooperative launches require.
 //
 //export cudaLaunchCooperativeKernel
-func cudaLaunchCooperativeKernel(fn unsafe.Pointer, grid, block C.ptx2go_dim3, args unsafe.Pointer, shared C.size_t, stream unsafe.Pointer) C.int {
+func cudaLaunchCooperativeKernel(fn unsafe.Pointer, grid, block C.ptx2go_dim3, args unsafe.Pointer, shared C.size_t, stream unsafe.Pointer) (r C.int) {
+	defer guard("cudaLaunchCooperativeKernel", &r)()
 	g, b := dim(grid), dim(block)
 	if g.Count() > uint64(occupancy(int(b.Count()), int(shared))*smCount()) {
 		return ret(errCooperativeLaunchTooBig)
@@ -608,7 +691,8 @@ func cudaLaunchCooperativeKernel(fn unsafe.Pointer, grid, block C.ptx2go_dim3, a
 }
 
 //export cudaFuncGetAttributes
-func cudaFuncGetAttributes(a *C.struct_cudaFuncAttributes, fn unsafe.Pointer) C.int {
+func cudaFuncGetAttributes(a *C.struct_cudaFuncAttributes, fn unsafe.Pointer) (r C.int) {
+	defer guard("cudaFuncGetAttributes", &r)()
 	k := lookupKernel(fn)
 	if k == nil {
 		return ret(errInvalidDeviceFunction)
@@ -641,7 +725,8 @@ func (k *kernel) dynShared() int {
 }
 
 //export cudaFuncSetAttribute
-func cudaFuncSetAttribute(fn unsafe.Pointer, attr, value C.int) C.int {
+func cudaFuncSetAttribute(fn unsafe.Pointer, attr, value C.int) (r C.int) {
+	defer guard("cudaFuncSetAttribute", &r)()
 	k := lookupKernel(fn)
 	if k == nil {
 		return ret(errInvalidDeviceFunction)
@@ -658,12 +743,14 @@ func cudaFuncSetAttribute(fn unsafe.Pointer, attr, value C.int) C.int {
 }
 
 //export cudaOccupancyMaxActiveBlocksPerMultiprocessor
-func cudaOccupancyMaxActiveBlocksPerMultiprocessor(n *C.int, fn unsafe.Pointer, blockSize C.int, shared C.size_t) C.int {
+func cudaOccupancyMaxActiveBlocksPerMultiprocessor(n *C.int, fn unsafe.Pointer, blockSize C.int, shared C.size_t) (r C.int) {
+	defer guard("cudaOccupancyMaxActiveBlocksPerMultiprocessor", &r)()
 	return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, fn, blockSize, shared, 0)
 }
 
 //export cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
-func cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n *C.int, fn unsafe.Pointer, blockSize C.int, shared C.size_t, flags C.uint) C.int {
+func cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n *C.int, fn unsafe.Pointer, blockSize C.int, shared C.size_t, flags C.uint) (r C.int) {
+	defer guard("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", &r)()
 	k := lookupKernel(fn)
 	if k == nil {
 		return ret(errInvalidDeviceFunction)
@@ -676,7 +763,8 @@ func cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n *C.int, fn unsafe.
 }
 
 //export cudaOccupancyAvailableDynamicSMemPerBlock
-func cudaOccupancyAvailableDynamicSMemPerBlock(size *C.size_t, fn unsafe.Pointer, numBlocks, blockSize C.int) C.int {
+func cudaOccupancyAvailableDynamicSMemPerBlock(size *C.size_t, fn unsafe.Pointer, numBlocks, blockSize C.int) (r C.int) {
+	defer guard("cudaOccupancyAvailableDynamicSMemPerBlock", &r)()
 	k := lookupKernel(fn)
 	if k == nil {
 		return ret(errInvalidDeviceFunction)
@@ -692,10 +780,14 @@ func cudaOccupancyAvailableDynamicSMemPerBlock(size *C.size_t, fn unsafe.Pointer
 // nothing; events record the time at which they are issued.
 
 //export cudaStreamCreate
-func cudaStreamCreate(s *unsafe.Pointer) C.int { return cudaStreamCreateWithFlags(s, 0) }
+func cudaStreamCreate(s *unsafe.Pointer) (r C.int) {
+	defer guard("cudaStreamCreate", &r)()
+	return cudaStreamCreateWithFlags(s, 0)
+}
 
 //export cudaStreamCreateWithFlags
-func cudaStreamCreateWithFlags(s *unsafe.Pointer, flags C.uint) C.int {
+func cudaStreamCreateWithFlags(s *unsafe.Pointer, flags C.uint) (r C.int) {
+	defer guard("cudaStreamCreateWithFlags", &r)()
 	h := handle()
 	state.mu.Lock()
 	state.streams[uintptr(h)] = true
@@ -705,7 +797,8 @@ func cudaStreamCreateWithFlags(s *unsafe.Pointer, flags C.uint) C.int {
 }
 
 //export cudaStreamCreateWithPriority
-func cudaStreamCreateWithPriority(s *unsafe.Pointer, flags C.uint, priority C.int) C.int {
+func cudaStreamCreateWithPriority(s *unsafe.Pointer, flags C.uint, priority C.int) (r C.int) {
+	defer guard("cudaStreamCreateWithPriority", &r)()
 	return cudaStreamCreateWithFlags(s, flags)
 }
 
@@ -721,7 +814,8 @@ func validStream(s unsafe.Pointer) bool {
 }
 
 //export cudaStreamDestroy
-func cudaStreamDestroy(s unsafe.Pointer) C.int {
+func cudaStreamDestroy(s unsafe.Pointer) (r C.int) {
+	defer guard("cudaStreamDestroy", &r)()
 	state.mu.Lock()
 	ok := state.streams[uintptr(s)]
 	delete(state.streams, uintptr(s))
@@ -734,7 +828,8 @@ func cudaStreamDestroy(s unsafe.Pointer) C.int {
 }
 
 //export cudaStreamSynchronize
-func cudaStreamSynchronize(s unsafe.Pointer) C.int {
+func cudaStreamSynchronize(s unsafe.Pointer) (r C.int) {
+	defer guard("cudaStreamSynchronize", &r)()
 	if !validStream(s) {
 		return ret(errInvalidResourceHandle)
 	}
@@ -742,10 +837,14 @@ func cudaStreamSynchronize(s unsafe.Pointer) C.int {
 }
 
 //export cudaStreamQuery
-func cudaStreamQuery(s unsafe.Pointer) C.int { return cudaStreamSynchronize(s) }
+func cudaStreamQuery(s unsafe.Pointer) (r C.int) {
+	defer guard("cudaStreamQuery", &r)()
+	return cudaStreamSynchronize(s)
+}
 
 //export cudaStreamAddCallback
-func cudaStreamAddCallback(s, fn, data unsafe.Pointer, flags C.uint) C.int {
+func cudaStreamAddCallback(s, fn, data unsafe.Pointer, flags C.uint) (r C.int) {
+	defer guard("cudaStreamAddCallback", &r)()
 	if !validStream(s) {
 		return ret(errInvalidResourceHandle)
 	}
@@ -754,7 +853,8 @@ func cudaStreamAddCallback(s, fn, data unsafe.Pointer, flags C.uint) C.int {
 }
 
 //export cudaLaunchHostFunc
-func cudaLaunchHostFunc(s, fn, data unsafe.Pointer) C.int {
+func cudaLaunchHostFunc(s, fn, data unsafe.Pointer) (r C.int) {
+	defer guard("cudaLaunchHostFunc", &r)()
 	if !validStream(s) {
 		return ret(errInvalidResourceHandle)
 	}
@@ -763,7 +863,8 @@ func cudaLaunchHostFunc(s, fn, data unsafe.Pointer) C.int {
 }
 
 //export cudaStreamWaitEvent
-func cudaStreamWaitEvent(s, e unsafe.Pointer, flags C.uint) C.int {
+func cudaStreamWaitEvent(s, e unsafe.Pointer, flags C.uint) (r C.int) {
+	defer guard("cudaStreamWaitEvent", &r)()
 	if !validStream(s) {
 		return ret(errInvalidResourceHandle)
 	}
@@ -771,10 +872,14 @@ func cudaStreamWaitEvent(s, e unsafe.Pointer, flags C.uint) C.int {
 }
 
 //export cudaEventCreate
-func cudaEventCreate(e *unsafe.Pointer) C.int { return cudaEventCreateWithFlags(e, 0) }
+func cudaEventCreate(e *unsafe.Pointer) (r C.int) {
+	defer guard("cudaEventCreate", &r)()
+	return cudaEventCreateWithFlags(e, 0)
+}
 
 //export cudaEventCreateWithFlags
-func cudaEventCreateWithFlags(e *unsafe.Pointer, flags C.uint) C.int {
+func cudaEventCreateWithFlags(e *unsafe.Pointer, flags C.uint) (r C.int) {
+	defer guard("cudaEventCreateWithFlags", &r)()
 	h := handle()
 	state.mu.Lock()
 	state.events[uintptr(h)] = &event{}
@@ -791,7 +896,8 @@ func lookupEvent(e unsafe.Pointer) *event {
 }
 
 //export cudaEventRecord
-func cudaEventRecord(e, s unsafe.Pointer) C.int {
+func cudaEventRecord(e, s unsafe.Pointer) (r C.int) {
+	defer guard("cudaEventRecord", &r)()
 	ev := lookupEvent(e)
 	if ev == nil || !validStream(s) {
 		return ret(errInvalidResourceHandle)
@@ -803,10 +909,14 @@ func cudaEventRecord(e, s unsafe.Pointer) C.int {
 }
 
 //export cudaEventRecordWithFlags
-func cudaEventRecordWithFlags(e, s unsafe.Pointer, flags C.uint) C.int { return cudaEventRecord(e, s) }
+func cudaEventRecordWithFlags(e, s unsafe.Pointer, flags C.uint) (r C.int) {
+	defer guard("cudaEventRecordWithFlags", &r)()
+	return cudaEventRecord(e, s)
+}
 
 //export cudaEventSynchronize
-func cudaEventSynchronize(e unsafe.Pointer) C.int {
+func cudaEventSynchronize(e unsafe.Pointer) (r C.int) {
+	defer guard("cudaEventSynchronize", &r)()
 	if lookupEvent(e) == nil {
 		return ret(errInvalidResourceHandle)
 	}
@@ -814,10 +924,14 @@ func cudaEventSynchronize(e unsafe.Pointer) C.int {
 }
 
 //export cudaEventQuery
-func cudaEventQuery(e unsafe.Pointer) C.int { return cudaEventSynchronize(e) }
+func cudaEventQuery(e unsafe.Pointer) (r C.int) {
+	defer guard("cudaEventQuery", &r)()
+	return cudaEventSynchronize(e)
+}
 
 //export cudaEventDestroy
-func cudaEventDestroy(e unsafe.Pointer) C.int {
+func cudaEventDestroy(e unsafe.Pointer) (r C.int) {
+	defer guard("cudaEventDestroy", &r)()
 	state.mu.Lock()
 	_, ok := state.events[uintptr(e)]
 	delete(state.events, uintptr(e))
@@ -832,7 +946,8 @@ func cudaEventDestroy(e unsafe.Pointer) C.int {
 // cudaEventElapsedTime is the real time in milliseconds between two recorded events.
 //
 //export cudaEventElapsedTime
-func cudaEventElapsedTime(ms *C.float, e0, e1 unsafe.Pointer) C.int {
+func cudaEventElapsedTime(ms *C.float, e0, e1 unsafe.Pointer) (r C.int) {
+	defer guard("cudaEventElapsedTime", &r)()
 	a, b := lookupEvent(e0), lookupEvent(e1)
 	if a == nil || b == nil {
 		return ret(errInvalidResourceHandle)
