@@ -276,3 +276,16 @@ func TestCudaStubs(t *testing.T) {
 		}
 	}
 }
+
+// TestExecUsage checks exec's command line errors, which need no libraries.
+func TestExecUsage(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"exec"}, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "no program given") {
+		t.Errorf("exec without a program: exit %d, stderr %q; want %d and a usage error", code, stderr.String(), exitUsage)
+	}
+	stderr.Reset()
+	missing := filepath.Join(t.TempDir(), "missing")
+	if code := run([]string{"exec", "-libs", t.TempDir(), missing}, &stdout, &stderr); code != exitFail || !strings.Contains(stderr.String(), missing) {
+		t.Errorf("exec of a missing program: exit %d, stderr %q; want %d and its name", code, stderr.String(), exitFail)
+	}
+}
