@@ -2,7 +2,8 @@
 // (cudaMemcpyAsync), scale it by their index plus one, and copy it back; events around the
 // work measure it with cudaEventElapsedTime; a stream callback and a host function count the
 // streams that finished. Prints each quarter's sum, whether the elapsed time is positive,
-// whether the streams and events report completion, and the count.
+// whether the streams and events report completion, and the count. cudaMallocAsync and
+// cudaFreeAsync allocate in stream order.
 #include <cstdio>
 
 static int finished;
@@ -57,6 +58,10 @@ int main() {
         printf("stream %d: sum=%lld query=%s\n", i, sum, cudaGetErrorName(cudaStreamQuery(s[i])));
     }
     printf("elapsed>0: %s event query=%s callbacks=%d\n", ms > 0 ? "yes" : "no", cudaGetErrorName(cudaEventQuery(stop)), finished);
+    int *tmp;
+    CHECK(cudaMallocAsync(&tmp, 1024, s[1]));
+    CHECK(cudaMemsetAsync(tmp, 0, 1024, s[1]));
+    CHECK(cudaFreeAsync(tmp, s[1]));
     for (int i = 0; i < ns; i++) CHECK(cudaStreamDestroy(s[i]));
     CHECK(cudaEventDestroy(start));
     CHECK(cudaEventDestroy(stop));

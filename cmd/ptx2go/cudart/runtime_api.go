@@ -303,6 +303,46 @@ func cudaFree(p unsafe.Pointer) (r C.int) {
 	return success
 }
 
+// cudaMallocAsync allocates in stream order; every stream is synchronous, so it allocates now.
+//
+//export cudaMallocAsync
+func cudaMallocAsync(p *unsafe.Pointer, size C.size_t, stream unsafe.Pointer) (r C.int) {
+	defer guard("cudaMallocAsync", &r)()
+	if !validStream(stream) {
+		return ret(errInvalidResourceHandle)
+	}
+	return cudaMalloc(p, size)
+}
+
+//export cudaFreeAsync
+func cudaFreeAsync(p, stream unsafe.Pointer) (r C.int) {
+	defer guard("cudaFreeAsync", &r)()
+	if !validStream(stream) {
+		return ret(errInvalidResourceHandle)
+	}
+	return cudaFree(p)
+}
+
+//export cudaStreamGetFlags
+func cudaStreamGetFlags(s unsafe.Pointer, flags *C.uint) (r C.int) {
+	defer guard("cudaStreamGetFlags", &r)()
+	if !validStream(s) {
+		return ret(errInvalidResourceHandle)
+	}
+	*flags = 0
+	return success
+}
+
+//export cudaStreamGetPriority
+func cudaStreamGetPriority(s unsafe.Pointer, prio *C.int) (r C.int) {
+	defer guard("cudaStreamGetPriority", &r)()
+	if !validStream(s) {
+		return ret(errInvalidResourceHandle)
+	}
+	*prio = 0
+	return success
+}
+
 // cudaMallocManaged needs device memory that the host can dereference, which the runtime
 // does not have yet.
 //
