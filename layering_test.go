@@ -43,6 +43,9 @@ var layeringRules = map[string]layeringRule{
 	// The run command's logic, shared by the command and the programs its Go engine builds:
 	// the root package (with what it imports) and npyio for .npy arguments.
 	"cmd/ptx2go/runner": {mod: []string{"", "frontend", "ssa", "runtime", "runtime/isa", "codegen/layout", "codegen/closure"}, thirdParty: []string{"github.com/sbinet/npyio", "gonum.org/v1/gonum"}},
+	// The CUDA drop-in (libcudart/libcuda, built with -buildmode=c-shared) and its fat binary
+	// reader: the root package (with what it imports) and the drop-in's own packages.
+	"cmd/ptx2go/cudart/...": {mod: []string{"", "frontend", "ssa", "runtime", "runtime/isa", "codegen/layout", "codegen/closure", "cmd/ptx2go/cudart/fatbin"}},
 	// Checked-in output of `ptx2go generate`: must build with runtime alone.
 	"generated/...": {mod: []string{"runtime", "runtime/isa"}},
 }

@@ -53,6 +53,8 @@ func init() {
 		{name: "ssa", summary: "print the SSA form of a PTX file's functions", usage: ssaUsage, run: runSSA},
 		{name: "cfg", summary: "draw a function's control-flow graph in Graphviz DOT or SVG", usage: cfgUsage, run: runCFG},
 		{name: "run", summary: "run a kernel of a PTX file on the CPU", usage: runUsage, run: runRun},
+		{name: "exec", summary: "run a CUDA program with ptx2go's libcudart and libcuda", usage: execUsage, run: runExec},
+		{name: "cuda-libs", summary: "build ptx2go's libcudart and libcuda drop-in libraries", usage: cudaLibsUsage, run: runCudaLibs},
 		{name: "generate", summary: "compile PTX modules to Go source files", usage: generateUsage, run: runGenerate},
 		{name: "version", summary: "print the ptx2go and Go versions", usage: versionUsage, run: runVersion},
 		{name: "help", summary: "show help for ptx2go or one of its commands", usage: helpUsage, run: runHelp},

@@ -1,0 +1,140 @@
+// The C types of the CUDA runtime and driver APIs that ptx2go's drop-in libraries take and
+// fill, with the layouts of CUDA 11.8's headers (driver_types.h, vector_types.h), so that
+// the libraries build without the CUDA toolkit.
+#ifndef PTX2GO_CUDART_H
+#define PTX2GO_CUDART_H
+
+#include <stddef.h>
+#include <stdlib.h>
+
+typedef struct { unsigned int x, y, z; } ptx2go_dim3;
+
+// __fatBinC_Wrapper_t: what nvcc's host code passes to __cudaRegisterFatBinary.
+typedef struct {
+    int magic;
+    int version;
+    const unsigned long long *data;
+    void *filename_or_fatbins;
+} ptx2go_fatbin_wrapper;
+
+struct cudaFuncAttributes {
+    size_t sharedSizeBytes;
+    size_t constSizeBytes;
+    size_t localSizeBytes;
+    int maxThreadsPerBlock;
+    int numRegs;
+    int ptxVersion;
+    int binaryVersion;
+    int cacheModeCA;
+    int maxDynamicSharedSizeBytes;
+    int preferredShmemCarveout;
+};
+
+struct cudaPointerAttributes {
+    int type; // enum cudaMemoryType: 0 unregistered, 1 host, 2 device, 3 managed
+    int device;
+    void *devicePointer;
+    void *hostPointer;
+};
+
+// Calls through the function pointers a program hands to cudaStreamAddCallback and
+// cudaLaunchHostFunc (calls.c).
+void ptx2go_call_stream_callback(void *fn, void *stream, int status, void *data);
+void ptx2go_call_host_fn(void *fn, void *data);
+
+// ptx2go_thread_id identifies the calling host thread (pthread_self).
+unsigned long ptx2go_thread_id(void);
+
+// ptx2go_self_symbol looks name up among the drop-in library's own symbols (cuGetProcAddress).
+void *ptx2go_self_symbol(const char *name);
+
+// cuLaunchKernel's extra array markers.
+#define PTX2GO_LAUNCH_PARAM_END ((void *)0)
+#define PTX2GO_LAUNCH_PARAM_BUFFER_POINTER ((void *)1)
+#define PTX2GO_LAUNCH_PARAM_BUFFER_SIZE ((void *)2)
+
+struct cudaDeviceProp
+{
+    char         name[256];
+    char         uuid[16];
+    char         luid[8];
+    unsigned int luidDeviceNodeMask;
+    size_t       totalGlobalMem;
+    size_t       sharedMemPerBlock;
+    int          regsPerBlock;
+    int          warpSize;
+    size_t       memPitch;
+    int          maxThreadsPerBlock;
+    int          maxThreadsDim[3];
+    int          maxGridSize[3];
+    int          clockRate;
+    size_t       totalConstMem;
+    int          major;
+    int          minor;
+    size_t       textureAlignment;
+    size_t       texturePitchAlignment;
+    int          deviceOverlap;
+    int          multiProcessorCount;
+    int          kernelExecTimeoutEnabled;
+    int          integrated;
+    int          canMapHostMemory;
+    int          computeMode;
+    int          maxTexture1D;
+    int          maxTexture1DMipmap;
+    int          maxTexture1DLinear;
+    int          maxTexture2D[2];
+    int          maxTexture2DMipmap[2];
+    int          maxTexture2DLinear[3];
+    int          maxTexture2DGather[2];
+    int          maxTexture3D[3];
+    int          maxTexture3DAlt[3];
+    int          maxTextureCubemap;
+    int          maxTexture1DLayered[2];
+    int          maxTexture2DLayered[3];
+    int          maxTextureCubemapLayered[2];
+    int          maxSurface1D;
+    int          maxSurface2D[2];
+    int          maxSurface3D[3];
+    int          maxSurface1DLayered[2];
+    int          maxSurface2DLayered[3];
+    int          maxSurfaceCubemap;
+    int          maxSurfaceCubemapLayered[2];
+    size_t       surfaceAlignment;
+    int          concurrentKernels;
+    int          ECCEnabled;
+    int          pciBusID;
+    int          pciDeviceID;
+    int          pciDomainID;
+    int          tccDriver;
+    int          asyncEngineCount;
+    int          unifiedAddressing;
+    int          memoryClockRate;
+    int          memoryBusWidth;
+    int          l2CacheSize;
+    int          persistingL2CacheMaxSize;
+    int          maxThreadsPerMultiProcessor;
+    int          streamPrioritiesSupported;
+    int          globalL1CacheSupported;
+    int          localL1CacheSupported;
+    size_t       sharedMemPerMultiprocessor;
+    int          regsPerMultiprocessor;
+    int          managedMemory;
+    int          isMultiGpuBoard;
+    int          multiGpuBoardGroupID;
+    int          hostNativeAtomicSupported;
+    int          singleToDoublePrecisionPerfRatio;
+    int          pageableMemoryAccess;
+    int          concurrentManagedAccess;
+    int          computePreemptionSupported;
+    int          canUseHostPointerForRegisteredMem;
+    int          cooperativeLaunch;
+    int          cooperativeMultiDeviceLaunch;
+    size_t       sharedMemPerBlockOptin;
+    int          pageableMemoryAccessUsesHostPageTables;
+    int          directManagedMemAccessFromHost;
+    int          maxBlocksPerMultiProcessor;
+    int          accessPolicyMaxWindowSize;
+    size_t       reservedSharedMemPerBlock;
+};
+
+#endif

@@ -1,0 +1,133 @@
+package main
+
+// #include "cudart.h"
+import "C"
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/ptx2go/ptx2go/cmd/ptx2go/cudart/fatbin"
+)
+
+// __cudaRegisterFatBinary receives a translation unit's fat binary wrapper at start-up and
+// returns the handle that the unit's other registrations name. The PTX is compiled when it is
+// first needed.
+//
+//export __cudaRegisterFatBinary
+func __cudaRegisterFatBinary(fatCubin unsafe.Pointer) unsafe.Pointer {
+	w := (*C.ptx2go_fatbin_wrapper)(fatCubin)
+	h := handle()
+	m := &module{}
+	if w != nil && uint32(w.magic) == fatbin.WrapperMagic && w.data != nil {
+		// A wrapper of version 2 comes from nvcc's device link step (-rdc): its data is the
+		// linked image with libcudadevrt's relocatable code (PTX for the newest architecture,
+		// never launched), and filename_or_fatbins a NULL-terminated list of the translation
+		// units' own fat binaries, which hold the program's PTX.
+		if w.version == 2 && w.filename_or_fatbins != nil {
+			for _, p := range unsafe.Slice((*unsafe.Pointer)(w.filename_or_fatbins), 1<<16) {
+				if p == nil {
+					break
+				}
+				m.image = append(m.image, containerAt(p)...)
+			}
+		} else {
+			m.image = containerAt(unsafe.Pointer(w.data))
+		}
+	}
+	state.mu.Lock()
+	state.nmods++
+	m.name = programName()
+	if state.nmods > 1 {
+		m.name = fmt.Sprintf("%s.%d", m.name, state.nmods)
+	}
+	state.modules[uintptr(h)] = m
+	state.mu.Unlock()
+	return h
+}
+
+//export __cudaRegisterFatBinaryEnd
+func __cudaRegisterFatBinaryEnd(h unsafe.Pointer) {}
+
+//export __cudaUnregisterFatBinary
+func __cudaUnregisterFatBinary(h unsafe.Pointer) {}
+
+//export __cudaInitModule
+func __cudaInitModule(h unsafe.Pointer) C.char { return 1 }
+
+// __cudaRegisterFunction ties a kernel's host stub, which the program launches, to its name in
+// the fat binary.
+//
+//export __cudaRegisterFunction
+func __cudaRegisterFunction(h unsafe.Pointer, hostFun *C.char, deviceFun *C.char, deviceName *C.char, threadLimit C.int, tid, bid, bDim, gDim unsafe.Pointer, wSize *C.int) {
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	m := state.modules[uintptr(h)]
+	if m == nil {
+		return
+	}
+	state.kernels[uintptr(unsafe.Pointer(hostFun))] = &kernel{mod: m, name: C.GoString(deviceFun)}
+}
+
+// __cudaRegisterVar ties a __device__ or __constant__ variable's host shadow, which
+// cudaMemcpyToSymbol and friends take, to its name in the fat binary.
+//
+//export __cudaRegisterVar
+func __cudaRegisterVar(h unsafe.Pointer, hostVar *C.char, deviceAddress *C.char, deviceName *C.char, ext C.int, size C.size_t, constant C.int, global C.int) {
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	m := state.modules[uintptr(h)]
+	if m == nil {
+		return
+	}
+	state.vars[uintptr(unsafe.Pointer(hostVar))] = &variable{mod: m, name: C.GoString(deviceName), size: int(size)}
+}
+
+// __cudaRegisterManagedVar registers a __managed__ variable. Host access to managed memory
+// needs device memory at host addresses, which the runtime does not have yet: the program's
+// host pointer stays unset, and the call says so once.
+//
+//export __cudaRegisterManagedVar
+func __cudaRegisterManagedVar(h unsafe.Pointer, hostVarPtrAddress *unsafe.Pointer, deviceAddress *C.char, deviceName *C.char, ext C.int, size C.size_t, constant C.int, global C.int) {
+	warnOnce(fmt.Sprintf("__managed__ variable %s: managed memory is not supported yet", C.GoString(deviceName)))
+}
+
+// __cudaPushCallConfiguration saves a launch's <<<grid, block, shared, stream>>> for the
+// kernel's host stub, which pops it and calls cudaLaunchKernel. Each host thread has its own
+// stack, so threads may launch at the same time.
+//
+//export __cudaPushCallConfiguration
+func __cudaPushCallConfiguration(grid, block C.ptx2go_dim3, shared C.size_t, stream unsafe.Pointer) C.uint {
+	id := C.ptx2go_thread_id()
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	state.configs[id] = append(state.configs[id], launchConfig{grid, block, shared, stream})
+	return 0
+}
+
+//export __cudaPopCallConfiguration
+func __cudaPopCallConfiguration(grid, block *C.ptx2go_dim3, shared *C.size_t, stream *unsafe.Pointer) (r C.int) {
+	defer guard("__cudaPopCallConfiguration", &r)()
+	id := C.ptx2go_thread_id()
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	cs := state.configs[id]
+	n := len(cs)
+	if n == 0 {
+		return errInvalidConfiguration
+	}
+	c := cs[n-1]
+	state.configs[id] = cs[:n-1]
+	*grid, *block, *shared, *stream = c.grid, c.block, c.shared, c.stream
+	return success
+}
+
+// containerAt copies the fat binary container at p, whose size is in its header; nil if there
+// is none.
+func containerAt(p unsafe.Pointer) []byte {
+	n, err := fatbin.Size(unsafe.Slice((*byte)(p), 16))
+	if err != nil {
+		return nil
+	}
+	return append([]byte(nil), unsafe.Slice((*byte)(p), n)...)
+}

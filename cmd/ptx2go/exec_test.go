@@ -1,0 +1,291 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	goruntime "runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// cudaCorpus holds the CUDA test programs (`make cuda-programs`).
+var cudaCorpus = filepath.Join("..", "..", "testdata", "cudart")
+
+// needCudaLibs skips the test where the drop-in cannot be built or the nvcc-built x86-64
+// programs cannot run, and otherwise builds the libraries into a temporary directory.
+func needCudaLibs(t *testing.T) string {
+	t.Helper()
+	if goruntime.GOOS != "linux" || goruntime.GOARCH != "amd64" {
+		t.Skipf("the CUDA test programs are linux/amd64 binaries; this is %s/%s", goruntime.GOOS, goruntime.GOARCH)
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go command not in PATH")
+	}
+	cc, err := exec.Command("go", "env", "CC", "CGO_ENABLED").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(cc))
+	if len(f) != 2 || f[1] != "1" {
+		t.Skipf("the CUDA drop-in needs cgo, and CGO_ENABLED is not 1 (%q): install a C compiler (gcc) to run this test", cc)
+	}
+	if _, err := exec.LookPath(f[0]); err != nil {
+		t.Skipf("the CUDA drop-in needs a C compiler, and %s is not on PATH: install gcc to run this test", f[0])
+	}
+	dir := t.TempDir()
+	if _, err := cudaLibs(dir); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// execProgram runs a test program under the drop-in and returns its exit status and output.
+func execProgram(t *testing.T, libs, prog string, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(append([]string{"exec", "-libs", libs, filepath.Join(cudaCorpus, "bin", prog)}, args...), &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+// TestExec runs each CUDA test program (nvcc 11.8, -cudart shared) under the drop-in and checks
+// its output against values computed here.
+func TestExec(t *testing.T) {
+	libs := needCudaLibs(t)
+	for _, name := range []string{"libptx2go-cuda.so", "libcudart.so.11.0", "libcudart.so.12", "libcuda.so.1"} {
+		if _, err := os.Stat(filepath.Join(libs, name)); err != nil {
+			t.Errorf("cuda-libs did not make %s", name)
+		}
+	}
+
+	// vectoradd_rdc went through nvcc's device link step (-rdc=true -arch=compute_52): its
+	// fat binary wrapper lists the translation unit's PTX and libcudadevrt's (compute_90).
+	t.Run("vectoradd", func(t *testing.T) {
+		for _, run := range []struct {
+			prog string
+			n    int
+		}{{"vectoradd", 50000}, {"vectoradd", 1000}, {"vectoradd_rdc", 3000}} {
+			n := run.n
+			code, out, errOut := execProgram(t, libs, run.prog, fmt.Sprint(n))
+			c := func(i int) float32 { return float32(i)/2 + (2*float32(i) + 1) }
+			want := fmt.Sprintf("n=%d blocks=%d c[0]=%.1f c[1]=%.1f c[%d]=%.1f mismatches=0\n", n, (n+255)/256, c(0), c(1), n-1, c(n-1))
+			if code != 0 || out != want {
+				t.Errorf("%s %d: exit %d, output %q, want 0 and %q; stderr:\n%s", run.prog, n, code, out, want, errOut)
+			}
+		}
+	})
+
+	t.Run("reduction", func(t *testing.T) {
+		const n = 100000
+		coef := []uint64{3, 1, 4, 1}
+		var sum uint64
+		for i := range n {
+			sum += uint64(i*7919%1000) * coef[i%4]
+		}
+		code, out, errOut := execProgram(t, libs, "reduction")
+		want := fmt.Sprintf("total=%d via address=%d blocks=%d/%d coef size=16\n", sum, sum, (n+255)/256, (n+255)/256)
+		if code != 0 || out != want {
+			t.Errorf("exit %d, output %q, want 0 and %q; stderr:\n%s", code, out, want, errOut)
+		}
+	})
+
+	t.Run("streams", func(t *testing.T) {
+		const ns, n = 4, 1 << 16
+		var want strings.Builder
+		for s := range ns {
+			sum := 0
+			for j := range n / ns {
+				sum += (s*(n/ns) + j) % 100 * (s + 1)
+			}
+			fmt.Fprintf(&want, "stream %d: sum=%d query=cudaSuccess\n", s, sum)
+		}
+		want.WriteString("elapsed>0: yes event query=cudaSuccess callbacks=44\n")
+		code, out, errOut := execProgram(t, libs, "streams")
+		if code != 0 || out != want.String() {
+			t.Errorf("exit %d, output %q, want 0 and %q; stderr:\n%s", code, out, want.String(), errOut)
+		}
+	})
+
+	// Each fault is the CUDA error a GPU gives, sticky, and ptx2go names the PTX line (of the
+	// PTX it writes to $PTX2GO_PTX_DIR), kernel, CTA and thread: thread 101 is block 1, thread 37.
+	t.Run("fault", func(t *testing.T) {
+		dir := t.TempDir()
+		t.Setenv("PTX2GO_PTX_DIR", dir)
+		for _, c := range []struct {
+			mode, err, desc, kind, kernel, instr string
+		}{
+			{"oob", "cudaErrorIllegalAddress", "an illegal memory access was encountered", "out-of-bounds access at global address", "_Z3oobPi", "st.global"},
+			{"misaligned", "cudaErrorMisalignedAddress", "misaligned address", "misaligned access at global address", "_Z10misalignedPi", "st.global"},
+			{"trap", "cudaErrorLaunchFailure", "unspecified launch failure", "trap", "_Z4trapPi", "trap;"},
+		} {
+			code, out, errOut := execProgram(t, libs, "fault", c.mode)
+			want := fmt.Sprintf("synchronize: %s (%s)\nmemcpy after: %s\nlast error: %s\n", c.err, c.desc, c.err, c.err)
+			if code != 0 || out != want {
+				t.Errorf("%s: exit %d, output %q, want 0 and %q; stderr:\n%s", c.mode, code, out, want, errOut)
+			}
+			for _, s := range []string{"ptx2go: kernel fault, " + c.err, c.kind, "(kernel " + c.kernel + ", CTA (1,0,0), thread (37,0,0))"} {
+				if !strings.Contains(errOut, s) {
+					t.Errorf("%s: stderr lacks %q:\n%s", c.mode, s, errOut)
+				}
+			}
+			m := regexp.MustCompile(`fault\.compute_80\.ptx:([0-9]+): `).FindStringSubmatch(errOut)
+			src, err := os.ReadFile(filepath.Join(dir, "fault.compute_80.ptx"))
+			if m == nil || err != nil {
+				t.Errorf("%s: no PTX line in the fault (%v):\n%s", c.mode, err, errOut)
+				continue
+			}
+			lines := strings.Split(string(src), "\n")
+			if n, _ := strconv.Atoi(m[1]); n < 1 || n > len(lines) || !strings.Contains(lines[n-1], c.instr) {
+				t.Errorf("%s: the fault names line %s of the PTX, which is not a %s instruction", c.mode, m[1], c.instr)
+			}
+		}
+	})
+
+	t.Run("sass-only", func(t *testing.T) {
+		code, out, errOut := execProgram(t, libs, "vectoradd_sass")
+		if code != 1 || !strings.Contains(out, "cudaErrorNoKernelImageForDevice") {
+			t.Errorf("exit %d, output %q; want 1 and cudaErrorNoKernelImageForDevice", code, out)
+		}
+		if !strings.Contains(errOut, "carries no PTX, only SASS (sm_80)") || !strings.Contains(errOut, "-gencode arch=compute_80,code=compute_80") {
+			t.Errorf("stderr does not say to rebuild with PTX:\n%s", errOut)
+		}
+	})
+
+	t.Run("threads", func(t *testing.T) {
+		const n = 4096
+		var want strings.Builder
+		for th := range 4 {
+			sum := 0
+			for i := range n {
+				sum += i * (th + 1)
+			}
+			fmt.Fprintf(&want, "thread %d: sum=%d mismatches=0\n", th, sum)
+		}
+		code, out, errOut := execProgram(t, libs, "threads")
+		if code != 0 || out != want.String() {
+			t.Errorf("exit %d, output %q, want 0 and %q; stderr:\n%s", code, out, want.String(), errOut)
+		}
+	})
+
+	// info checks the device description against the emulated device's specification
+	// (README: compute capability 8.0, ptx2go's limits, GOMAXPROCS multiprocessors), the
+	// occupancy calculator (2048 threads and 32 blocks per multiprocessor), pitched copies and
+	// the error paths: a double free, cudaGetLastError and cudaPeekAtLastError after a launch
+	// with too many threads, an unsupported entry point and managed memory.
+	t.Run("info", func(t *testing.T) {
+		sms := goruntime.GOMAXPROCS(0)
+		want := "devices=1 current=0 runtime=11080 driver>=runtime:1\n" +
+			"name=ptx2go CPU emulation (sm_80) cc=8.0 warp=32 maxThreads=1024 dims=1024,1024,64 grid=2147483647,65535,65535\n" +
+			fmt.Sprintf("shared=49152 optin=%d sms=%d managed=0 map=0 concurrent=0 reserved=0\n", 227<<10, sms) +
+			fmt.Sprintf("attr cc major=8 sms=%d bad device=cudaErrorInvalidDevice\n", sms) +
+			"tile: shared=1024 maxThreads=1024\n" +
+			fmt.Sprintf("occupancy(256)=8 potential block=1024 minGrid=%d\n", 2*sms) +
+			"pitch=1024 copy2D=cudaSuccess h[0][0]=255 h[3][255]=0\n" +
+			"pointer types: device=2 host=0\nmeminfo: used>=pitch*4:1\n" +
+			"free twice: cudaSuccess then cudaErrorInvalidDevicePointer\n" +
+			"last error: cudaErrorInvalidDevicePointer, then cudaSuccess\n" +
+			"launch 2048 threads: peek cudaErrorInvalidConfiguration, last cudaErrorInvalidConfiguration, peek cudaSuccess\n" +
+			"managed: cudaErrorNotSupported\ngraph: cudaErrorNotSupported cudaErrorNotSupported\n" +
+			"error 700: cudaErrorIllegalAddress / an illegal memory access was encountered\n" +
+			"bad arguments: cudaErrorInvalidValue cudaErrorInvalidValue\nsync: cudaSuccess\n"
+		code, out, errOut := execProgram(t, libs, "info")
+		if code != 0 || out != want {
+			t.Errorf("exit %d, output\n%s\nwant\n%s\nstderr:\n%s", code, out, want, errOut)
+		}
+		if n := strings.Count(errOut, "cudaGraphCreate is not supported"); n != 1 {
+			t.Errorf("the unsupported cudaGraphCreate is reported %d times, want once:\n%s", n, errOut)
+		}
+	})
+
+	// bench measures; here it only has to run and report every figure.
+	t.Run("bench", func(t *testing.T) {
+		code, out, errOut := execProgram(t, libs, "bench", "20")
+		re := regexp.MustCompile(`^empty kernel launch \+ synchronize: [0-9.]+ us \(20 launches\)\n` +
+			`cudaMemcpy 256 MiB host to device: [0-9.]+ GB/s\ncudaMemcpy 256 MiB device to host: [0-9.]+ GB/s\n` +
+			`cudaMemcpy 256 MiB device to device: [0-9.]+ GB/s\n$`)
+		if code != 0 || !re.MatchString(out) {
+			t.Errorf("exit %d, output %q; stderr:\n%s", code, out, errOut)
+		}
+	})
+
+	// The driver API program loads PTX text and a fat binary with compressed PTX.
+	for _, image := range []string{"drv_kernels.ptx", "drv_kernels.fatbin"} {
+		t.Run("driver/"+image, func(t *testing.T) {
+			const n = 10000
+			y := func(i int) float32 {
+				x, v := float32(i), float32(1)
+				v = 2*x + v
+				return 0.5*x + v
+			}
+			code, out, errOut := execProgram(t, libs, "driver", filepath.Join(cudaCorpus, image))
+			want := "cuGetProcAddress: cuMemAlloc is cuMemAlloc_v2, unknown name 500 (NULL)\n" +
+				"devices=1 cc=8.0 driver>=11080: yes\n" +
+				fmt.Sprintf("y[0]=%.1f y[1]=%.1f y[%d]=%.1f launches=2 (4 bytes) mismatches=0\n", y(0), y(1), n-1, y(n-1))
+			if code != 0 || out != want {
+				t.Errorf("exit %d, output %q, want 0 and %q; stderr:\n%s", code, out, want, errOut)
+			}
+		})
+	}
+}
+
+// TestCudaStubs checks that unimplemented.c (make cuda-stubs) stubs no function the drop-in
+// implements, which would not link, and that the registration entry points are implemented.
+func TestCudaStubs(t *testing.T) {
+	dir := filepath.Join("cudart")
+	stubs, err := os.ReadFile(filepath.Join(dir, "unimplemented.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stubbed []string
+	for l := range strings.Lines(string(stubs)) {
+		if name, ok := strings.CutPrefix(strings.TrimSpace(l), "STUB("); ok {
+			stubbed = append(stubbed, strings.TrimSuffix(name, ")"))
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	var exported []string
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for l := range strings.Lines(string(src)) {
+			if name, ok := strings.CutPrefix(strings.TrimSpace(l), "//export "); ok {
+				exported = append(exported, name)
+			}
+		}
+	}
+	if len(stubbed) < 500 || len(exported) < 100 {
+		t.Fatalf("%d stubs and %d exports: unimplemented.c or the exports are missing", len(stubbed), len(exported))
+	}
+	for _, e := range exported {
+		if slices.Contains(stubbed, e) {
+			t.Errorf("%s is both exported and stubbed: run make cuda-stubs", e)
+		}
+	}
+	for _, e := range []string{"__cudaRegisterFatBinary", "__cudaRegisterFatBinaryEnd", "__cudaUnregisterFatBinary",
+		"__cudaRegisterFunction", "__cudaRegisterVar", "__cudaRegisterManagedVar", "__cudaPushCallConfiguration",
+		"__cudaPopCallConfiguration", "__cudaInitModule", "cudaLaunchKernel", "cuLaunchKernel", "cuGetProcAddress"} {
+		if !slices.Contains(exported, e) {
+			t.Errorf("%s is not implemented", e)
+		}
+	}
+}
+
+// TestExecUsage checks exec's command line errors, which need no libraries.
+func TestExecUsage(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"exec"}, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "no program given") {
+		t.Errorf("exec without a program: exit %d, stderr %q; want %d and a usage error", code, stderr.String(), exitUsage)
+	}
+	stderr.Reset()
+	missing := filepath.Join(t.TempDir(), "missing")
+	if code := run([]string{"exec", "-libs", t.TempDir(), missing}, &stdout, &stderr); code != exitFail || !strings.Contains(stderr.String(), missing) {
+		t.Errorf("exec of a missing program: exit %d, stderr %q; want %d and its name", code, stderr.String(), exitFail)
+	}
+}
