@@ -312,8 +312,10 @@ func (k *kernel) packParams(args unsafe.Pointer) []byte {
 // faultError maps a kernel fault to the CUDA error a GPU reports for it.
 func faultError(f *runtime.Fault) cudaError {
 	switch f.Kind {
-	case runtime.FaultOutOfBounds:
+	case runtime.FaultOutOfBounds, runtime.FaultReadOnly:
 		return errIllegalAddress
+	case runtime.FaultAssert:
+		return errAssert
 	case runtime.FaultMisaligned:
 		return errMisalignedAddress
 	case runtime.FaultStackOverflow:
