@@ -30,6 +30,10 @@ func (w *Warp) farGlobalBytes(addr uint64, n int, lane int, loc string) []byte {
 // base address, or nil (see Device.Span).
 func (w *Warp) GlobalSpan(lo, hi uint64) ([]byte, uint64) { return w.CTA.L.Dev.Span(lo, hi) }
 
+// FarGlobalSpan is GlobalSpan for host memory mapped above the device's own address range
+// (see Device.FarSpan), for a caller whose GlobalSpan failed.
+func (w *Warp) FarGlobalSpan(lo, hi uint64) ([]byte, uint64) { return w.CTA.L.Dev.FarSpan(lo, hi) }
+
 // SharedBytes addresses the CTA's shared memory by shared-space address.
 func (w *Warp) SharedBytes(addr uint64, n int, lane int, loc string) []byte {
 	s := w.CTA.Shared

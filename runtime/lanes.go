@@ -259,7 +259,9 @@ func (w *Warp) contiguous(sp Space, A *[WarpSize]uint64, amask, off uint64, n in
 	}
 	mem, mb := w.CTA.L.Dev.Span(lo, lo+size)
 	if mem == nil {
-		return nil
+		if mem, mb = w.FarGlobalSpan(lo, lo+size); mem == nil {
+			return nil
+		}
 	}
 	return mem[lo-mb:][:size]
 }
@@ -293,7 +295,10 @@ func (w *Warp) span(sp Space, A *[WarpSize]uint64, amask, off uint64, n int, m u
 		}
 		return nil, 0
 	}
-	return w.CTA.L.Dev.Span(lo, hi+uint64(n))
+	if mem, mb := w.CTA.L.Dev.Span(lo, hi+uint64(n)); mem != nil {
+		return mem, mb
+	}
+	return w.FarGlobalSpan(lo, hi+uint64(n))
 }
 
 // Broadcast writes v to the lanes of m of D.

@@ -111,7 +111,11 @@ const (
 // messages but drops its backing store.
 type alloc struct {
 	mem  []byte // the backing store, 8-byte aligned; nil once freed
-	base uint64
+	base uint64 // the address of mem[0]
+	// addr and size are the allocation as its owner sees it: the address Malloc, MallocHost
+	// or MapHost returned (base, except for a host mapping that does not start on a page
+	// inside the device's range, whose whole pages mem holds) and the size asked for.
+	addr uint64
 	size int
 	// start and span are the address space it owns: its whole pages, or exactly its bytes
 	// for a host mapping above HighLimit.
@@ -154,7 +158,7 @@ func (d *Device) Malloc(n int) (Ptr, error) {
 		return 0, fmt.Errorf("runtime: malloc of %d bytes: out of device memory (%d bytes left)", n, max(d.low.largest(), d.high.largest()))
 	}
 	mem, mapped := d.deviceBytes(n)
-	d.insert(alloc{mem: mem, mapped: mapped, base: p, size: n, start: p, span: span})
+	d.insert(alloc{mem: mem, mapped: mapped, base: p, addr: p, size: n, start: p, span: span})
 	return Ptr(p), nil
 }
 
@@ -212,7 +216,7 @@ func (d *Device) Free(p Ptr) error {
 	defer d.mu.Unlock()
 	idx := d.liveSlot(p)
 	if idx == 0 {
-		if f := d.find(p); f != nil && f.freed && f.base == uint64(p) {
+		if f := d.find(p); f != nil && f.freed && f.addr == uint64(p) {
 			return fmt.Errorf("runtime: free of %#x: double free", uint64(p))
 		}
 		return fmt.Errorf("runtime: free of %#x: not the start of a live allocation", uint64(p))
@@ -221,7 +225,7 @@ func (d *Device) Free(p Ptr) error {
 	if a.mapped != nil {
 		d.maps.release(a.mapped)
 	}
-	*a = alloc{base: a.base, size: a.size, start: a.start, span: a.span, kind: a.kind, freed: true}
+	*a = alloc{base: a.base, addr: a.addr, size: a.size, start: a.start, span: a.span, kind: a.kind, freed: true}
 	if a.start >= uint64(HighLimit) {
 		d.unmapFar(idx) // far host ranges belong to the host: nothing to reuse or quarantine
 		return nil
@@ -292,10 +296,14 @@ func (d *Device) MapHost(p unsafe.Pointer, n int) (Ptr, error) {
 	if err := d.reserveHost(base, uint64(n)); err != nil {
 		return 0, fmt.Errorf("runtime: map host of %d bytes at %#x: %v", n, base, err)
 	}
-	a := alloc{mem: unsafe.Slice((*byte)(p), n), base: base, size: n, start: base, span: uint64(n), kind: allocMapped}
+	a := alloc{mem: unsafe.Slice((*byte)(p), n), base: base, addr: base, size: n, start: base, span: uint64(n), kind: allocMapped}
 	if base < uint64(HighLimit) {
+		// In the page table an allocation owns whole pages and starts at its first byte:
+		// the mapping holds its pages whole, so bounds are checked at page granularity.
 		a.start = base &^ (pageSize - 1)
 		a.span = (base+uint64(n)+pageSize-1)&^(pageSize-1) - a.start
+		a.base = a.start
+		a.mem = unsafe.Slice((*byte)(unsafe.Add(p, -int(base-a.start))), int(a.span))
 	}
 	d.insert(a)
 	return Ptr(base), nil
@@ -320,7 +328,7 @@ func (d *Device) reserveHost(base, n uint64) error {
 		for c := base >> farChunkShift; c <= (end-1)>>farChunkShift; c++ {
 			for _, idx := range d.far[c] {
 				if a := &d.allocs[idx]; base < a.start+a.span && a.start < end {
-					return fmt.Errorf("it overlaps the mapping at %#x", a.base)
+					return fmt.Errorf("it overlaps the mapping at %#x", a.addr)
 				}
 			}
 		}
@@ -347,12 +355,12 @@ func (d *Device) MallocHost(n int) (Ptr, error) {
 	span := pagesOf(n) << pageShift
 	if p, ok := d.place(span, true); ok {
 		if m := d.maps.mapAt(uintptr(p), int(span)); m != nil {
-			d.insert(alloc{mem: m[:n:n], mapped: m, base: p, size: n, start: p, span: span, kind: allocHost})
+			d.insert(alloc{mem: m[:n:n], mapped: m, base: p, addr: p, size: n, start: p, span: span, kind: allocHost})
 			return Ptr(p), nil
 		}
 		d.high.put(p, span)
 	}
-	// Elsewhere in the host's address space: a far mapping, reached lane by lane.
+	// Elsewhere in the host's address space: a far mapping (see FarSpan).
 	m := d.maps.mapAnywhere(int(span))
 	var mem []byte
 	if m != nil {
@@ -365,7 +373,7 @@ func (d *Device) MallocHost(n int) (Ptr, error) {
 		d.maps.release(m)
 		return 0, fmt.Errorf("runtime: malloc host of %d bytes: the host memory at %#x cannot be mapped: %v", n, base, err)
 	}
-	d.insert(alloc{mem: mem, mapped: m, base: base, size: n, start: base, span: span, kind: allocHost})
+	d.insert(alloc{mem: mem, mapped: m, base: base, addr: base, size: n, start: base, span: span, kind: allocHost})
 	return Ptr(base), nil
 }
 
@@ -537,6 +545,20 @@ func (d *Device) Span(lo, hi uint64) ([]byte, uint64) {
 	return a.mem, a.base
 }
 
+// FarSpan is Span for host memory mapped above HighLimit (MapHost), which Span leaves out to
+// stay small: a warp whose Span fails tries it before it goes lane by lane.
+func (d *Device) FarSpan(lo, hi uint64) ([]byte, uint64) {
+	if lo < uint64(HighLimit) || hi < lo {
+		return nil, 0
+	}
+	for _, idx := range d.far[lo>>farChunkShift] {
+		if a := &d.allocs[idx]; lo >= a.base && hi-a.base <= uint64(len(a.mem)) {
+			return a.mem, a.base
+		}
+	}
+	return nil, 0
+}
+
 // AtomicU32 returns a pointer to the first 4 bytes of b, a slice from Bytes, for use with
 // sync/atomic. The caller guarantees that the device address is 4-byte aligned.
 func AtomicU32(b []byte) *uint32 {
@@ -560,12 +582,12 @@ func (d *Device) span(op string, p Ptr, n int) ([]byte, error) {
 	switch {
 	case n < 0:
 		why = "negative size"
-	case a == nil || uint64(p)-a.base > uint64(a.size):
+	case a == nil || uint64(p)-a.addr > uint64(a.size):
 		why = "not inside a live allocation"
 	case a.freed:
-		why = fmt.Sprintf("the allocation at %#x was freed", a.base)
+		why = fmt.Sprintf("the allocation at %#x was freed", a.addr)
 	default:
-		why = fmt.Sprintf("past the end of the %d-byte allocation at %#x", a.size, a.base)
+		why = fmt.Sprintf("past the end of the %d-byte allocation at %#x", a.size, a.addr)
 	}
 	return nil, fmt.Errorf("runtime: %s of %d bytes at %#x: %s", op, n, uint64(p), why)
 }
@@ -573,7 +595,7 @@ func (d *Device) span(op string, p Ptr, n int) ([]byte, error) {
 // liveSlot returns the slot of the live allocation that starts exactly at p, or 0.
 func (d *Device) liveSlot(p Ptr) int32 {
 	idx := d.slotAt(uint64(p))
-	if a := &d.allocs[idx]; idx != 0 && !a.freed && a.base == uint64(p) {
+	if a := &d.allocs[idx]; idx != 0 && !a.freed && a.addr == uint64(p) {
 		return idx
 	}
 	return 0

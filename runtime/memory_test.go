@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"math"
 	goruntime "runtime"
 	"sync"
@@ -413,12 +414,34 @@ func TestMapHost(t *testing.T) {
 	require.NoError(t, err)
 	hb := d.Bytes(uint64(q), pageSize)
 	require.NoError(t, d.Free(q))
-	_, err = d.MapHost(unsafe.Pointer(&hb[0]), 16)
-	require.ErrorContains(t, err, "overlap device allocations", "the range is in quarantine")
+	if goruntime.GOOS == "linux" { // MallocHost memory is in the device's range there
+		_, err = d.MapHost(unsafe.Pointer(&hb[0]), 16)
+		require.ErrorContains(t, err, "overlap device allocations", "the range is in quarantine")
+	}
 	for _, bad := range []uintptr{0, 8, uintptr(FuncWindow), uintptr(SharedWindow) + 64} {
 		_, err = d.MapHost(*(*unsafe.Pointer)(unsafe.Pointer(&bad)), 16)
 		require.Error(t, err, "%#x", bad)
 	}
 	_, err = d.MapHost(base, 0)
 	require.Error(t, err)
+
+	// Host memory inside the device's range, not page-aligned (another device's MallocHost
+	// memory): its pages are mapped whole; Size and Free use the address MapHost returned.
+	other := NewDevice()
+	h, err := other.MallocHost(3 * pageSize)
+	require.NoError(t, err)
+	hm := other.Bytes(uint64(h), 3*pageSize)
+	d = NewDevice()
+	u, err := d.MapHost(unsafe.Pointer(&hm[100]), 5000)
+	require.NoError(t, err)
+	require.Equal(t, uintptr(unsafe.Pointer(&hm[100])), uintptr(u))
+	n, ok := d.Size(u)
+	require.True(t, ok)
+	require.Equal(t, 5000, n)
+	require.NoError(t, Write(d, u+4992, []uint64{42}))
+	require.Equal(t, uint64(42), *(*uint64)(unsafe.Pointer(&hm[5092])))
+	require.EqualError(t, d.Free(u-100), fmt.Sprintf("runtime: free of %#x: not the start of a live allocation", uint64(u-100)))
+	require.NoError(t, d.Free(u))
+	require.ErrorContains(t, d.Free(u), "double free")
+	require.NoError(t, other.Free(h))
 }

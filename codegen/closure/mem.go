@@ -336,7 +336,9 @@ func globalRun(w *runtime.Warp, lo uint64, n, align int) []byte {
 	}
 	mem, mb := w.GlobalSpan(lo, hi)
 	if mem == nil {
-		return nil
+		if mem, mb = w.FarGlobalSpan(lo, hi); mem == nil {
+			return nil
+		}
 	}
 	return mem[lo-mb:][:n]
 }
@@ -373,7 +375,10 @@ func globalSpan(w *runtime.Warp, A *[ws]uint64, m uint32, off uint64, n int) ([]
 	if any&uint64(n-1) != 0 || hi+uint64(n) < hi {
 		return nil, 0
 	}
-	return w.GlobalSpan(lo, hi+uint64(n))
+	if mem, mb := w.GlobalSpan(lo, hi+uint64(n)); mem != nil {
+		return mem, mb
+	}
+	return w.FarGlobalSpan(lo, hi+uint64(n))
 }
 
 // sharedSpan is the spanFn of the CTA's shared memory.
