@@ -395,7 +395,8 @@ func TestDeviceMallocHeap(t *testing.T) {
 
 // TestKernelsOnHostMemory runs kernels whose buffers are host memory at its own address: from
 // MallocHost (in the device's address range) and Go memory mapped with MapHost (far above it,
-// reached lane by lane). The host reads the results through its own pointers.
+// reached through Device.FarSpan and per lane through Bytes). The host reads the results
+// through its own pointers.
 func TestKernelsOnHostMemory(t *testing.T) {
 	vecadd, err := ptx2go.CompileFile(filepath.Join("testdata", "ptx", "vecadd.ptx"))
 	require.NoError(t, err)

@@ -532,7 +532,7 @@ func (d *Device) Release() { d.mu.RUnlock() }
 // Span returns the backing store of the live allocation that holds all of [lo, hi), and the
 // allocation's base address; nil when no one live allocation in the device's own address
 // range (see NearBytes) holds the whole range. A warp uses it to translate the addresses of
-// all its lanes with one lookup, and goes lane by lane (through Bytes) when it fails.
+// all its lanes with one lookup; when it fails, FarSpan, then lane by lane through Bytes.
 func (d *Device) Span(lo, hi uint64) ([]byte, uint64) {
 	pg := lo >> pageShift
 	if pg >= uint64(len(d.pages)) || hi < lo {
