@@ -452,3 +452,71 @@ func TestKernelsOnHostMemory(t *testing.T) {
 		})
 	}
 }
+
+// printf32PTX calls vprintf from a module with .address_size 32, where pointers, and so %s,
+// %p and the l modifier, take 4 bytes of the argument buffer.
+const printf32PTX = `
+.version 7.0
+.target sm_70
+.address_size 32
+.extern .func (.param .b32 func_retval0) vprintf (.param .b32 vprintf_param_0, .param .b32 vprintf_param_1);
+.global .align 1 .b8 fmt[22] = {37, 115, 32, 37, 108, 100, 32, 37, 100, 32, 37, 112, 32, 37, 46, 49, 102, 124, 10, 0, 0, 0};
+.global .align 1 .b8 str[3] = {104, 105, 0};
+.visible .entry k(.param .u32 out)
+{
+	.local .align 8 .b8 buf[24];
+	.reg .b32 %r<10>;
+	.reg .f64 %fd1;
+	mov.u32 %r1, buf;
+	cvta.local.u32 %r2, %r1;
+	mov.u32 %r3, str;
+	cvta.global.u32 %r3, %r3;
+	st.local.u32 [%r1], %r3;
+	mov.u32 %r4, -5;
+	st.local.u32 [%r1+4], %r4;
+	mov.u32 %r5, %tid.x;
+	st.local.u32 [%r1+8], %r5;
+	st.local.u32 [%r1+12], %r3;
+	mov.f64 %fd1, 0d3FF8000000000000;
+	st.local.f64 [%r1+16], %fd1;
+	mov.u32 %r6, fmt;
+	cvta.global.u32 %r6, %r6;
+	{
+	.param .b32 p0;
+	st.param.b32 [p0], %r6;
+	.param .b32 p1;
+	st.param.b32 [p1], %r2;
+	.param .b32 rv;
+	call.uni (rv), vprintf, (p0, p1);
+	ld.param.b32 %r7, [rv];
+	}
+	ld.param.u32 %r8, [out];
+	mul.lo.u32 %r9, %r5, 4;
+	add.u32 %r8, %r8, %r9;
+	st.global.u32 [%r8], %r7;
+	ret;
+}
+`
+
+func TestPrintfAddressSize32(t *testing.T) {
+	mod, err := ptx2go.Compile([]byte(printf32PTX), ptx2go.Options{File: "printf32.ptx"})
+	require.NoError(t, err)
+	k, err := mod.Kernel("k")
+	require.NoError(t, err)
+	dev := runtime.NewDevice()
+	var out bytes.Buffer
+	dev.SetPrintfOutput(&out, 0)
+	ret, err := dev.Malloc(8)
+	require.NoError(t, err)
+	require.NoError(t, k.LaunchConfig(t.Context(), dev, runtime.LaunchConfig{Grid: runtime.D1(1), Block: runtime.D1(2), Workers: 1}, ret))
+	str, err := mod.GlobalAddr(dev, "str")
+	require.NoError(t, err)
+	want := ""
+	for tid := range 2 {
+		want += fmt.Sprintf("hi -5 %d %#x 1.5|\n", tid, uint64(str))
+	}
+	require.Equal(t, want, out.String())
+	got := make([]int32, 2)
+	require.NoError(t, runtime.Download(dev, got, ret))
+	require.Equal(t, []int32{5, 5}, got)
+}
