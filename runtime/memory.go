@@ -40,7 +40,7 @@ const (
 // allocation finds no free range otherwise), so an access through a recently freed pointer is
 // still an out-of-bounds fault that names the freed allocation.
 const (
-	quarantineBytes = 1 << 30
+	quarantineBytes = 8 << 30
 	quarantineCount = 4096
 )
 
@@ -162,13 +162,19 @@ func (d *Device) Malloc(n int) (Ptr, error) {
 	return Ptr(p), nil
 }
 
-// place finds span bytes of free address space: below FuncWindow first unless highOnly, then
-// above 4 GiB, releasing quarantined ranges when nothing else fits.
+// place finds span bytes of free address space: below FuncWindow first unless highOnly (the
+// quarantined ranges there leave the quarantine early, oldest first, to keep allocations
+// within 32 bits), then above 4 GiB, releasing the other quarantined ranges when nothing else
+// fits.
 func (d *Device) place(span uint64, highOnly bool) (uint64, bool) {
 	for {
 		if !highOnly {
 			if p, ok := d.low.take(span); ok {
 				return p, true
+			}
+			if i := d.oldestLow(); i >= 0 {
+				d.release(i)
+				continue
 			}
 		}
 		if p, ok := d.high.take(span); ok {
@@ -177,8 +183,18 @@ func (d *Device) place(span uint64, highOnly bool) (uint64, bool) {
 		if len(d.quarantine) == 0 {
 			return 0, false
 		}
-		d.release()
+		d.release(0)
 	}
+}
+
+// oldestLow is the index in the quarantine of the oldest range below FuncWindow, or -1.
+func (d *Device) oldestLow() int {
+	for i, idx := range d.quarantine {
+		if d.allocs[idx].start < uint64(FuncWindow) {
+			return i
+		}
+	}
+	return -1
 }
 
 // insert records a new allocation in a slot and maps its pages.
@@ -233,16 +249,16 @@ func (d *Device) Free(p Ptr) error {
 	d.quarantine = append(d.quarantine, idx)
 	d.quarantined += a.span
 	for d.quarantined > quarantineBytes || len(d.quarantine) > quarantineCount {
-		d.release()
+		d.release(0)
 	}
 	return nil
 }
 
-// release ends the quarantine of the oldest freed range: its pages are unmapped, its slot and
-// (unless it is host memory the caller owns) its address range are free again.
-func (d *Device) release() {
-	idx := d.quarantine[0]
-	d.quarantine = d.quarantine[1:]
+// release ends the quarantine of the i-th oldest freed range: its pages are unmapped, its slot
+// and its address range are free again.
+func (d *Device) release(i int) {
+	idx := d.quarantine[i]
+	d.quarantine = append(d.quarantine[:i], d.quarantine[i+1:]...)
 	a := &d.allocs[idx]
 	d.quarantined -= a.span
 	clear(d.pages[a.start>>pageShift : (a.start+a.span)>>pageShift])

@@ -445,3 +445,15 @@ func TestMapHost(t *testing.T) {
 	require.ErrorContains(t, d.Free(u), "double free")
 	require.NoError(t, other.Free(h))
 }
+
+// A program that allocates and frees large buffers in a loop keeps getting addresses below
+// 4 GiB: the quarantined ranges there are reused before the range above 4 GiB is touched.
+func TestReuseKeeps32BitAddresses(t *testing.T) {
+	d := NewDevice()
+	for i := range 20 {
+		p, err := d.Malloc(1 << 30)
+		require.NoError(t, err)
+		require.Less(t, uint64(p), uint64(FuncWindow), "round %d", i)
+		require.NoError(t, d.Free(p))
+	}
+}
