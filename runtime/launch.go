@@ -154,22 +154,23 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 		}
 		heap = d.heap
 	}
+	// The printf output is delivered when the launch ends, also when it faults (the output
+	// before an assert is what one wants to see), after the launch lets go of the device.
 	out, outSize := d.printfConfig(&cfg)
+	var l *launch
+	defer func() {
+		if l != nil && len(l.printf) > 0 {
+			out.Write(l.printf)
+		}
+	}()
 	d.Acquire()
 	defer d.Release()
-	l := &launch{
+	l = &launch{
 		Dev: d, Mod: mod, Kernel: k, Grid: cfg.Grid.norm(), Block: cfg.Block.norm(),
 		DynamicShared: cfg.DynamicShared, Params: params, Globals: globals,
 		maxDepth: cfg.MaxCallDepth, ctx: ctx, sched: cfg.Sched.resolve(mod),
 		maxBlocks: cfg.MaxWarpBlocks, heap: heap, printfSize: outSize,
 	}
-	// The printf output is delivered when the launch ends, also when it faults (the output
-	// before an assert is what one wants to see).
-	defer func() {
-		if len(l.printf) > 0 {
-			out.Write(l.printf)
-		}
-	}()
 	if l.maxDepth <= 0 {
 		l.maxDepth = DefaultCallDepth
 	}

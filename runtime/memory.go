@@ -305,21 +305,34 @@ func (d *Device) unmapFar(idx int32) {
 func (d *Device) MapHost(p unsafe.Pointer, n int) (Ptr, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if n <= 0 {
+		return 0, fmt.Errorf("runtime: map host of %d bytes at %#x: the size must be positive", n, uintptr(p))
+	}
+	addr, err := d.addHost(p, n, n, nil, allocMapped)
+	if err != nil {
+		return 0, fmt.Errorf("runtime: map host of %d bytes at %#x: %v", n, uintptr(p), err)
+	}
+	return addr, nil
+}
+
+// addHost maps the n bytes of host memory at p at their own address, as an allocation of size
+// bytes (n, or 0 for an empty MallocHost), backed by mapping when the device made it.
+func (d *Device) addHost(p unsafe.Pointer, n, size int, mapping []byte, kind allocKind) (Ptr, error) {
 	base := uint64(uintptr(p))
-	if n <= 0 || base+uint64(n) < base {
-		return 0, fmt.Errorf("runtime: map host of %d bytes at %#x: the size must be positive", n, base)
+	if base+uint64(n) < base {
+		return 0, fmt.Errorf("it wraps around the address space")
 	}
 	if err := d.reserveHost(base, uint64(n)); err != nil {
-		return 0, fmt.Errorf("runtime: map host of %d bytes at %#x: %v", n, base, err)
+		return 0, err
 	}
-	a := alloc{mem: unsafe.Slice((*byte)(p), n), base: base, addr: base, size: n, start: base, span: uint64(n), kind: allocMapped}
+	a := alloc{mem: unsafe.Slice((*byte)(p), size), mapped: mapping, base: base, addr: base, size: size, start: base, span: uint64(n), kind: kind}
 	if base < uint64(HighLimit) {
-		// In the page table an allocation owns whole pages and starts at its first byte:
-		// the mapping holds its pages whole, so bounds are checked at page granularity.
+		// In the page table an allocation owns whole pages and its backing store starts on
+		// the first one: the bytes before the mapping in its first page are reachable too.
 		a.start = base &^ (pageSize - 1)
 		a.span = (base+uint64(n)+pageSize-1)&^(pageSize-1) - a.start
 		a.base = a.start
-		a.mem = unsafe.Slice((*byte)(unsafe.Add(p, -int(base-a.start))), int(a.span))
+		a.mem = unsafe.Slice((*byte)(unsafe.Add(p, -int(base-a.start))), int(a.span))[:int(base-a.start)+size]
 	}
 	d.insert(a)
 	return Ptr(base), nil
@@ -376,21 +389,18 @@ func (d *Device) MallocHost(n int) (Ptr, error) {
 		}
 		d.high.put(p, span)
 	}
-	// Elsewhere in the host's address space: a far mapping (see FarSpan).
+	// Elsewhere in the host's address space, usually above HighLimit (see FarSpan).
 	m := d.maps.mapAnywhere(int(span))
-	var mem []byte
-	if m != nil {
-		mem = m[:n:n]
-	} else {
-		mem = alignedBytes(int(span))[:n:n] // Go memory, which never moves; the allocation keeps it alive
+	mem := m
+	if m == nil {
+		mem = alignedBytes(int(span)) // Go memory, which never moves; the allocation keeps it alive
 	}
-	base := uint64(uintptr(unsafe.Pointer(unsafe.SliceData(mem))))
-	if err := d.reserveHost(base, span); err != nil {
+	p, err := d.addHost(unsafe.Pointer(&mem[0]), max(n, 1), n, m, allocHost)
+	if err != nil {
 		d.maps.release(m)
-		return 0, fmt.Errorf("runtime: malloc host of %d bytes: the host memory at %#x cannot be mapped: %v", n, base, err)
+		return 0, fmt.Errorf("runtime: malloc host of %d bytes: the host memory at %#x cannot be mapped: %v", n, uintptr(unsafe.Pointer(&mem[0])), err)
 	}
-	d.insert(alloc{mem: mem, mapped: m, base: base, addr: base, size: n, start: base, span: span, kind: allocHost})
-	return Ptr(base), nil
+	return p, nil
 }
 
 // alignedBytes returns n zero bytes backed by whole 8-byte words, so that atomics on naturally
