@@ -520,3 +520,29 @@ func TestPrintfAddressSize32(t *testing.T) {
 	require.NoError(t, runtime.Download(dev, got, ret))
 	require.Equal(t, []int32{5, 5}, got)
 }
+
+// TestPrintfBuffer checks where printf output goes and how much of it a launch keeps: the
+// device's writer unless LaunchConfig.Printf names another, and whole records up to the
+// buffer size, the rest dropped as from CUDA's full printf FIFO.
+func TestPrintfBuffer(t *testing.T) {
+	mod, err := ptx2go.CompileFile(filepath.Join("testdata", "ptx", "device_printf.ptx"))
+	require.NoError(t, err)
+	k, err := mod.Kernel("printf_none")
+	require.NoError(t, err)
+	dev := runtime.NewDevice()
+	var devOut, launchOut bytes.Buffer
+	dev.SetPrintfOutput(&devOut, 100) // room for 7 of the 13-byte lines
+	ret, err := dev.Malloc(4 * 32)
+	require.NoError(t, err)
+	cfg := runtime.LaunchConfig{Grid: runtime.D1(1), Block: runtime.D1(32)}
+	require.NoError(t, k.LaunchConfig(t.Context(), dev, cfg, ret))
+	require.Equal(t, strings.Repeat("no arguments\n", 7), devOut.String())
+	got := make([]int32, 32)
+	require.NoError(t, runtime.Download(dev, got, ret))
+	require.Equal(t, make([]int32, 32), got, "printf returns 0 also when its record is dropped")
+
+	cfg.Printf = &launchOut
+	require.NoError(t, k.LaunchConfig(t.Context(), dev, cfg, ret))
+	require.Equal(t, strings.Repeat("no arguments\n", 7), launchOut.String())
+	require.Equal(t, strings.Repeat("no arguments\n", 7), devOut.String(), "the device's writer got nothing more")
+}

@@ -24,9 +24,11 @@ type PrintfSource interface {
 // FormatPrintf formats format with CUDA's (C99's) printf rules, reading the arguments from src;
 // ptrSize is the size of a pointer (and of long, size_t) on the device, 4 or 8. It returns the
 // text and the number of arguments it read. Supported: the conversions d i u o x X c s p f F
-// e E g G a A %%, the flags - + space # 0, width and precision (also *), and the length
-// modifiers hh h l ll j z t L. An unknown conversion is copied to the output as written.
-func FormatPrintf(format []byte, src PrintfSource, ptrSize int) ([]byte, int) {
+// e E g G a A %%, the flags - + space # 0, width and precision (also *, each at most 2^20),
+// and the length modifiers hh h l ll j z t L. An unknown conversion is copied to the output as
+// written. Formatting stops once the text is longer than limit bytes (a record that long
+// cannot be printed anyway).
+func FormatPrintf(format []byte, src PrintfSource, ptrSize, limit int) ([]byte, int) {
 	var out []byte
 	var off uint64
 	nargs := 0
@@ -37,7 +39,7 @@ func FormatPrintf(format []byte, src PrintfSource, ptrSize int) ([]byte, int) {
 		nargs++
 		return v
 	}
-	for i := 0; i < len(format); i++ {
+	for i := 0; i < len(format) && len(out) <= limit; i++ {
 		c := format[i]
 		if c != '%' {
 			out = append(out, c)
@@ -412,7 +414,14 @@ func (w *Warp) vprintf(format, args uint64, ptrSize, lane int, loc string) int32
 		return -1
 	}
 	src := &warpPrintf{w: w, lane: lane, loc: loc, args: args}
-	text, n := FormatPrintf(w.cString(format, lane, loc), src, ptrSize)
+	l := w.CTA.L
+	text, n := FormatPrintf(w.cString(format, lane, loc), src, ptrSize, l.printfSize)
+	// A record that does not fit in what is left of the launch's buffer is dropped whole, as
+	// CUDA drops records when its printf FIFO is full.
+	if l.printfUsed.Add(int64(len(text))) > int64(l.printfSize) {
+		l.printfUsed.Add(-int64(len(text)))
+		return int32(n)
+	}
 	w.CTA.printf = append(w.CTA.printf, text...)
 	return int32(n)
 }
