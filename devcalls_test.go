@@ -29,7 +29,7 @@ func init() {
 // printfCapture sends the fixture device's printf output to a buffer.
 func printfCapture(f *kernelFixture) *bytes.Buffer {
 	var buf bytes.Buffer
-	f.dev.SetPrintfOutput(&buf, 0)
+	f.dev.SetPrintfOutput(&buf)
 	return &buf
 }
 
@@ -324,7 +324,7 @@ func TestDeviceAssert(t *testing.T) {
 			require.NoError(t, err)
 			dev := runtime.NewDevice()
 			var out bytes.Buffer
-			dev.SetPrintfOutput(&out, 0)
+			dev.SetPrintfOutput(&out)
 			v := tabulate(200, func(i int) int32 { return int32(i + 1) })
 			v[101], v[150] = -7, 0 // CTA 1 (threads 64..127), thread 37; and CTA 2
 			in, err := runtime.Upload(dev, v)
@@ -505,7 +505,7 @@ func TestPrintfAddressSize32(t *testing.T) {
 	require.NoError(t, err)
 	dev := runtime.NewDevice()
 	var out bytes.Buffer
-	dev.SetPrintfOutput(&out, 0)
+	dev.SetPrintfOutput(&out)
 	ret, err := dev.Malloc(8)
 	require.NoError(t, err)
 	require.NoError(t, k.LaunchConfig(t.Context(), dev, runtime.LaunchConfig{Grid: runtime.D1(1), Block: runtime.D1(2), Workers: 1}, ret))
@@ -531,7 +531,9 @@ func TestPrintfBuffer(t *testing.T) {
 	require.NoError(t, err)
 	dev := runtime.NewDevice()
 	var devOut, launchOut bytes.Buffer
-	dev.SetPrintfOutput(&devOut, 100) // room for 7 of the 13-byte lines
+	dev.SetPrintfOutput(&devOut)
+	require.NoError(t, dev.SetPrintfBufferSize(100)) // room for 7 of the 13-byte lines
+	require.Equal(t, 100, dev.PrintfBufferSize())
 	ret, err := dev.Malloc(4 * 32)
 	require.NoError(t, err)
 	cfg := runtime.LaunchConfig{Grid: runtime.D1(1), Block: runtime.D1(32)}

@@ -139,14 +139,35 @@ func (d *Device) ensureHeap() error {
 	return nil
 }
 
-// SetPrintfOutput sets where the output of kernels' printf goes (os.Stdout unless set), and
-// the most bytes of it one launch keeps (0: DefaultPrintfBufferSize), as CUDA's
-// cudaLimitPrintfFifoSize: output beyond it is dropped. LaunchConfig.Printf overrides the
-// writer for one launch.
-func (d *Device) SetPrintfOutput(w io.Writer, bufferSize int) {
+// SetPrintfOutput sets where the output of kernels' printf goes (os.Stdout unless set; nil
+// restores that). LaunchConfig.Printf overrides it for one launch.
+func (d *Device) SetPrintfOutput(w io.Writer) {
 	d.cfgMu.Lock()
 	defer d.cfgMu.Unlock()
-	d.printfOut, d.printfSize = w, bufferSize
+	d.printfOut = w
+}
+
+// SetPrintfBufferSize sets the most bytes of printf output one launch keeps (0:
+// DefaultPrintfBufferSize), as CUDA's cudaLimitPrintfFifoSize: a printf whose output does not
+// fit in what is left is dropped.
+func (d *Device) SetPrintfBufferSize(n int) error {
+	if n < 0 {
+		return fmt.Errorf("runtime: printf buffer size %d: negative", n)
+	}
+	d.cfgMu.Lock()
+	defer d.cfgMu.Unlock()
+	d.printfSize = n
+	return nil
+}
+
+// PrintfBufferSize returns the most bytes of printf output one launch keeps.
+func (d *Device) PrintfBufferSize() int {
+	d.cfgMu.Lock()
+	defer d.cfgMu.Unlock()
+	if d.printfSize == 0 {
+		return DefaultPrintfBufferSize
+	}
+	return d.printfSize
 }
 
 // printfConfig returns the writer and buffer size of a launch's printf output.
