@@ -548,3 +548,31 @@ func TestPrintfBuffer(t *testing.T) {
 	require.Equal(t, strings.Repeat("no arguments\n", 7), launchOut.String())
 	require.Equal(t, strings.Repeat("no arguments\n", 7), devOut.String(), "the device's writer got nothing more")
 }
+
+// TestKernelUseAfterFree: a kernel that reads through a pointer freed before the launch faults
+// at that address, and the fault says the allocation was freed (its range is in quarantine).
+func TestKernelUseAfterFree(t *testing.T) {
+	mod, err := ptx2go.CompileFile(filepath.Join("testdata", "ptx", "vecadd.ptx"))
+	require.NoError(t, err)
+	k, err := mod.Kernel("vecadd")
+	require.NoError(t, err)
+	dev := runtime.NewDevice()
+	a, err := runtime.Upload(dev, make([]float32, 64))
+	require.NoError(t, err)
+	b, err := runtime.Upload(dev, make([]float32, 64))
+	require.NoError(t, err)
+	c, err := dev.Malloc(4 * 64)
+	require.NoError(t, err)
+	require.NoError(t, dev.Free(b))
+	for range 10 { // later allocations do not take the freed range
+		p, err := dev.Malloc(4 * 64)
+		require.NoError(t, err)
+		require.NotEqual(t, b, p)
+	}
+	err = k.LaunchConfig(t.Context(), dev, runtime.LaunchConfig{Grid: runtime.D1(1), Block: runtime.D1(64), Workers: 1}, c, a, b, 64)
+	var f *runtime.Fault
+	require.True(t, errors.As(err, &f), "want a fault, got %v", err)
+	require.Equal(t, runtime.FaultOutOfBounds, f.Kind)
+	require.Equal(t, uint64(b), f.Addr)
+	require.Equal(t, fmt.Sprintf("the allocation at %#x was freed", uint64(b)), f.Detail)
+}

@@ -17,11 +17,13 @@ func (w *Warp) GlobalBytes(addr uint64, n int, lane int, loc string) []byte {
 }
 
 // farGlobalBytes is GlobalBytes outside the device's own address range (host memory mapped
-// at its address), or the fault for an address no allocation holds.
+// at its address), or the fault for an address no allocation holds, which says what is there:
+// a freed allocation (a use after free) or the end of one.
 func (w *Warp) farGlobalBytes(addr uint64, n int, lane int, loc string) []byte {
-	b := w.CTA.L.Dev.farBytes(addr, n)
+	d := w.CTA.L.Dev
+	b := d.farBytes(addr, n)
 	if b == nil {
-		w.addrFault(FaultOutOfBounds, loc, lane, "global", addr, "")
+		w.addrFault(FaultOutOfBounds, loc, lane, "global", addr, d.whatIsAt(Ptr(addr)))
 	}
 	return b
 }

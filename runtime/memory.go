@@ -603,19 +603,24 @@ func (d *Device) span(op string, p Ptr, n int) ([]byte, error) {
 	if mem := d.Bytes(uint64(p), n); mem != nil {
 		return mem, nil
 	}
-	var why string
-	a := d.find(p)
-	switch {
-	case n < 0:
-		why = "negative size"
-	case a == nil || uint64(p)-a.addr > uint64(a.size):
-		why = "not inside a live allocation"
-	case a.freed:
-		why = fmt.Sprintf("the allocation at %#x was freed", a.addr)
-	default:
-		why = fmt.Sprintf("past the end of the %d-byte allocation at %#x", a.size, a.addr)
+	why := "negative size"
+	if n >= 0 {
+		why = d.whatIsAt(p)
 	}
 	return nil, fmt.Errorf("runtime: %s of %d bytes at %#x: %s", op, n, uint64(p), why)
+}
+
+// whatIsAt says why an access at p that found no live allocation failed: p is in a freed
+// allocation (still in quarantine), at or past the end of one in its pages, or elsewhere.
+func (d *Device) whatIsAt(p Ptr) string {
+	a := d.find(p)
+	switch {
+	case a == nil || uint64(p)-a.addr > uint64(a.size):
+		return "not inside a live allocation"
+	case a.freed:
+		return fmt.Sprintf("the allocation at %#x was freed", a.addr)
+	}
+	return fmt.Sprintf("past the end of the %d-byte allocation at %#x", a.size, a.addr)
 }
 
 // liveSlot returns the slot of the live allocation that starts exactly at p, or 0.

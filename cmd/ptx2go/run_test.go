@@ -431,7 +431,7 @@ func TestRunFault(t *testing.T) {
 		"-arg", "zeros:16", "-arg", "zeros:16", "-arg", "zeros:16", "-arg", "8")
 	require.Equal(t, 1, code)
 	require.Empty(t, stdout)
-	require.Regexp(t, `^ptx2go run: \.\./\.\./testdata/ptx/vecadd\.ptx:\d+: out-of-bounds access at global address 0x[0-9a-f]+ \(kernel vecadd, CTA \(0,0,0\), thread \([4-7],0,0\)\)\n$`, stderr)
+	require.Regexp(t, `^ptx2go run: \.\./\.\./testdata/ptx/vecadd\.ptx:\d+: out-of-bounds access at global address 0x[0-9a-f]+: past the end of the 16-byte allocation at 0x[0-9a-f]+ \(kernel vecadd, CTA \(0,0,0\), thread \([4-7],0,0\)\)\n$`, stderr)
 	// Nothing is written after a failed run.
 	_, err := os.Stat(filepath.Join(dir, "arg0.bin"))
 	require.ErrorIs(t, err, os.ErrNotExist)
