@@ -2,8 +2,6 @@ package runtime
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"sync"
 )
@@ -137,54 +135,6 @@ func (d *Device) ensureHeap() error {
 	}
 	d.heap = h
 	return nil
-}
-
-// SetPrintfOutput sets where the output of kernels' printf goes (os.Stdout unless set; nil
-// restores that). LaunchConfig.Printf overrides it for one launch.
-func (d *Device) SetPrintfOutput(w io.Writer) {
-	d.cfgMu.Lock()
-	defer d.cfgMu.Unlock()
-	d.printfOut = w
-}
-
-// SetPrintfBufferSize sets the most bytes of printf output one launch keeps (0:
-// DefaultPrintfBufferSize), as CUDA's cudaLimitPrintfFifoSize: a printf whose output does not
-// fit in what is left is dropped.
-func (d *Device) SetPrintfBufferSize(n int) error {
-	if n < 0 {
-		return fmt.Errorf("runtime: printf buffer size %d: negative", n)
-	}
-	d.cfgMu.Lock()
-	defer d.cfgMu.Unlock()
-	d.printfSize = n
-	return nil
-}
-
-// PrintfBufferSize returns the most bytes of printf output one launch keeps.
-func (d *Device) PrintfBufferSize() int {
-	d.cfgMu.Lock()
-	defer d.cfgMu.Unlock()
-	if d.printfSize == 0 {
-		return DefaultPrintfBufferSize
-	}
-	return d.printfSize
-}
-
-// printfConfig returns the writer and buffer size of a launch's printf output.
-func (d *Device) printfConfig(cfg *LaunchConfig) (io.Writer, int) {
-	d.cfgMu.Lock()
-	defer d.cfgMu.Unlock()
-	w, n := d.printfOut, d.printfSize
-	if cfg.Printf != nil {
-		w = cfg.Printf
-	}
-	if w == nil {
-		w = os.Stdout
-	}
-	if n <= 0 {
-		n = DefaultPrintfBufferSize
-	}
-	return w, n
 }
 
 // usesHeap reports whether a function of the module calls malloc or free.

@@ -2,7 +2,10 @@ package runtime
 
 import (
 	"encoding/binary"
+	"fmt"
+	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -429,3 +432,51 @@ func (w *Warp) vprintf(format, args uint64, ptrSize, lane int, loc string) int32
 // DefaultPrintfBufferSize is the printf output one launch keeps, as CUDA's default
 // cudaLimitPrintfFifoSize: output beyond it is dropped.
 const DefaultPrintfBufferSize = 1 << 20
+
+// SetPrintfOutput sets where the output of kernels' printf goes (os.Stdout unless set; nil
+// restores that). LaunchConfig.Printf overrides it for one launch.
+func (d *Device) SetPrintfOutput(w io.Writer) {
+	d.cfgMu.Lock()
+	defer d.cfgMu.Unlock()
+	d.printfOut = w
+}
+
+// SetPrintfBufferSize sets the most bytes of printf output one launch keeps (0:
+// DefaultPrintfBufferSize), as CUDA's cudaLimitPrintfFifoSize: a printf whose output does not
+// fit in what is left is dropped.
+func (d *Device) SetPrintfBufferSize(n int) error {
+	if n < 0 {
+		return fmt.Errorf("runtime: printf buffer size %d: negative", n)
+	}
+	d.cfgMu.Lock()
+	defer d.cfgMu.Unlock()
+	d.printfSize = n
+	return nil
+}
+
+// PrintfBufferSize returns the most bytes of printf output one launch keeps.
+func (d *Device) PrintfBufferSize() int {
+	d.cfgMu.Lock()
+	defer d.cfgMu.Unlock()
+	if d.printfSize == 0 {
+		return DefaultPrintfBufferSize
+	}
+	return d.printfSize
+}
+
+// printfConfig returns the writer and buffer size of a launch's printf output.
+func (d *Device) printfConfig(cfg *LaunchConfig) (io.Writer, int) {
+	d.cfgMu.Lock()
+	defer d.cfgMu.Unlock()
+	w, n := d.printfOut, d.printfSize
+	if cfg.Printf != nil {
+		w = cfg.Printf
+	}
+	if w == nil {
+		w = os.Stdout
+	}
+	if n <= 0 {
+		n = DefaultPrintfBufferSize
+	}
+	return w, n
+}
