@@ -164,7 +164,15 @@ func TestMallocBeyond4GiB(t *testing.T) {
 		require.Equal(t, uint64(i)+200, got[0])
 		require.Nil(t, d.Bytes(uint64(p)+n-4, 8), "past the end of allocation %d", i)
 	}
-	for _, p := range ptrs {
+	// One allocation larger than the whole 32-bit range.
+	big, err := d.Malloc(5 << 30)
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, uint64(big), uint64(HighBase))
+	require.NoError(t, Write(d, big+5<<30-4, []uint32{0xabcd}))
+	got := make([]uint32, 1)
+	require.NoError(t, Download(d, got, big+5<<30-4))
+	require.Equal(t, uint32(0xabcd), got[0])
+	for _, p := range append(ptrs, big) {
 		require.NoError(t, d.Free(p))
 	}
 }
