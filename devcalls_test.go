@@ -1,5 +1,10 @@
 package ptx2go_test
 
+// Device-side library calls (testdata/cuda/device_*.cu): printf, assert, malloc and free. The
+// printf references format the same values with Go's fmt, whose verbs agree with C's for the
+// flags used here, adjusted only where C's rules differ (inf and nan, a zero with %#x, the
+// exponent of %a).
+
 import (
 	"bytes"
 	"errors"
@@ -38,7 +43,7 @@ func TestDeviceAssert(t *testing.T) {
 			require.NoError(t, err)
 			dev := runtime.NewDevice()
 			var out bytes.Buffer
-			dev.SetPrintfOutput(&out, 0)
+			dev.SetPrintfOutput(&out)
 			v := make([]int32, 200)
 			for i := range v {
 				v[i] = int32(i + 1)
@@ -112,7 +117,8 @@ func TestDeviceMallocHeap(t *testing.T) {
 
 // TestKernelsOnHostMemory runs kernels whose buffers are host memory at its own address: from
 // MallocHost (in the device's address range) and Go memory mapped with MapHost (far above it,
-// reached lane by lane). The host reads the results through its own pointers.
+// reached through Device.FarSpan and per lane through Bytes). The host reads the results
+// through its own pointers.
 func TestKernelsOnHostMemory(t *testing.T) {
 	vecadd, err := ptx2go.CompileFile(filepath.Join("testdata", "ptx", "vecadd.ptx"))
 	require.NoError(t, err)
@@ -167,4 +173,128 @@ func TestKernelsOnHostMemory(t *testing.T) {
 			}
 		})
 	}
+}
+
+// printf32PTX calls vprintf from a module with .address_size 32, where pointers, and so %s,
+// %p and the l modifier, take 4 bytes of the argument buffer.
+const printf32PTX = `
+.version 7.0
+.target sm_70
+.address_size 32
+.extern .func (.param .b32 func_retval0) vprintf (.param .b32 vprintf_param_0, .param .b32 vprintf_param_1);
+.global .align 1 .b8 fmt[22] = {37, 115, 32, 37, 108, 100, 32, 37, 100, 32, 37, 112, 32, 37, 46, 49, 102, 124, 10, 0, 0, 0};
+.global .align 1 .b8 str[3] = {104, 105, 0};
+.visible .entry k(.param .u32 out)
+{
+	.local .align 8 .b8 buf[24];
+	.reg .b32 %r<10>;
+	.reg .f64 %fd1;
+	mov.u32 %r1, buf;
+	cvta.local.u32 %r2, %r1;
+	mov.u32 %r3, str;
+	cvta.global.u32 %r3, %r3;
+	st.local.u32 [%r1], %r3;
+	mov.u32 %r4, -5;
+	st.local.u32 [%r1+4], %r4;
+	mov.u32 %r5, %tid.x;
+	st.local.u32 [%r1+8], %r5;
+	st.local.u32 [%r1+12], %r3;
+	mov.f64 %fd1, 0d3FF8000000000000;
+	st.local.f64 [%r1+16], %fd1;
+	mov.u32 %r6, fmt;
+	cvta.global.u32 %r6, %r6;
+	{
+	.param .b32 p0;
+	st.param.b32 [p0], %r6;
+	.param .b32 p1;
+	st.param.b32 [p1], %r2;
+	.param .b32 rv;
+	call.uni (rv), vprintf, (p0, p1);
+	ld.param.b32 %r7, [rv];
+	}
+	ld.param.u32 %r8, [out];
+	mul.lo.u32 %r9, %r5, 4;
+	add.u32 %r8, %r8, %r9;
+	st.global.u32 [%r8], %r7;
+	ret;
+}
+`
+
+func TestPrintfAddressSize32(t *testing.T) {
+	mod, err := ptx2go.Compile([]byte(printf32PTX), ptx2go.Options{File: "printf32.ptx"})
+	require.NoError(t, err)
+	k, err := mod.Kernel("k")
+	require.NoError(t, err)
+	dev := runtime.NewDevice()
+	var out bytes.Buffer
+	dev.SetPrintfOutput(&out)
+	ret, err := dev.Malloc(8)
+	require.NoError(t, err)
+	require.NoError(t, k.LaunchConfig(t.Context(), dev, runtime.LaunchConfig{Grid: runtime.D1(1), Block: runtime.D1(2), Workers: 1}, ret))
+	str, err := mod.GlobalAddr(dev, "str")
+	require.NoError(t, err)
+	want := ""
+	for tid := range 2 {
+		want += fmt.Sprintf("hi -5 %d %#x 1.5|\n", tid, uint64(str))
+	}
+	require.Equal(t, want, out.String())
+	got := make([]int32, 2)
+	require.NoError(t, runtime.Download(dev, got, ret))
+	require.Equal(t, []int32{5, 5}, got)
+}
+
+// TestPrintfBuffer checks where printf output goes and how much of it a launch keeps: the
+// device's writer unless LaunchConfig.Printf names another, and whole records up to the
+// buffer size, the rest dropped as from CUDA's full printf FIFO.
+func TestPrintfBuffer(t *testing.T) {
+	mod, err := ptx2go.CompileFile(filepath.Join("testdata", "ptx", "device_printf.ptx"))
+	require.NoError(t, err)
+	k, err := mod.Kernel("printf_none")
+	require.NoError(t, err)
+	dev := runtime.NewDevice()
+	var devOut, launchOut bytes.Buffer
+	dev.SetPrintfOutput(&devOut)
+	require.NoError(t, dev.SetPrintfBufferSize(100)) // room for 7 of the 13-byte lines
+	require.Equal(t, 100, dev.PrintfBufferSize())
+	ret, err := dev.Malloc(4 * 32)
+	require.NoError(t, err)
+	cfg := runtime.LaunchConfig{Grid: runtime.D1(1), Block: runtime.D1(32)}
+	require.NoError(t, k.LaunchConfig(t.Context(), dev, cfg, ret))
+	require.Equal(t, strings.Repeat("no arguments\n", 7), devOut.String())
+	got := make([]int32, 32)
+	require.NoError(t, runtime.Download(dev, got, ret))
+	require.Equal(t, make([]int32, 32), got, "printf returns 0 also when its record is dropped")
+
+	cfg.Printf = &launchOut
+	require.NoError(t, k.LaunchConfig(t.Context(), dev, cfg, ret))
+	require.Equal(t, strings.Repeat("no arguments\n", 7), launchOut.String())
+	require.Equal(t, strings.Repeat("no arguments\n", 7), devOut.String(), "the device's writer got nothing more")
+}
+
+// TestKernelUseAfterFree: a kernel that reads through a pointer freed before the launch faults
+// at that address, and the fault says the allocation was freed (its range is in quarantine).
+func TestKernelUseAfterFree(t *testing.T) {
+	mod, err := ptx2go.CompileFile(filepath.Join("testdata", "ptx", "vecadd.ptx"))
+	require.NoError(t, err)
+	k, err := mod.Kernel("vecadd")
+	require.NoError(t, err)
+	dev := runtime.NewDevice()
+	a, err := runtime.Upload(dev, make([]float32, 64))
+	require.NoError(t, err)
+	b, err := runtime.Upload(dev, make([]float32, 64))
+	require.NoError(t, err)
+	c, err := dev.Malloc(4 * 64)
+	require.NoError(t, err)
+	require.NoError(t, dev.Free(b))
+	for range 10 { // later allocations do not take the freed range
+		p, err := dev.Malloc(4 * 64)
+		require.NoError(t, err)
+		require.NotEqual(t, b, p)
+	}
+	err = k.LaunchConfig(t.Context(), dev, runtime.LaunchConfig{Grid: runtime.D1(1), Block: runtime.D1(64), Workers: 1}, c, a, b, 64)
+	var f *runtime.Fault
+	require.True(t, errors.As(err, &f), "want a fault, got %v", err)
+	require.Equal(t, runtime.FaultOutOfBounds, f.Kind)
+	require.Equal(t, uint64(b), f.Addr)
+	require.Equal(t, fmt.Sprintf("the allocation at %#x was freed", uint64(b)), f.Detail)
 }

@@ -17,11 +17,13 @@ func (w *Warp) GlobalBytes(addr uint64, n int, lane int, loc string) []byte {
 }
 
 // farGlobalBytes is GlobalBytes outside the device's own address range (host memory mapped
-// at its address), or the fault for an address no allocation holds.
+// at its address), or the fault for an address no allocation holds, which says what is there:
+// a freed allocation (a use after free) or the end of one.
 func (w *Warp) farGlobalBytes(addr uint64, n int, lane int, loc string) []byte {
-	b := w.CTA.L.Dev.farBytes(addr, n)
+	d := w.CTA.L.Dev
+	b := d.farBytes(addr, n)
 	if b == nil {
-		w.addrFault(FaultOutOfBounds, loc, lane, "global", addr, "")
+		w.addrFault(FaultOutOfBounds, loc, lane, "global", addr, d.whatIsAt(Ptr(addr)))
 	}
 	return b
 }
@@ -50,6 +52,10 @@ func (w *Warp) GlobalStoreSpan(lo, hi uint64) ([]byte, uint64) {
 // GlobalSpan returns the backing store of the global allocation holding all of [lo, hi) and its
 // base address, or nil (see Device.Span).
 func (w *Warp) GlobalSpan(lo, hi uint64) ([]byte, uint64) { return w.CTA.L.Dev.Span(lo, hi) }
+
+// FarGlobalSpan is GlobalSpan for host memory mapped above the device's own address range
+// (see Device.FarSpan), for a caller whose GlobalSpan failed.
+func (w *Warp) FarGlobalSpan(lo, hi uint64) ([]byte, uint64) { return w.CTA.L.Dev.FarSpan(lo, hi) }
 
 // SharedBytes addresses the CTA's shared memory by shared-space address.
 func (w *Warp) SharedBytes(addr uint64, n int, lane int, loc string) []byte {

@@ -2,8 +2,6 @@ package runtime
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"sync"
 )
@@ -137,33 +135,6 @@ func (d *Device) ensureHeap() error {
 	}
 	d.heap = h
 	return nil
-}
-
-// SetPrintfOutput sets where the output of kernels' printf goes (os.Stdout unless set), and
-// the most bytes of it one launch keeps (0: DefaultPrintfBufferSize), as CUDA's
-// cudaLimitPrintfFifoSize: output beyond it is dropped. LaunchConfig.Printf overrides the
-// writer for one launch.
-func (d *Device) SetPrintfOutput(w io.Writer, bufferSize int) {
-	d.cfgMu.Lock()
-	defer d.cfgMu.Unlock()
-	d.printfOut, d.printfSize = w, bufferSize
-}
-
-// printfConfig returns the writer and buffer size of a launch's printf output.
-func (d *Device) printfConfig(cfg *LaunchConfig) (io.Writer, int) {
-	d.cfgMu.Lock()
-	defer d.cfgMu.Unlock()
-	w, n := d.printfOut, d.printfSize
-	if cfg.Printf != nil {
-		w = cfg.Printf
-	}
-	if w == nil {
-		w = os.Stdout
-	}
-	if n <= 0 {
-		n = DefaultPrintfBufferSize
-	}
-	return w, n
 }
 
 // usesHeap reports whether a function of the module calls malloc or free.

@@ -274,7 +274,9 @@ func (w *Warp) contiguous(sp Space, A *[WarpSize]uint64, amask, off uint64, n in
 	}
 	mem, mb := w.globalSpan(lo, lo+size, store)
 	if mem == nil {
-		return nil
+		if mem, mb = w.FarGlobalSpan(lo, lo+size); mem == nil {
+			return nil
+		}
 	}
 	return mem[lo-mb:][:size]
 }
@@ -309,7 +311,10 @@ func (w *Warp) span(sp Space, A *[WarpSize]uint64, amask, off uint64, n int, m u
 		}
 		return nil, 0
 	}
-	return w.globalSpan(lo, hi+uint64(n), store)
+	if mem, mb := w.globalSpan(lo, hi+uint64(n), store); mem != nil {
+		return mem, mb
+	}
+	return w.FarGlobalSpan(lo, hi+uint64(n))
 }
 
 // globalSpan is the device's Span, or its writable span for a store.

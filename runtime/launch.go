@@ -74,22 +74,21 @@ type launch struct {
 	ctx    context.Context
 	// heap is the device heap, for modules that call malloc or free.
 	heap *deviceHeap
-	// printf collects the launch's printf output, CTA by CTA, up to printfSize bytes; it is
-	// written out when the launch ends.
+	// printf collects the launch's printf output, CTA by CTA, up to printfSize bytes
+	// (printfUsed counts the records the CTAs kept); it is written out when the launch ends.
 	printfMu   sync.Mutex
 	printf     []byte
 	printfSize int
+	printfUsed atomic.Int64
 }
 
-// flushPrintf moves a CTA's printf output to the launch's buffer; what does not fit in the
-// buffer is dropped, as on a GPU whose printf FIFO is full.
+// flushPrintf moves a CTA's printf output to the launch's buffer.
 func (l *launch) flushPrintf(c *CTA) {
 	if len(c.printf) == 0 {
 		return
 	}
 	l.printfMu.Lock()
-	n := min(len(c.printf), max(l.printfSize-len(l.printf), 0))
-	l.printf = append(l.printf, c.printf[:n]...)
+	l.printf = append(l.printf, c.printf...)
 	l.printfMu.Unlock()
 	c.printf = c.printf[:0]
 }
@@ -154,22 +153,23 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 		}
 		heap = d.heap
 	}
+	// The printf output is delivered when the launch ends, also when it faults (the output
+	// before an assert is what one wants to see), after the launch lets go of the device.
 	out, outSize := d.printfConfig(&cfg)
+	var l *launch
+	defer func() {
+		if l != nil && len(l.printf) > 0 {
+			out.Write(l.printf)
+		}
+	}()
 	d.Acquire()
 	defer d.Release()
-	l := &launch{
+	l = &launch{
 		Dev: d, Mod: mod, Kernel: k, Grid: cfg.Grid.norm(), Block: cfg.Block.norm(),
 		DynamicShared: cfg.DynamicShared, Params: params, Globals: globals,
 		maxDepth: cfg.MaxCallDepth, ctx: ctx, sched: cfg.Sched.resolve(mod),
 		maxBlocks: cfg.MaxWarpBlocks, heap: heap, printfSize: outSize,
 	}
-	// The printf output is delivered when the launch ends, also when it faults (the output
-	// before an assert is what one wants to see).
-	defer func() {
-		if len(l.printf) > 0 {
-			out.Write(l.printf)
-		}
-	}()
 	if l.maxDepth <= 0 {
 		l.maxDepth = DefaultCallDepth
 	}

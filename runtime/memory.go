@@ -41,7 +41,7 @@ const (
 // allocation finds no free range otherwise), so an access through a recently freed pointer is
 // still an out-of-bounds fault that names the freed allocation.
 const (
-	quarantineBytes = 1 << 30
+	quarantineBytes = 8 << 30
 	quarantineCount = 4096
 )
 
@@ -115,7 +115,11 @@ const (
 // messages but drops its backing store.
 type alloc struct {
 	mem  []byte // the backing store, 8-byte aligned; nil once freed
-	base uint64
+	base uint64 // the address of mem[0]
+	// addr and size are the allocation as its owner sees it: the address Malloc, MallocHost
+	// or MapHost returned (base, except for a host mapping that does not start on a page
+	// inside the device's range, whose whole pages mem holds) and the size asked for.
+	addr uint64
 	size int
 	// start and span are the address space it owns: its whole pages, or exactly its bytes
 	// for a host mapping above HighLimit.
@@ -161,17 +165,23 @@ func (d *Device) Malloc(n int) (Ptr, error) {
 		return 0, fmt.Errorf("runtime: malloc of %d bytes: out of device memory (%d bytes left)", n, max(d.low.largest(), d.high.largest()))
 	}
 	mem, mapped := d.deviceBytes(n)
-	d.insert(alloc{mem: mem, mapped: mapped, base: p, size: n, start: p, span: span})
+	d.insert(alloc{mem: mem, mapped: mapped, base: p, addr: p, size: n, start: p, span: span})
 	return Ptr(p), nil
 }
 
-// place finds span bytes of free address space: below FuncWindow first unless highOnly, then
-// above 4 GiB, releasing quarantined ranges when nothing else fits.
+// place finds span bytes of free address space: below FuncWindow first unless highOnly (the
+// quarantined ranges there leave the quarantine early, oldest first, to keep allocations
+// within 32 bits), then above 4 GiB, releasing the other quarantined ranges when nothing else
+// fits.
 func (d *Device) place(span uint64, highOnly bool) (uint64, bool) {
 	for {
 		if !highOnly {
 			if p, ok := d.low.take(span); ok {
 				return p, true
+			}
+			if i := d.oldestLow(); i >= 0 {
+				d.release(i)
+				continue
 			}
 		}
 		if p, ok := d.high.take(span); ok {
@@ -180,8 +190,18 @@ func (d *Device) place(span uint64, highOnly bool) (uint64, bool) {
 		if len(d.quarantine) == 0 {
 			return 0, false
 		}
-		d.release()
+		d.release(0)
 	}
+}
+
+// oldestLow is the index in the quarantine of the oldest range below FuncWindow, or -1.
+func (d *Device) oldestLow() int {
+	for i, idx := range d.quarantine {
+		if d.allocs[idx].start < uint64(FuncWindow) {
+			return i
+		}
+	}
+	return -1
 }
 
 // insert records a new allocation in a slot and maps its pages.
@@ -219,7 +239,7 @@ func (d *Device) Free(p Ptr) error {
 	defer d.mu.Unlock()
 	idx := d.liveSlot(p)
 	if idx == 0 {
-		if f := d.find(p); f != nil && f.freed && f.base == uint64(p) {
+		if f := d.find(p); f != nil && f.freed && f.addr == uint64(p) {
 			return fmt.Errorf("runtime: free of %#x: double free", uint64(p))
 		}
 		return fmt.Errorf("runtime: free of %#x: not the start of a live allocation", uint64(p))
@@ -228,7 +248,7 @@ func (d *Device) Free(p Ptr) error {
 	if a.mapped != nil {
 		d.maps.release(a.mapped)
 	}
-	*a = alloc{base: a.base, size: a.size, start: a.start, span: a.span, kind: a.kind, freed: true}
+	*a = alloc{base: a.base, addr: a.addr, size: a.size, start: a.start, span: a.span, kind: a.kind, freed: true}
 	if a.start >= uint64(HighLimit) {
 		d.unmapFar(idx) // far host ranges belong to the host: nothing to reuse or quarantine
 		return nil
@@ -236,16 +256,16 @@ func (d *Device) Free(p Ptr) error {
 	d.quarantine = append(d.quarantine, idx)
 	d.quarantined += a.span
 	for d.quarantined > quarantineBytes || len(d.quarantine) > quarantineCount {
-		d.release()
+		d.release(0)
 	}
 	return nil
 }
 
-// release ends the quarantine of the oldest freed range: its pages are unmapped, its slot and
-// (unless it is host memory the caller owns) its address range are free again.
-func (d *Device) release() {
-	idx := d.quarantine[0]
-	d.quarantine = d.quarantine[1:]
+// release ends the quarantine of the i-th oldest freed range: its pages are unmapped, its slot
+// and its address range are free again.
+func (d *Device) release(i int) {
+	idx := d.quarantine[i]
+	d.quarantine = append(d.quarantine[:i], d.quarantine[i+1:]...)
 	a := &d.allocs[idx]
 	d.quarantined -= a.span
 	clear(d.pages[a.start>>pageShift : (a.start+a.span)>>pageShift])
@@ -292,17 +312,34 @@ func (d *Device) unmapFar(idx int32) {
 func (d *Device) MapHost(p unsafe.Pointer, n int) (Ptr, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if n <= 0 {
+		return 0, fmt.Errorf("runtime: map host of %d bytes at %#x: the size must be positive", n, uintptr(p))
+	}
+	addr, err := d.addHost(p, n, n, nil, allocMapped)
+	if err != nil {
+		return 0, fmt.Errorf("runtime: map host of %d bytes at %#x: %v", n, uintptr(p), err)
+	}
+	return addr, nil
+}
+
+// addHost maps the n bytes of host memory at p at their own address, as an allocation of size
+// bytes (n, or 0 for an empty MallocHost), backed by mapping when the device made it.
+func (d *Device) addHost(p unsafe.Pointer, n, size int, mapping []byte, kind allocKind) (Ptr, error) {
 	base := uint64(uintptr(p))
-	if n <= 0 || base+uint64(n) < base {
-		return 0, fmt.Errorf("runtime: map host of %d bytes at %#x: the size must be positive", n, base)
+	if base+uint64(n) < base {
+		return 0, fmt.Errorf("it wraps around the address space")
 	}
 	if err := d.reserveHost(base, uint64(n)); err != nil {
-		return 0, fmt.Errorf("runtime: map host of %d bytes at %#x: %v", n, base, err)
+		return 0, err
 	}
-	a := alloc{mem: unsafe.Slice((*byte)(p), n), base: base, size: n, start: base, span: uint64(n), kind: allocMapped}
+	a := alloc{mem: unsafe.Slice((*byte)(p), size), mapped: mapping, base: base, addr: base, size: size, start: base, span: uint64(n), kind: kind}
 	if base < uint64(HighLimit) {
+		// In the page table an allocation owns whole pages and its backing store starts on
+		// the first one: the bytes before the mapping in its first page are reachable too.
 		a.start = base &^ (pageSize - 1)
 		a.span = (base+uint64(n)+pageSize-1)&^(pageSize-1) - a.start
+		a.base = a.start
+		a.mem = unsafe.Slice((*byte)(unsafe.Add(p, -int(base-a.start))), int(a.span))[:int(base-a.start)+size]
 	}
 	d.insert(a)
 	return Ptr(base), nil
@@ -327,7 +364,7 @@ func (d *Device) reserveHost(base, n uint64) error {
 		for c := base >> farChunkShift; c <= (end-1)>>farChunkShift; c++ {
 			for _, idx := range d.far[c] {
 				if a := &d.allocs[idx]; base < a.start+a.span && a.start < end {
-					return fmt.Errorf("it overlaps the mapping at %#x", a.base)
+					return fmt.Errorf("it overlaps the mapping at %#x", a.addr)
 				}
 			}
 		}
@@ -354,26 +391,23 @@ func (d *Device) MallocHost(n int) (Ptr, error) {
 	span := pagesOf(n) << pageShift
 	if p, ok := d.place(span, true); ok {
 		if m := d.maps.mapAt(uintptr(p), int(span)); m != nil {
-			d.insert(alloc{mem: m[:n:n], mapped: m, base: p, size: n, start: p, span: span, kind: allocHost})
+			d.insert(alloc{mem: m[:n:n], mapped: m, base: p, addr: p, size: n, start: p, span: span, kind: allocHost})
 			return Ptr(p), nil
 		}
 		d.high.put(p, span)
 	}
-	// Elsewhere in the host's address space: a far mapping, reached lane by lane.
+	// Elsewhere in the host's address space, usually above HighLimit (see FarSpan).
 	m := d.maps.mapAnywhere(int(span))
-	var mem []byte
-	if m != nil {
-		mem = m[:n:n]
-	} else {
-		mem = alignedBytes(int(span))[:n:n] // Go memory, which never moves; the allocation keeps it alive
+	mem := m
+	if m == nil {
+		mem = alignedBytes(int(span)) // Go memory, which never moves; the allocation keeps it alive
 	}
-	base := uint64(uintptr(unsafe.Pointer(unsafe.SliceData(mem))))
-	if err := d.reserveHost(base, span); err != nil {
+	p, err := d.addHost(unsafe.Pointer(&mem[0]), max(n, 1), n, m, allocHost)
+	if err != nil {
 		d.maps.release(m)
-		return 0, fmt.Errorf("runtime: malloc host of %d bytes: the host memory at %#x cannot be mapped: %v", n, base, err)
+		return 0, fmt.Errorf("runtime: malloc host of %d bytes: the host memory at %#x cannot be mapped: %v", n, uintptr(unsafe.Pointer(&mem[0])), err)
 	}
-	d.insert(alloc{mem: mem, mapped: m, base: base, size: n, start: base, span: span, kind: allocHost})
-	return Ptr(base), nil
+	return p, nil
 }
 
 // alignedBytes returns n zero bytes backed by whole 8-byte words, so that atomics on naturally
@@ -531,7 +565,7 @@ func (d *Device) Release() { d.mu.RUnlock() }
 // Span returns the backing store of the live allocation that holds all of [lo, hi), and the
 // allocation's base address; nil when no one live allocation in the device's own address
 // range (see NearBytes) holds the whole range. A warp uses it to translate the addresses of
-// all its lanes with one lookup, and goes lane by lane (through Bytes) when it fails.
+// all its lanes with one lookup; when it fails, FarSpan, then lane by lane through Bytes.
 func (d *Device) Span(lo, hi uint64) ([]byte, uint64) {
 	pg := lo >> pageShift
 	if pg >= uint64(len(d.pages)) || hi < lo {
@@ -574,6 +608,20 @@ func (d *Device) writableSpan(lo, hi uint64) ([]byte, uint64) {
 	return mem, base
 }
 
+// FarSpan is Span for host memory mapped above HighLimit (MapHost), which Span leaves out to
+// stay small: a warp whose Span fails tries it before it goes lane by lane.
+func (d *Device) FarSpan(lo, hi uint64) ([]byte, uint64) {
+	if lo < uint64(HighLimit) || hi < lo {
+		return nil, 0
+	}
+	for _, idx := range d.far[lo>>farChunkShift] {
+		if a := &d.allocs[idx]; lo >= a.base && hi-a.base <= uint64(len(a.mem)) {
+			return a.mem, a.base
+		}
+	}
+	return nil, 0
+}
+
 // AtomicU32 returns a pointer to the first 4 bytes of b, a slice from Bytes, for use with
 // sync/atomic. The caller guarantees that the device address is 4-byte aligned.
 func AtomicU32(b []byte) *uint32 {
@@ -592,25 +640,30 @@ func (d *Device) span(op string, p Ptr, n int) ([]byte, error) {
 	if mem := d.Bytes(uint64(p), n); mem != nil {
 		return mem, nil
 	}
-	var why string
-	a := d.find(p)
-	switch {
-	case n < 0:
-		why = "negative size"
-	case a == nil || uint64(p)-a.base > uint64(a.size):
-		why = "not inside a live allocation"
-	case a.freed:
-		why = fmt.Sprintf("the allocation at %#x was freed", a.base)
-	default:
-		why = fmt.Sprintf("past the end of the %d-byte allocation at %#x", a.size, a.base)
+	why := "negative size"
+	if n >= 0 {
+		why = d.whatIsAt(p)
 	}
 	return nil, fmt.Errorf("runtime: %s of %d bytes at %#x: %s", op, n, uint64(p), why)
+}
+
+// whatIsAt says why an access at p that found no live allocation failed: p is in a freed
+// allocation (still in quarantine), at or past the end of one in its pages, or elsewhere.
+func (d *Device) whatIsAt(p Ptr) string {
+	a := d.find(p)
+	switch {
+	case a == nil || uint64(p)-a.addr > uint64(a.size):
+		return "not inside a live allocation"
+	case a.freed:
+		return fmt.Sprintf("the allocation at %#x was freed", a.addr)
+	}
+	return fmt.Sprintf("past the end of the %d-byte allocation at %#x", a.size, a.addr)
 }
 
 // liveSlot returns the slot of the live allocation that starts exactly at p, or 0.
 func (d *Device) liveSlot(p Ptr) int32 {
 	idx := d.slotAt(uint64(p))
-	if a := &d.allocs[idx]; idx != 0 && !a.freed && a.base == uint64(p) {
+	if a := &d.allocs[idx]; idx != 0 && !a.freed && a.addr == uint64(p) {
 		return idx
 	}
 	return 0

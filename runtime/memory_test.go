@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"math"
 	goruntime "runtime"
 	"sync"
@@ -163,7 +164,15 @@ func TestMallocBeyond4GiB(t *testing.T) {
 		require.Equal(t, uint64(i)+200, got[0])
 		require.Nil(t, d.Bytes(uint64(p)+n-4, 8), "past the end of allocation %d", i)
 	}
-	for _, p := range ptrs {
+	// One allocation larger than the whole 32-bit range.
+	big, err := d.Malloc(5 << 30)
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, uint64(big), uint64(HighBase))
+	require.NoError(t, Write(d, big+5<<30-4, []uint32{0xabcd}))
+	got := make([]uint32, 1)
+	require.NoError(t, Download(d, got, big+5<<30-4))
+	require.Equal(t, uint32(0xabcd), got[0])
+	for _, p := range append(ptrs, big) {
 		require.NoError(t, d.Free(p))
 	}
 }
@@ -413,12 +422,75 @@ func TestMapHost(t *testing.T) {
 	require.NoError(t, err)
 	hb := d.Bytes(uint64(q), pageSize)
 	require.NoError(t, d.Free(q))
-	_, err = d.MapHost(unsafe.Pointer(&hb[0]), 16)
-	require.ErrorContains(t, err, "overlap device allocations", "the range is in quarantine")
+	if goruntime.GOOS == "linux" { // MallocHost memory is in the device's range there
+		_, err = d.MapHost(unsafe.Pointer(&hb[0]), 16)
+		require.ErrorContains(t, err, "overlap device allocations", "the range is in quarantine")
+	}
 	for _, bad := range []uintptr{0, 8, uintptr(FuncWindow), uintptr(SharedWindow) + 64} {
 		_, err = d.MapHost(*(*unsafe.Pointer)(unsafe.Pointer(&bad)), 16)
 		require.Error(t, err, "%#x", bad)
 	}
 	_, err = d.MapHost(base, 0)
 	require.Error(t, err)
+
+	// Host memory inside the device's range, not page-aligned (another device's MallocHost
+	// memory): its pages are mapped whole; Size and Free use the address MapHost returned.
+	other := NewDevice()
+	h, err := other.MallocHost(3 * pageSize)
+	require.NoError(t, err)
+	hm := other.Bytes(uint64(h), 3*pageSize)
+	d = NewDevice()
+	u, err := d.MapHost(unsafe.Pointer(&hm[100]), 5000)
+	require.NoError(t, err)
+	require.Equal(t, uintptr(unsafe.Pointer(&hm[100])), uintptr(u))
+	n, ok := d.Size(u)
+	require.True(t, ok)
+	require.Equal(t, 5000, n)
+	require.NoError(t, Write(d, u+4992, []uint64{42}))
+	require.Equal(t, uint64(42), *(*uint64)(unsafe.Pointer(&hm[5092])))
+	require.EqualError(t, d.Free(u-100), fmt.Sprintf("runtime: free of %#x: not the start of a live allocation", uint64(u-100)))
+	require.NoError(t, d.Free(u))
+	require.ErrorContains(t, d.Free(u), "double free")
+	require.NoError(t, other.Free(h))
+}
+
+// A program that allocates and frees large buffers in a loop keeps getting addresses below
+// 4 GiB: the quarantined ranges there are reused before the range above 4 GiB is touched.
+func TestReuseKeeps32BitAddresses(t *testing.T) {
+	d := NewDevice()
+	for i := range 20 {
+		p, err := d.Malloc(1 << 30)
+		require.NoError(t, err)
+		require.Less(t, uint64(p), uint64(FuncWindow), "round %d", i)
+		require.NoError(t, d.Free(p))
+	}
+}
+
+// BenchmarkCopy256MiB measures host-to-device and device-to-host copies of 256 MiB (MB/s),
+// into an allocation made once (backed lazily: the first copy also takes the page faults).
+func BenchmarkCopy256MiB(b *testing.B) {
+	const n = 256 << 20
+	host := make([]byte, n)
+	for i := range host {
+		host[i] = byte(i)
+	}
+	for _, dir := range []string{"in", "out"} {
+		b.Run(dir, func(b *testing.B) {
+			d := NewDevice()
+			p, err := d.Malloc(n)
+			require.NoError(b, err)
+			require.NoError(b, d.CopyIn(p, host))
+			b.SetBytes(n)
+			for b.Loop() {
+				if dir == "in" {
+					err = d.CopyIn(p, host)
+				} else {
+					err = d.CopyOut(host, p)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

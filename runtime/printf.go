@@ -2,7 +2,10 @@ package runtime
 
 import (
 	"encoding/binary"
+	"fmt"
+	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -24,9 +27,11 @@ type PrintfSource interface {
 // FormatPrintf formats format with CUDA's (C99's) printf rules, reading the arguments from src;
 // ptrSize is the size of a pointer (and of long, size_t) on the device, 4 or 8. It returns the
 // text and the number of arguments it read. Supported: the conversions d i u o x X c s p f F
-// e E g G a A %%, the flags - + space # 0, width and precision (also *), and the length
-// modifiers hh h l ll j z t L. An unknown conversion is copied to the output as written.
-func FormatPrintf(format []byte, src PrintfSource, ptrSize int) ([]byte, int) {
+// e E g G a A %%, the flags - + space # 0, width and precision (also *, each at most 2^20),
+// and the length modifiers hh h l ll j z t L. An unknown conversion is copied to the output as
+// written. Formatting stops once the text is longer than limit bytes (a record that long
+// cannot be printed anyway).
+func FormatPrintf(format []byte, src PrintfSource, ptrSize, limit int) ([]byte, int) {
 	var out []byte
 	var off uint64
 	nargs := 0
@@ -37,7 +42,7 @@ func FormatPrintf(format []byte, src PrintfSource, ptrSize int) ([]byte, int) {
 		nargs++
 		return v
 	}
-	for i := 0; i < len(format); i++ {
+	for i := 0; i < len(format) && len(out) <= limit; i++ {
 		c := format[i]
 		if c != '%' {
 			out = append(out, c)
@@ -412,7 +417,14 @@ func (w *Warp) vprintf(format, args uint64, ptrSize, lane int, loc string) int32
 		return -1
 	}
 	src := &warpPrintf{w: w, lane: lane, loc: loc, args: args}
-	text, n := FormatPrintf(w.cString(format, lane, loc), src, ptrSize)
+	l := w.CTA.L
+	text, n := FormatPrintf(w.cString(format, lane, loc), src, ptrSize, l.printfSize)
+	// A record that does not fit in what is left of the launch's buffer is dropped whole, as
+	// CUDA drops records when its printf FIFO is full.
+	if l.printfUsed.Add(int64(len(text))) > int64(l.printfSize) {
+		l.printfUsed.Add(-int64(len(text)))
+		return int32(n)
+	}
 	w.CTA.printf = append(w.CTA.printf, text...)
 	return int32(n)
 }
@@ -420,3 +432,51 @@ func (w *Warp) vprintf(format, args uint64, ptrSize, lane int, loc string) int32
 // DefaultPrintfBufferSize is the printf output one launch keeps, as CUDA's default
 // cudaLimitPrintfFifoSize: output beyond it is dropped.
 const DefaultPrintfBufferSize = 1 << 20
+
+// SetPrintfOutput sets where the output of kernels' printf goes (os.Stdout unless set; nil
+// restores that). LaunchConfig.Printf overrides it for one launch.
+func (d *Device) SetPrintfOutput(w io.Writer) {
+	d.cfgMu.Lock()
+	defer d.cfgMu.Unlock()
+	d.printfOut = w
+}
+
+// SetPrintfBufferSize sets the most bytes of printf output one launch keeps (0:
+// DefaultPrintfBufferSize), as CUDA's cudaLimitPrintfFifoSize: a printf whose output does not
+// fit in what is left is dropped.
+func (d *Device) SetPrintfBufferSize(n int) error {
+	if n < 0 {
+		return fmt.Errorf("runtime: printf buffer size %d: negative", n)
+	}
+	d.cfgMu.Lock()
+	defer d.cfgMu.Unlock()
+	d.printfSize = n
+	return nil
+}
+
+// PrintfBufferSize returns the most bytes of printf output one launch keeps.
+func (d *Device) PrintfBufferSize() int {
+	d.cfgMu.Lock()
+	defer d.cfgMu.Unlock()
+	if d.printfSize == 0 {
+		return DefaultPrintfBufferSize
+	}
+	return d.printfSize
+}
+
+// printfConfig returns the writer and buffer size of a launch's printf output.
+func (d *Device) printfConfig(cfg *LaunchConfig) (io.Writer, int) {
+	d.cfgMu.Lock()
+	defer d.cfgMu.Unlock()
+	w, n := d.printfOut, d.printfSize
+	if cfg.Printf != nil {
+		w = cfg.Printf
+	}
+	if w == nil {
+		w = os.Stdout
+	}
+	if n <= 0 {
+		n = DefaultPrintfBufferSize
+	}
+	return w, n
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -74,9 +75,21 @@ func TestFormatPrintf(t *testing.T) {
 		for _, a := range c.args {
 			src.add(a)
 		}
-		got, n := FormatPrintf([]byte(c.format), src, 8)
+		got, n := FormatPrintf([]byte(c.format), src, 8, 1<<20)
 		if string(got) != c.want || n != c.nargs {
 			t.Errorf("printf(%q): got %q with %d arguments, want %q with %d", c.format, got, n, c.want, c.nargs)
 		}
+	}
+}
+
+// Formatting stops past the limit: a format that would print gigabytes costs little.
+func TestFormatPrintfLimit(t *testing.T) {
+	src := &packedArgs{}
+	for range 1000 {
+		src.add(int32(1))
+	}
+	got, n := FormatPrintf([]byte(strings.Repeat("%1000000d", 1000)), src, 8, 5000000)
+	if len(got) != 5000000+1000000 || n != 6 {
+		t.Errorf("got %d bytes and %d arguments, want 6000000 and 6", len(got), n)
 	}
 }

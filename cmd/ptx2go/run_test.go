@@ -408,6 +408,8 @@ $L_loop:
 			"ptx2go run: -block 1,1,65: exceeds the limits 1024x1024x64"},
 		{"negative shared", append([]string{vecaddPTX, "-shared", "-1"}, vecArgs("1")...),
 			"ptx2go run: -shared -1: the size cannot be negative"},
+		{"negative heap", append([]string{vecaddPTX, "-heap", "-1"}, vecArgs("1")...),
+			"ptx2go run: -heap -1: the size cannot be negative"},
 		{"timeout", []string{spin, "-timeout", "100ms"},
 			"ptx2go run: " + spin + ":11: cancelled: context deadline exceeded (kernel spin, CTA (0,0,0), thread (0,0,0))"},
 	}
@@ -429,7 +431,7 @@ func TestRunFault(t *testing.T) {
 		"-arg", "zeros:16", "-arg", "zeros:16", "-arg", "zeros:16", "-arg", "8")
 	require.Equal(t, 1, code)
 	require.Empty(t, stdout)
-	require.Regexp(t, `^ptx2go run: \.\./\.\./testdata/ptx/vecadd\.ptx:\d+: out-of-bounds access at global address 0x[0-9a-f]+ \(kernel vecadd, CTA \(0,0,0\), thread \([4-7],0,0\)\)\n$`, stderr)
+	require.Regexp(t, `^ptx2go run: \.\./\.\./testdata/ptx/vecadd\.ptx:\d+: out-of-bounds access at global address 0x[0-9a-f]+: past the end of the 16-byte allocation at 0x[0-9a-f]+ \(kernel vecadd, CTA \(0,0,0\), thread \([4-7],0,0\)\)\n$`, stderr)
 	// Nothing is written after a failed run.
 	_, err := os.Stat(filepath.Join(dir, "arg0.bin"))
 	require.ErrorIs(t, err, os.ErrNotExist)
@@ -501,4 +503,30 @@ func TestRunPrintf(t *testing.T) {
 	require.Equal(t, 1, code)
 	require.Equal(t, "thread 1: v = -1\n", stdout)
 	require.Regexp(t, `^ptx2go run: \.\./\.\./testdata/ptx/nvcc/device_assert\.ptx:\d+: assertion failed: testdata/cuda/device_assert\.cu:\d+: void check_positive\(const int \*, int\): block: \[0,0,0\], thread: \[1,0,0\] Assertion `+"`v\\[i\\] > 0` failed\\.", stderr)
+}
+
+// -heap sets the size of the device heap: 64 bytes hold four 16-byte blocks, and the other
+// threads' malloc returns null.
+func TestRunHeap(t *testing.T) {
+	dir := t.TempDir()
+	code, _, stderr := runCLI("run", "../../testdata/ptx/device_malloc.ptx", "-kernel", "malloc_keep", "-block", "8",
+		"-heap", "64", "-arg", "zeros:64", "-arg", "8", "-arg", "16", "-out", dir)
+	require.Equal(t, 0, code, "stderr: %s", stderr)
+	b, err := os.ReadFile(filepath.Join(dir, "arg0.bin"))
+	require.NoError(t, err)
+	var ptrs []uint64
+	for i := 0; i < len(b); i += 8 {
+		ptrs = append(ptrs, binary.LittleEndian.Uint64(b[i:]))
+	}
+	for i, p := range ptrs {
+		if i < 4 {
+			require.NotZero(t, p, "thread %d", i)
+			require.Zero(t, p%16)
+			if i > 0 {
+				require.Equal(t, ptrs[i-1]+16, p, "first fit: consecutive blocks")
+			}
+		} else {
+			require.Zero(t, p, "thread %d: the heap is full", i)
+		}
+	}
 }

@@ -353,24 +353,36 @@ func contiguous(A *[ws]uint64, m uint32, es uint64) bool {
 
 // globalRun is the runFn of global memory: the bytes when one allocation holds them.
 func globalRun(w *runtime.Warp, lo uint64, n, align int) []byte {
-	return globalRunOf(w.GlobalSpan, lo, n, align)
+	return globalRunOf(w, false, lo, n, align)
 }
 
 // globalStoreRun is globalRun for stores: nil in constant memory.
 func globalStoreRun(w *runtime.Warp, lo uint64, n, align int) []byte {
-	return globalRunOf(w.GlobalStoreSpan, lo, n, align)
+	return globalRunOf(w, true, lo, n, align)
 }
 
-func globalRunOf(span func(lo, hi uint64) ([]byte, uint64), lo uint64, n, align int) []byte {
+// globalRunOf finds the run of n bytes at lo (writable for a store) in the device's range, or
+// in host memory mapped far above it.
+func globalRunOf(w *runtime.Warp, store bool, lo uint64, n, align int) []byte {
 	hi := lo + uint64(n)
 	if lo&uint64(align-1) != 0 || hi < lo {
 		return nil
 	}
-	mem, mb := span(lo, hi)
+	mem, mb := globalSpanIn(w, store, lo, hi)
 	if mem == nil {
-		return nil
+		if mem, mb = w.FarGlobalSpan(lo, hi); mem == nil {
+			return nil
+		}
 	}
 	return mem[lo-mb:][:n]
+}
+
+// globalSpanIn is the warp's GlobalSpan, or its GlobalStoreSpan for a store.
+func globalSpanIn(w *runtime.Warp, store bool, lo, hi uint64) ([]byte, uint64) {
+	if store {
+		return w.GlobalStoreSpan(lo, hi)
+	}
+	return w.GlobalSpan(lo, hi)
 }
 
 // sharedRun is the runFn of the CTA's shared memory.
@@ -401,20 +413,25 @@ func laneRange(A *[ws]uint64, m uint32, off uint64) (lo, hi, any uint64) {
 
 // globalSpan is the spanFn of global memory: the one allocation that holds every lane's access.
 func globalSpan(w *runtime.Warp, A *[ws]uint64, m uint32, off uint64, n int) ([]byte, uint64) {
-	lo, hi, any := laneRange(A, m, off)
-	if any&uint64(n-1) != 0 || hi+uint64(n) < hi {
-		return nil, 0
-	}
-	return w.GlobalSpan(lo, hi+uint64(n))
+	return globalSpanOf(w, false, A, m, off, n)
 }
 
 // globalStoreSpan is globalSpan for stores: nil in constant memory.
 func globalStoreSpan(w *runtime.Warp, A *[ws]uint64, m uint32, off uint64, n int) ([]byte, uint64) {
+	return globalSpanOf(w, true, A, m, off, n)
+}
+
+// globalSpanOf finds the one allocation that holds every lane's access (a writable one for a
+// store), in the device's range or in host memory mapped far above it.
+func globalSpanOf(w *runtime.Warp, store bool, A *[ws]uint64, m uint32, off uint64, n int) ([]byte, uint64) {
 	lo, hi, any := laneRange(A, m, off)
 	if any&uint64(n-1) != 0 || hi+uint64(n) < hi {
 		return nil, 0
 	}
-	return w.GlobalStoreSpan(lo, hi+uint64(n))
+	if mem, mb := globalSpanIn(w, store, lo, hi+uint64(n)); mem != nil {
+		return mem, mb
+	}
+	return w.FarGlobalSpan(lo, hi+uint64(n))
 }
 
 // sharedSpan is the spanFn of the CTA's shared memory.

@@ -24,7 +24,7 @@ func init() {
 // printfCapture sends the fixture device's printf output to a buffer.
 func printfCapture(f *kernelFixture) *bytes.Buffer {
 	var buf bytes.Buffer
-	f.dev.SetPrintfOutput(&buf, 0)
+	f.dev.SetPrintfOutput(&buf)
 	return &buf
 }
 

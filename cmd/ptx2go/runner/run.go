@@ -42,8 +42,9 @@ gives the raw bytes of an aggregate parameter (.param .b8 name[N]); and a number
 negative, 0x hex, or a float such as 1.5 or -2e-3) is converted to the parameter's type, an
 error if it does not fit. With -out, each buffer is written after a successful run to
 DIR/argN.bin (N is the parameter's 0-based index) as raw bytes, or to DIR/argN.npy with the
-input's dtype and shape for a .npy input. Flags may come before or after the file. On
-success a summary goes to standard output, and a run of over a second shows its progress on
+input's dtype and shape for a .npy input. Flags may come before or after the file. What the
+kernel prints (CUDA's device printf) goes to standard output when the kernel ends, also when
+it faults. On success a summary goes to standard output, and a run of over a second shows its progress on
 standard error when that is a terminal. A parse or verification error, a bad argument or a
 runtime fault (with its PTX source line, CTA and thread) is reported on one line of standard
 error and makes the exit status 1; a malformed command line makes it 2.
@@ -53,6 +54,8 @@ Flags:
   -grid X[,Y[,Z]]    the grid shape in CTAs (default 1)
   -block X[,Y[,Z]]   the CTA shape in threads, at most 1024 in all (default 1)
   -shared BYTES      the size of the dynamic shared memory (extern .shared arrays)
+  -heap BYTES        the size of the device heap that the kernel's malloc uses (default
+                     8 MiB, as CUDA's)
   -arg SPEC          one argument: @PATH, @PATH.npy, zeros:N, bytes:HEX or a number
   -out DIR           write the buffers to DIR/argN.bin or DIR/argN.npy after the run
   -workers N         CTAs run in parallel (default GOMAXPROCS; 1 is deterministic)
@@ -99,6 +102,7 @@ type runOptions struct {
 	kernel      string
 	grid, block runtime.Dim3
 	shared      int
+	heap        int
 	args        []string
 	out         string
 	workers     int
@@ -143,6 +147,7 @@ func Parse(args []string, stdout, stderr io.Writer) (c *Command, done bool, code
 	grid := fl.String("grid", "1", "the grid shape `X[,Y[,Z]]`")
 	block := fl.String("block", "1", "the block shape `X[,Y[,Z]]`")
 	fl.IntVar(&opts.shared, "shared", 0, "dynamic shared memory `BYTES`")
+	fl.IntVar(&opts.heap, "heap", runtime.DefaultHeapSize, "the device malloc heap's size in `BYTES`")
 	fl.Var(&argVals, "arg", "one kernel argument `SPEC`")
 	fl.StringVar(&opts.out, "out", "", "write the buffers to `DIR`")
 	fl.IntVar(&opts.workers, "workers", 0, "CTAs run in parallel")
@@ -309,6 +314,8 @@ func (o *runOptions) check() error {
 	switch {
 	case o.shared < 0:
 		return runError("-shared %d: the size cannot be negative", o.shared)
+	case o.heap < 0:
+		return runError("-heap %d: the size cannot be negative", o.heap)
 	case o.workers < 0:
 		return runError("-workers %d: the count cannot be negative", o.workers)
 	case o.timeout < 0:
@@ -341,6 +348,7 @@ func runKernel(o *runOptions, load func(file string) (*ptx2go.Module, error), st
 	}
 
 	dev := runtime.NewDevice()
+	dev.SetHeapSize(o.heap) // checked: not negative, and the new device has no heap yet
 	vals := make([]any, len(params))
 	var bufs []buffer
 	for i, p := range params {
