@@ -224,6 +224,7 @@ func TestExec(t *testing.T) {
 			}
 			code, out, errOut := execProgram(t, libs, "driver", filepath.Join(cudaCorpus, image))
 			want := "cuGetProcAddress: cuMemAlloc is cuMemAlloc_v2, unknown name 500 (NULL)\n" +
+				fmt.Sprintf("address range: base is the allocation, %d bytes; memory type 2\n", n*4) +
 				"devices=1 cc=8.0 driver>=11080: yes\n" +
 				fmt.Sprintf("y[0]=%.1f y[1]=%.1f y[%d]=%.1f launches=2 (4 bytes) mismatches=0\n", y(0), y(1), n-1, y(n-1))
 			if code != 0 || out != want {

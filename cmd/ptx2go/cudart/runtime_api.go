@@ -100,6 +100,7 @@ func cudaDeviceReset() (r C.int) {
 	defer state.mu.Unlock()
 	state.dev = runtime.NewDevice()
 	state.sticky, state.lastErr, state.used = success, success, 0
+	state.allocs = map[runtime.Ptr]int{}
 	return success
 }
 
