@@ -164,7 +164,11 @@ func TestExec(t *testing.T) {
 			for i := range n {
 				sum += i * (th + 1)
 			}
-			fmt.Fprintf(&want, "thread %d: sum=%d mismatches=0\n", th, sum)
+			last := "cudaSuccess"
+			if th == 0 {
+				last = "cudaErrorInvalidConfiguration"
+			}
+			fmt.Fprintf(&want, "thread %d: sum=%d mismatches=0 last error=%s\n", th, sum, last)
 		}
 		code, out, errOut := execProgram(t, libs, "threads")
 		if code != 0 || out != want.String() {

@@ -104,7 +104,7 @@ var state struct {
 	configs map[C.ulong][]launchConfig // __cudaPushCallConfiguration's stack of each host thread
 	used    uint64                     // bytes allocated with cudaMalloc and cuMemAlloc
 	allocs  map[runtime.Ptr]int        // those allocations and their sizes
-	lastErr cudaError                  // cudaGetLastError
+	lastErr map[C.ulong]cudaError      // cudaGetLastError's error of each host thread
 	sticky  cudaError                  // a kernel fault: every later call returns it
 	nmods   int
 }
@@ -126,6 +126,7 @@ func init() {
 	state.events = map[uintptr]*event{}
 	state.configs = map[C.ulong][]launchConfig{}
 	state.allocs = map[runtime.Ptr]int{}
+	state.lastErr = map[C.ulong]cudaError{}
 }
 
 // device returns the emulated device.
