@@ -164,7 +164,11 @@ func TestExec(t *testing.T) {
 			for i := range n {
 				sum += i * (th + 1)
 			}
-			fmt.Fprintf(&want, "thread %d: sum=%d mismatches=0\n", th, sum)
+			last := "cudaSuccess"
+			if th == 0 {
+				last = "cudaErrorInvalidConfiguration"
+			}
+			fmt.Fprintf(&want, "thread %d: sum=%d mismatches=0 last error=%s\n", th, sum, last)
 		}
 		code, out, errOut := execProgram(t, libs, "threads")
 		if code != 0 || out != want.String() {
@@ -224,6 +228,7 @@ func TestExec(t *testing.T) {
 			}
 			code, out, errOut := execProgram(t, libs, "driver", filepath.Join(cudaCorpus, image))
 			want := "cuGetProcAddress: cuMemAlloc is cuMemAlloc_v2, unknown name 500 (NULL)\n" +
+				fmt.Sprintf("address range: base is the allocation, %d bytes; memory type 2\n", n*4) +
 				"devices=1 cc=8.0 driver>=11080: yes\n" +
 				fmt.Sprintf("y[0]=%.1f y[1]=%.1f y[%d]=%.1f launches=2 (4 bytes) mismatches=0\n", y(0), y(1), n-1, y(n-1))
 			if code != 0 || out != want {

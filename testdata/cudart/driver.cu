@@ -2,7 +2,8 @@
 // cuModuleLoadData, runs saxpy on y = 2x + y through cuLaunchKernel with kernelParams and then
 // y = 0.5x + y with the extra parameter buffer, and reads the module's launches counter with
 // cuModuleGetGlobal. Prints a few elements, the counter and the mismatches against a host
-// computation. cuMemAlloc is looked up with cuGetProcAddress.
+// computation. cuMemAlloc is looked up with cuGetProcAddress; cuMemGetAddressRange and
+// cuPointerGetAttribute describe an allocation.
 #include <cuda.h>
 #include <cstdio>
 #include <cstdlib>
@@ -70,6 +71,12 @@ int main(int argc, char **argv) {
     CHECK(alloc(&dx, n * sizeof(float)));
     CHECK(cuMemAlloc(&dy, n * sizeof(float)));
     CHECK(cuMemcpyHtoD(dx, x, n * sizeof(float)));
+    CUdeviceptr base;
+    size_t rangeSize;
+    unsigned int memType = 0;
+    CHECK(cuMemGetAddressRange(&base, &rangeSize, dx + 100));
+    CHECK(cuPointerGetAttribute(&memType, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, dy));
+    printf("address range: base %s, %zu bytes; memory type %u\n", base == dx ? "is the allocation" : "differs", rangeSize, memType);
     CHECK(cuMemsetD32(dy, 0x3f800000, n)); // 1.0f
     float a = 2.0f;
     int nn = n;

@@ -1,6 +1,7 @@
 // Host threads launching at the same time: each of 4 threads fills its own buffer with
-// i * (thread + 1) through 20 launches on its own stream and checks it. Prints each thread's
-// sum and mismatches.
+// i * (thread + 1) through 20 launches on its own stream and checks it; thread 0 then makes a
+// launch with too many threads, whose error only its own cudaGetLastError returns, as the last
+// error is per thread. Prints each thread's sum, mismatches and last error.
 #include <cstdio>
 #include <thread>
 
@@ -11,6 +12,7 @@ __global__ void fill(int *x, int n, int k) {
 
 static long long sums[4];
 static int bad[4];
+static cudaError_t last[4];
 
 static void work(int t) {
     const int n = 4096;
@@ -28,6 +30,9 @@ static void work(int t) {
             if (h[i] != i * (t + 1)) bad[t]++;
     }
     for (int i = 0; i < n; i++) sums[t] += h[i];
+    if (t == 0) fill<<<1, 4096, 0, s>>>(d, n, 0);
+    cudaStreamSynchronize(s);
+    last[t] = cudaGetLastError();
     cudaStreamDestroy(s);
     cudaFree(d);
 }
@@ -38,7 +43,7 @@ int main() {
     for (int t = 0; t < 4; t++) th[t].join();
     int failed = 0;
     for (int t = 0; t < 4; t++) {
-        printf("thread %d: sum=%lld mismatches=%d\n", t, sums[t], bad[t]);
+        printf("thread %d: sum=%lld mismatches=%d last error=%s\n", t, sums[t], bad[t], cudaGetErrorName(last[t]));
         failed |= bad[t] != 0;
     }
     return failed;

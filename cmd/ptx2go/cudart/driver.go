@@ -518,6 +518,53 @@ func cuMemFree_v2(p C.ulonglong) (r C.int) {
 	return success
 }
 
+//export cuMemGetAddressRange_v2
+func cuMemGetAddressRange_v2(base *C.ulonglong, size *C.size_t, p C.ulonglong) (r C.int) {
+	defer guard("cuMemGetAddressRange_v2", &r)()
+	b, n, ok := allocRange(runtime.Ptr(p))
+	if !ok {
+		return errSymbolNotFound
+	}
+	if base != nil {
+		*base = C.ulonglong(b)
+	}
+	if size != nil {
+		*size = C.size_t(n)
+	}
+	return success
+}
+
+// cuPointerGetAttribute describes memory that cuMemAlloc or cudaMalloc allocated; other
+// addresses are CUDA_ERROR_INVALID_VALUE, as the driver says of memory it does not know.
+//
+//export cuPointerGetAttribute
+func cuPointerGetAttribute(data unsafe.Pointer, attr C.int, p C.ulonglong) (r C.int) {
+	defer guard("cuPointerGetAttribute", &r)()
+	b, n, ok := allocRange(runtime.Ptr(p))
+	if !ok {
+		return errInvalidValue
+	}
+	switch attr {
+	case 1: // CONTEXT
+		*(*unsafe.Pointer)(data) = ctxs.primary
+	case 2: // MEMORY_TYPE: CU_MEMORYTYPE_DEVICE
+		*(*C.uint)(data) = 2
+	case 3: // DEVICE_POINTER
+		*(*C.ulonglong)(data) = p
+	case 8, 9: // IS_MANAGED, DEVICE_ORDINAL
+		*(*C.int)(data) = 0
+	case 11: // RANGE_START_ADDR
+		*(*C.ulonglong)(data) = C.ulonglong(b)
+	case 12: // RANGE_SIZE
+		*(*C.size_t)(data) = C.size_t(n)
+	case 13: // MAPPED
+		*(*C.int)(data) = 1
+	default:
+		return errInvalidValue
+	}
+	return success
+}
+
 //export cuMemGetInfo_v2
 func cuMemGetInfo_v2(free, total *C.size_t) (r C.int) {
 	defer guard("cuMemGetInfo_v2", &r)()
@@ -870,7 +917,7 @@ var versioned = map[string]int{
 	"cuMemAlloc": 3020, "cuMemFree": 3020, "cuMemGetInfo": 3020, "cuMemAllocPitch": 3020, "cuMemAllocHost": 3020,
 	"cuMemcpyHtoD": 3020, "cuMemcpyDtoH": 3020, "cuMemcpyDtoD": 3020, "cuMemcpyHtoDAsync": 3020,
 	"cuMemcpyDtoHAsync": 3020, "cuMemcpyDtoDAsync": 3020, "cuMemsetD8": 3020, "cuMemsetD16": 3020,
-	"cuMemsetD32": 3020, "cuDeviceTotalMem": 3020, "cuModuleGetGlobal": 3020, "cuCtxCreate": 3020,
+	"cuMemsetD32": 3020, "cuMemGetAddressRange": 3020, "cuDeviceTotalMem": 3020, "cuModuleGetGlobal": 3020, "cuCtxCreate": 3020,
 	"cuCtxDestroy": 4000, "cuCtxPushCurrent": 4000, "cuCtxPopCurrent": 4000, "cuStreamDestroy": 4000,
 	"cuEventDestroy": 4000, "cuDevicePrimaryCtxRelease": 11000, "cuDevicePrimaryCtxReset": 11000,
 	"cuDevicePrimaryCtxSetFlags": 11000, "cuDeviceGetUuid": 11040, "cuGetProcAddress": 12000,

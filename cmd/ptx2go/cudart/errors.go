@@ -138,11 +138,13 @@ func cString(s string) *C.char {
 	return p.(*C.char)
 }
 
-// ret records e as the last error (cudaGetLastError) when it is one, and returns it.
+// ret records e as the calling host thread's last error (cudaGetLastError) when it is one,
+// and returns it.
 func ret(e cudaError) cudaError {
 	if e != success {
+		id := C.ptx2go_thread_id()
 		state.mu.Lock()
-		state.lastErr = e
+		state.lastErr[id] = e
 		state.mu.Unlock()
 	}
 	return e

@@ -103,7 +103,8 @@ var state struct {
 	events  map[uintptr]*event
 	configs map[C.ulong][]launchConfig // __cudaPushCallConfiguration's stack of each host thread
 	used    uint64                     // bytes allocated with cudaMalloc and cuMemAlloc
-	lastErr cudaError                  // cudaGetLastError
+	allocs  map[runtime.Ptr]int        // those allocations and their sizes
+	lastErr map[C.ulong]cudaError      // cudaGetLastError's error of each host thread
 	sticky  cudaError                  // a kernel fault: every later call returns it
 	nmods   int
 }
@@ -124,6 +125,8 @@ func init() {
 	state.streams = map[uintptr]bool{}
 	state.events = map[uintptr]*event{}
 	state.configs = map[C.ulong][]launchConfig{}
+	state.allocs = map[runtime.Ptr]int{}
+	state.lastErr = map[C.ulong]cudaError{}
 }
 
 // device returns the emulated device.
@@ -371,6 +374,7 @@ func devMalloc(n int) (runtime.Ptr, error) {
 	if err == nil {
 		state.mu.Lock()
 		state.used += uint64(n)
+		state.allocs[p] = n
 		state.mu.Unlock()
 	}
 	return p, err
@@ -385,8 +389,21 @@ func devFree(p runtime.Ptr) error {
 	}
 	state.mu.Lock()
 	state.used -= uint64(n)
+	delete(state.allocs, p)
 	state.mu.Unlock()
 	return nil
+}
+
+// allocRange returns the allocation made with cudaMalloc or cuMemAlloc that holds p.
+func allocRange(p runtime.Ptr) (base runtime.Ptr, size int, ok bool) {
+	state.mu.Lock()
+	defer state.mu.Unlock()
+	for b, n := range state.allocs {
+		if p >= b && p < b+runtime.Ptr(max(n, 1)) {
+			return b, n, true
+		}
+	}
+	return 0, 0, false
 }
 
 // usedBytes is the device memory the program has allocated.

@@ -99,7 +99,9 @@ func cudaDeviceReset() (r C.int) {
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	state.dev = runtime.NewDevice()
-	state.sticky, state.lastErr, state.used = success, success, 0
+	state.sticky, state.used = success, 0
+	state.lastErr = map[C.ulong]cudaError{}
+	state.allocs = map[runtime.Ptr]int{}
 	return success
 }
 
@@ -242,25 +244,27 @@ func cudaProfilerStop() (r C.int) {
 //export cudaGetLastError
 func cudaGetLastError() (r C.int) {
 	defer guard("cudaGetLastError", &r)()
+	id := C.ptx2go_thread_id()
 	state.mu.Lock()
 	defer state.mu.Unlock()
-	e := state.lastErr
+	e := state.lastErr[id]
 	if state.sticky != success {
 		return state.sticky
 	}
-	state.lastErr = success
+	delete(state.lastErr, id)
 	return e
 }
 
 //export cudaPeekAtLastError
 func cudaPeekAtLastError() (r C.int) {
 	defer guard("cudaPeekAtLastError", &r)()
+	id := C.ptx2go_thread_id()
 	state.mu.Lock()
 	defer state.mu.Unlock()
 	if state.sticky != success {
 		return state.sticky
 	}
-	return state.lastErr
+	return state.lastErr[id]
 }
 
 //export cudaGetErrorString
@@ -993,11 +997,11 @@ func cudaEventElapsedTime(ms *C.float, e0, e1 unsafe.Pointer) (r C.int) {
 		return ret(errInvalidResourceHandle)
 	}
 	state.mu.Lock()
-	defer state.mu.Unlock()
-	if !a.recorded || !b.recorded {
-		state.lastErr = errInvalidResourceHandle
-		return errInvalidResourceHandle
+	recorded, elapsed := a.recorded && b.recorded, b.at-a.at
+	state.mu.Unlock()
+	if !recorded {
+		return ret(errInvalidResourceHandle)
 	}
-	*ms = C.float(float64(b.at-a.at) / 1e6)
+	*ms = C.float(float64(elapsed) / 1e6)
 	return success
 }
