@@ -122,7 +122,7 @@ gcc-ptx:
 # (cmd/ptx2go) fails when regenerating would change a file.
 GENERATED = atomics barrier_exit constant_data convert cvt_round divergent_loop dynamic_shared \
 	early_exit fapprox fminmax fp64_math \
-	fround funcptr grid_stride int64_math local_array matmul_2d recursion reduce_shared \
+	fround funcptr grid_stride int64_math lane_faults local_array matmul_2d recursion reduce_shared \
 	saxpy_math struct_byval switch_dense vecadd vector_types
 
 .PHONY: generate

@@ -24,6 +24,9 @@ type CTA struct {
 	// finishes hands its frame to the next one, so a kernel without barriers runs every warp
 	// in the same register file, which stays in the CPU's cache.
 	pool [][]*frame
+	// wins are the generated code's cached global allocations (Window), one per inline
+	// access, kept from warp to warp and CTA to CTA of the launch on this worker.
+	wins []Window
 }
 
 // barrier is the state of one named barrier.
@@ -45,7 +48,7 @@ type barWaiter struct {
 
 // newCTA builds the reusable state of a CTA for a launch: the warps and their local memory.
 func newCTA(l *launch) *CTA {
-	c := &CTA{L: l, threads: int(l.Block.Count())}
+	c := &CTA{L: l, threads: int(l.Block.Count()), wins: make([]Window, l.Mod.NumWindows)}
 	c.Shared = alignedBytes(l.Mod.SharedSize + l.DynamicShared)
 	nw := (c.threads + WarpSize - 1) / WarpSize
 	for i := range nw {

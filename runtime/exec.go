@@ -103,6 +103,9 @@ func (w *Warp) run() runStatus {
 		m := e.mask
 		if st := w.CTA.stats; st != nil {
 			w.runCounted(st, b, e.pc, m)
+		} else if fn.Run != nil {
+			e.pc, w.budget = fn.Run(w, e.pc, m, e.reconv, w.budget)
+			b = &fn.Blocks[e.pc]
 		} else {
 			for _, in := range b.Code {
 				in(w, m)

@@ -50,6 +50,18 @@ type segment struct {
 	// stores are the register-file writes of unguarded results, filled in at flush time
 	// only for values something outside the loop reads.
 	stores []laneStore
+	// mem says whether the loop holds loads or a store (lanemem.go); nloads counts its
+	// loads, fault says it needs the fault record; shared and windows are the access sizes
+	// of its inline shared and global accesses.
+	mem     int
+	nloads  int
+	fault   bool
+	shared  map[int]bool
+	windows []string
+	// winIndex numbers the windows in the module (runtime.Module.NumWindows); nwin is the
+	// module's count.
+	winIndex map[string]int
+	nwin     *int
 }
 
 type laneStore struct {
@@ -76,7 +88,7 @@ func (e *blockEmit) reg(s int) string {
 func (f *fnGen) emitBlock(name string, b *ssa.Block, instrs []*ssa.Instr) {
 	e := &blockEmit{f: f, b: b, regs: map[int]bool{}, imms: map[uint64]string{}, uni: map[int]string{}, local: map[*ssa.Instr]bool{}}
 	for _, in := range instrs {
-		if laneLocal(in) {
+		if laneLocal(in) || (in.Op == frontend.OpLd || in.Op == frontend.OpLdu || in.Op == frontend.OpSt) && e.laneMemOK(in) {
 			e.local[in] = true
 		}
 	}
@@ -142,6 +154,10 @@ func (e *blockEmit) flush() {
 	for _, i := range sortedKeys(s.tid) {
 		pre = append(pre, jen.Id(fmt.Sprintf("tid%d", i)).Op(":=").Op("&").Id("w").Dot("Tid").Index(jen.Lit(i)))
 	}
+	pre = append(pre, s.memPre()...)
+	if s.fault {
+		post = append(post, jen.Id("flt").Dot("Raise").Call(jen.Id("w")))
+	}
 	for _, p := range sortedKeys(s.wpreds) {
 		post = append(post, jen.Id("w").Dot("P").Index(jen.Lit(p)).Op("=").Id(predName(p)))
 	}
@@ -196,6 +212,10 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 	case frontend.OpMembar, frontend.OpFence:
 		return // CTAs share memory through Go atomics; program order gives the ordering.
 	case frontend.OpLd, frontend.OpLdu:
+		if e.laneMemOK(in) {
+			e.laneMem(in)
+			return
+		}
 		e.flush()
 		if firstDst(in).Kind == ssa.ArgVector {
 			e.loadVector(in)
@@ -204,6 +224,10 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 		}
 		return
 	case frontend.OpSt:
+		if e.laneMemOK(in) {
+			e.laneMem(in)
+			return
+		}
 		e.flush()
 		if len(in.Args) == 2 && in.Args[1].Kind == ssa.ArgVector {
 			e.storeVector(in)
@@ -514,7 +538,7 @@ func (e *blockEmit) uniformInstr(in *ssa.Instr) bool {
 // laneInstr adds a lane-local instruction to the current lane loop.
 func (e *blockEmit) laneInstr(in *ssa.Instr) {
 	if e.seg == nil {
-		e.seg = &segment{lanes: map[int]string{}, preds: map[int]bool{}, wpreds: map[int]bool{}, tid: map[int]bool{}, instrs: map[*ssa.Instr]bool{}, plocal: map[int]string{}}
+		e.seg = &segment{lanes: map[int]string{}, preds: map[int]bool{}, wpreds: map[int]bool{}, tid: map[int]bool{}, instrs: map[*ssa.Instr]bool{}, plocal: map[int]string{}, shared: map[int]bool{}, winIndex: map[string]int{}, nwin: &e.f.g.nwin}
 	}
 	s := e.seg
 	s.instrs[in] = true
@@ -525,6 +549,9 @@ func (e *blockEmit) laneInstr(in *ssa.Instr) {
 	var write func() []jen.Code
 	var written []int
 	switch {
+	case in.Op == frontend.OpSt:
+		code = c.store(in)
+		write = func() []jen.Code { return nil }
 	case dst.Kind == ssa.ArgPair || isPred(dst) || dst.Kind == ssa.ArgSink && (in.Op == frontend.OpSetp):
 		// A predicate result: a boolean per lane, into the loop's copy of the mask.
 		n := e.fresh("c")

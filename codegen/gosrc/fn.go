@@ -15,7 +15,7 @@ func (f *fnGen) generate() {
 	for _, b := range f.Fn.Blocks {
 		f.block(b)
 	}
-	f.blocks = append(f.blocks, blockGen{comment: "the virtual exit", term: jen.Dict{jen.Id("Kind"): jen.Qual(rtPath, "TermNone"), jen.Id("Reconv"): jen.Lit(-1)}})
+	f.blocks = append(f.blocks, blockGen{comment: "the virtual exit", rt: runtime.Term{Kind: runtime.TermNone}, term: jen.Dict{jen.Id("Kind"): jen.Qual(rtPath, "TermNone"), jen.Id("Reconv"): jen.Lit(-1)}})
 }
 
 // blockName describes an SSA block for comments: b3 ($L__BB0_2), PTX line 40.
@@ -33,7 +33,7 @@ func (f *fnGen) block(b *ssa.Block) {
 	var pending []*ssa.Instr
 	count := 0
 	part := 0
-	emit := func(term jen.Dict, comment string) {
+	emit := func(term jen.Dict, rt runtime.Term, comment string) {
 		name := ""
 		if len(pending) > 0 {
 			name = f.g.names.unique(fmt.Sprintf("%sB%d", f.ident[:len(f.ident)-len("Func")], b.ID))
@@ -48,7 +48,7 @@ func (f *fnGen) block(b *ssa.Block) {
 		} else if b.Pos.Line > 0 {
 			lines = fmt.Sprintf(", PTX line %d", b.Pos.Line)
 		}
-		f.blocks = append(f.blocks, blockGen{code: name, ptxInstrs: count, term: term, comment: blockName(b) + lines + comment})
+		f.blocks = append(f.blocks, blockGen{code: name, ptxInstrs: count, term: term, rt: rt, comment: blockName(b) + lines + comment})
 		pending, count = nil, 0
 		part++
 	}
@@ -67,19 +67,20 @@ func (f *fnGen) block(b *ssa.Block) {
 				jen.Id("Reconv"):  jen.Lit(-1),
 				jen.Id("Barrier"): f.barrier(in),
 			}
-			emit(term, fmt.Sprintf("; %s at line %d", spelling(in), in.Pos.Line))
+			emit(term, runtime.Term{Kind: runtime.TermBarrier}, fmt.Sprintf("; %s at line %d", spelling(in), in.Pos.Line))
 			continue
 		}
 		pending = append(pending, in)
 	}
 	if layout.CallNeedsOwnBlock(b) {
-		emit(jen.Dict{jen.Id("Kind"): jen.Qual(rtPath, "TermJump"), jen.Id("Succ"): jen.Lit(len(f.blocks) + 1), jen.Id("Reconv"): jen.Lit(-1)}, "; code before the call")
+		next := int32(len(f.blocks) + 1)
+		emit(jen.Dict{jen.Id("Kind"): jen.Qual(rtPath, "TermJump"), jen.Id("Succ"): jen.Lit(int(next)), jen.Id("Reconv"): jen.Lit(-1)}, runtime.Term{Kind: runtime.TermJump, Succ: next}, "; code before the call")
 	}
 	if layout.ExplicitTerm(b) {
 		count++
 	}
-	term, comment := f.term(b)
-	emit(term, comment)
+	term, rt, comment := f.term(b)
+	emit(term, rt, comment)
 }
 
 func (f *fnGen) targetName(b *ssa.Block) string {
@@ -90,7 +91,7 @@ func (f *fnGen) targetName(b *ssa.Block) string {
 }
 
 // term lowers a terminator, with a comment that names a divergent branch's reconvergence point.
-func (f *fnGen) term(b *ssa.Block) (jen.Dict, string) {
+func (f *fnGen) term(b *ssa.Block) (jen.Dict, runtime.Term, string) {
 	t := &b.Term
 	comment := ""
 	if t.Divergent && t.Reconv != nil {
@@ -134,7 +135,7 @@ func (f *fnGen) term(b *ssa.Block) (jen.Dict, string) {
 	case runtime.TermTrap:
 		kind("TermTrap")
 	}
-	return d, comment
+	return d, rt, comment
 }
 
 // callSite is the literal of a call site.

@@ -71,6 +71,8 @@ type gen struct {
 	errs   ErrorList
 	names  namer
 	decls  []jen.Code // block functions, in order
+	// nwin counts the global-memory windows of inline accesses (runtime.Module.NumWindows).
+	nwin int
 	// atomVars are the package-level isa.AtomFunc variables declared.
 	atomVars map[string]bool
 }
@@ -87,6 +89,9 @@ type fnGen struct {
 	exported string // a kernel's launch function
 	blocks   []blockGen
 	uses     map[*ssa.Value][]*ssa.Instr
+	// run names the function's block chain (run.go); runDecl is its declaration.
+	run     string
+	runDecl jen.Code
 }
 
 // blockGen is one runtime block: its code function (empty for none), statistics count,
@@ -95,7 +100,10 @@ type blockGen struct {
 	code      string
 	ptxInstrs int
 	term      jen.Dict
-	comment   string
+	// rt is the terminator as the runtime sees it (Kind, Succ, Alt, Pred, Negate), for the
+	// function's block chain (run.go).
+	rt      runtime.Term
+	comment string
 }
 
 // PackageName is the default package name for a PTX file.
@@ -141,6 +149,7 @@ func Generate(p *ssa.Program, opts Options) ([]byte, error) {
 	}
 	for _, f := range g.fnList {
 		f.generate()
+		f.run, f.runDecl = f.runFunc()
 	}
 	g.StackBytes()
 	if len(g.errs) > 0 {
@@ -170,6 +179,7 @@ func (g *gen) render() ([]byte, error) {
 		jen.Id("SharedSize"): jen.Lit(g.Mod.SharedSize),
 		jen.Id("LocalSize"):  jen.Lit(g.Mod.LocalSize),
 		jen.Id("SM"):         jen.Lit(g.prog.SM),
+		jen.Id("NumWindows"): jen.Lit(g.nwin),
 	})
 	file.Line()
 	var fvars []jen.Code
@@ -214,6 +224,7 @@ func (g *gen) render() ([]byte, error) {
 	}
 	for _, f := range g.fnList {
 		init = append(init, f.initStmts()...)
+		init = append(init, jen.Id(f.ident).Dot("Run").Op("=").Id(f.run))
 	}
 	file.Func().Id("init").Params().Block(init...)
 	file.Line()
@@ -223,6 +234,10 @@ func (g *gen) render() ([]byte, error) {
 			file.Add(f.launchFunc())
 			file.Line()
 		}
+	}
+	for _, f := range g.fnList {
+		file.Add(f.runDecl)
+		file.Line()
 	}
 	for _, d := range g.decls {
 		file.Add(d)

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/atomics.ptx",
+	NumWindows: 12,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -327,6 +328,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	histogramFunc.Run = histogramRun
 	atomicSumFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 62-67; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	atomicSumFunc.Blocks[0] = runtime.Block{
@@ -369,6 +371,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	atomicSumFunc.Run = atomicSumRun
 	bucketMaxFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 103-108; divergent, reconverges at block 1 (b1 ($L__BB2_2))
 	bucketMaxFunc.Blocks[0] = runtime.Block{
@@ -411,6 +414,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	bucketMaxFunc.Run = bucketMaxRun
 	saturatingAddFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 149-154; divergent, reconverges at block 2 (b2 ($L__BB3_3))
 	saturatingAddFunc.Blocks[0] = runtime.Block{
@@ -474,6 +478,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	saturatingAddFunc.Run = saturatingAddRun
 	compactFunc.Blocks = make([]runtime.Block, 5)
 	// b0, PTX lines 194-199; divergent, reconverges at block 1 (b1 ($L__BB4_3))
 	compactFunc.Blocks[0] = runtime.Block{
@@ -529,6 +534,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	compactFunc.Run = compactRun
 	exchangeFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 234-239; divergent, reconverges at block 1 (b1 ($L__BB5_2))
 	exchangeFunc.Blocks[0] = runtime.Block{
@@ -571,6 +577,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	exchangeFunc.Run = exchangeRun
 }
 
 // Histogram launches PTX kernel histogram (testdata/ptx/atomics.ptx:11) on dev with the launch configuration cfg. Parameters: param0 is histogram_param_0, param1 is histogram_param_1, param2 is histogram_param_2, param3 is histogram_param_3.
@@ -634,6 +641,214 @@ func Exchange(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 	return dev.Launch(ctx, Module, exchangeFunc, cfg, p[:])
 }
 
+// histogramRun runs blocks of kernel histogram for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func histogramRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			histogramB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			next = 3
+		case 2:
+			histogramB2(w, m)
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// atomicSumRun runs blocks of kernel atomic_sum for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			atomicSumB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			next = 3
+		case 2:
+			atomicSumB2(w, m)
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// bucketMaxRun runs blocks of kernel bucket_max for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			bucketMaxB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			next = 3
+		case 2:
+			bucketMaxB2(w, m)
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// saturatingAddRun runs blocks of kernel saturating_add for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			saturatingAddB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 1:
+			saturatingAddB1(w, m)
+			t := m & w.P[2]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 2:
+			next = 5
+		case 3:
+			saturatingAddB3(w, m)
+			next = 1
+		case 4:
+			next = 2
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// compactRun runs blocks of kernel compact for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			compactB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			next = 4
+		case 2:
+			compactB2(w, m)
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 3:
+			compactB3(w, m)
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// exchangeRun runs blocks of kernel exchange for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func exchangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			exchangeB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			next = 3
+		case 2:
+			exchangeB2(w, m)
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
 // histogramB0 runs b0 of kernel histogram, PTX lines 23-28.
 func histogramB0(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
@@ -691,8 +906,6 @@ var atomAdd32 = isa.AtomFunc(isa.AtomAdd, 32)
 // histogramB2 runs b2 of kernel histogram, PTX lines 31-42.
 func histogramB2(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
 	r15 := w.Reg(15)
 	r16 := w.Reg(16)
 	r17 := w.Reg(17)
@@ -707,15 +920,36 @@ func histogramB2(w *runtime.Warp, m uint32) {
 	u4 := uint64(u3)
 	// PTX line 35: cvta.to.global.u64, warp-uniform
 	u5 := uint64(u2)
-	// PTX lines 36, 37: lane-local, one loop over the lanes
+	// PTX lines 36, 37, 38, 39, 40, 41: lane-local, one loop over the lanes
 	{
+		v8aw := w.Window(0)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 36: mul.wide.s32
 				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
 				// 37: add.s64
 				v7 := uint64(uint64(u4) + uint64(v6))
-				r11[l] = v7
+				// 38: ld.global.u32
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Mem, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/atomics.ptx:38")
+						continue
+					}
+					v8 = v8x
+				}
+				// 39: rem.u32
+				v9 := isa.Rem(v8, u1, 32, false)
+				// 40: mul.wide.u32
+				v10 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k0))))
+				// 41: add.s64
+				v11 := uint64(uint64(u5) + uint64(v10))
+				r15[l] = v11
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -724,36 +958,29 @@ func histogramB2(w *runtime.Warp, m uint32) {
 				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
 				// 37: add.s64
 				v7 := uint64(uint64(u4) + uint64(v6))
-				r11[l] = v7
+				// 38: ld.global.u32
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Mem, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/atomics.ptx:38")
+						continue
+					}
+					v8 = v8x
+				}
+				// 39: rem.u32
+				v9 := isa.Rem(v8, u1, 32, false)
+				// 40: mul.wide.u32
+				v10 := uint64(uint64(uint64(uint32(v9)) * uint64(uint32(k0))))
+				// 41: add.s64
+				v11 := uint64(uint64(u5) + uint64(v10))
+				r15[l] = v11
 			}
 		}
-	}
-	// PTX line 38: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r12, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/atomics.ptx:38")
-	// PTX lines 39, 40, 41: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 39: rem.u32
-				v8 := isa.Rem(r12[l], u1, 32, false)
-				// 40: mul.wide.u32
-				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
-				// 41: add.s64
-				v10 := uint64(uint64(u5) + uint64(v9))
-				r15[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 39: rem.u32
-				v8 := isa.Rem(r12[l], u1, 32, false)
-				// 40: mul.wide.u32
-				v9 := uint64(uint64(uint64(uint32(v8)) * uint64(uint32(k0))))
-				// 41: add.s64
-				v10 := uint64(uint64(u5) + uint64(v9))
-				r15[l] = v10
-			}
-		}
+		flt.Raise(w)
 	}
 	// PTX line 42: atom.global.add.u32
 	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r16, r15, r17, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:42")
@@ -819,7 +1046,6 @@ func atomicSumB2(w *runtime.Warp, m uint32) {
 	r11 := w.Reg(11)
 	r12 := w.Reg(12)
 	r14 := w.Reg(14)
-	r15 := w.Reg(15)
 	r16 := w.Reg(16)
 	r17 := w.Reg(17)
 	r18 := w.Reg(18)
@@ -843,8 +1069,10 @@ func atomicSumB2(w *runtime.Warp, m uint32) {
 	// PTX line 77: cvta.to.global.u64, warp-uniform
 	u8 := uint64(u1)
 	runtime.Broadcast(r12, m, u8)
-	// PTX lines 78, 79, 80: lane-local, one loop over the lanes
+	// PTX lines 78, 79, 80, 81: lane-local, one loop over the lanes
 	{
+		v12aw := w.Window(1)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 78: mul.wide.s32
@@ -854,7 +1082,20 @@ func atomicSumB2(w *runtime.Warp, m uint32) {
 				r14[l] = v10
 				// 80: add.s64
 				v11 := uint64(uint64(u6) + uint64(v9))
-				r15[l] = v11
+				// 81: ld.global.u32
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Mem, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+					if !v12ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/atomics.ptx:81")
+						continue
+					}
+					v12 = v12x
+				}
+				r16[l] = v12
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -866,16 +1107,68 @@ func atomicSumB2(w *runtime.Warp, m uint32) {
 				r14[l] = v10
 				// 80: add.s64
 				v11 := uint64(uint64(u6) + uint64(v9))
-				r15[l] = v11
+				// 81: ld.global.u32
+				v12a := uint64(v11) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Mem, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+					if !v12ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/atomics.ptx:81")
+						continue
+					}
+					v12 = v12x
+				}
+				r16[l] = v12
 			}
 		}
+		flt.Raise(w)
 	}
-	// PTX line 81: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r16, r15, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/atomics.ptx:81")
 	// PTX line 82: atom.global.add.u32
 	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r17, r12, r16, r16, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:82")
-	// PTX line 83: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r18, r14, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/atomics.ptx:83")
+	// PTX lines 83: lane-local, one loop over the lanes
+	{
+		v13aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 83: ld.global.f32
+				v13a := uint64(r14[l]) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Mem, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/atomics.ptx:83")
+						continue
+					}
+					v13 = v13x
+				}
+				r18[l] = v13
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 83: ld.global.f32
+				v13a := uint64(r14[l]) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Mem, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/atomics.ptx:83")
+						continue
+					}
+					v13 = v13x
+				}
+				r18[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
 	// PTX line 84: atom.global.add.f32
 	w.AtomLanes(runtime.SpaceGlobal, atomAddF32, r19, r11, r18, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:84")
 }
@@ -940,14 +1233,11 @@ var atomMinS32 = isa.AtomFunc(isa.AtomMinS, 32)
 // bucketMaxB2 runs b2 of kernel bucket_max, PTX lines 111-131.
 func bucketMaxB2(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
-	r13 := w.Reg(13)
 	r14 := w.Reg(14)
-	r15 := w.Reg(15)
 	r17 := w.Reg(17)
 	r18 := w.Reg(18)
 	r19 := w.Reg(19)
 	r20 := w.Reg(20)
-	r21 := w.Reg(21)
 	r23 := w.Reg(23)
 	r24 := w.Reg(24)
 	r25 := w.Reg(25)
@@ -968,87 +1258,182 @@ func bucketMaxB2(w *runtime.Warp, m uint32) {
 	u7 := uint64(u4)
 	// PTX line 118: cvta.to.global.u64, warp-uniform
 	u8 := uint64(u1)
-	// PTX lines 119, 120: lane-local, one loop over the lanes
+	// PTX lines 119, 120, 121, 122, 123, 124, 125: lane-local, one loop over the lanes
 	{
+		v11aw := w.Window(3)
+		v15aw := w.Window(4)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 119: mul.wide.s32
 				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r13[l] = v9
 				// 120: add.s64
 				v10 := uint64(uint64(u6) + uint64(v9))
 				r14[l] = v10
+				// 121: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Mem, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/atomics.ptx:121")
+						continue
+					}
+					v11 = v11x
+				}
+				// 122: mul.wide.s32
+				v12 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
+				// 123: add.s64
+				v13 := uint64(uint64(u8) + uint64(v12))
+				r17[l] = v13
+				// 124: add.s64
+				v14 := uint64(uint64(u3) + uint64(v9))
+				r18[l] = v14
+				// 125: ld.global.u32
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Mem, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/atomics.ptx:125")
+						continue
+					}
+					v15 = v15x
+				}
+				r19[l] = v15
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 119: mul.wide.s32
 				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r13[l] = v9
 				// 120: add.s64
 				v10 := uint64(uint64(u6) + uint64(v9))
 				r14[l] = v10
+				// 121: ld.global.u32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Mem, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/atomics.ptx:121")
+						continue
+					}
+					v11 = v11x
+				}
+				// 122: mul.wide.s32
+				v12 := uint64(uint64(int64(int32(v11)) * int64(int32(k0))))
+				// 123: add.s64
+				v13 := uint64(uint64(u8) + uint64(v12))
+				r17[l] = v13
+				// 124: add.s64
+				v14 := uint64(uint64(u3) + uint64(v9))
+				r18[l] = v14
+				// 125: ld.global.u32
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Mem, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/atomics.ptx:125")
+						continue
+					}
+					v15 = v15x
+				}
+				r19[l] = v15
 			}
 		}
+		flt.Raise(w)
 	}
-	// PTX line 121: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r15, r14, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/atomics.ptx:121")
-	// PTX lines 122, 123, 124: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 122: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(r15[l])) * int64(int32(k0))))
-				// 123: add.s64
-				v12 := uint64(uint64(u8) + uint64(v11))
-				r17[l] = v12
-				// 124: add.s64
-				v13 := uint64(uint64(u3) + uint64(r13[l]))
-				r18[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 122: mul.wide.s32
-				v11 := uint64(uint64(int64(int32(r15[l])) * int64(int32(k0))))
-				// 123: add.s64
-				v12 := uint64(uint64(u8) + uint64(v11))
-				r17[l] = v12
-				// 124: add.s64
-				v13 := uint64(uint64(u3) + uint64(r13[l]))
-				r18[l] = v13
-			}
-		}
-	}
-	// PTX line 125: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r19, r18, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/atomics.ptx:125")
 	// PTX line 126: atom.global.max.s32
 	w.AtomLanes(runtime.SpaceGlobal, atomMaxS32, r20, r17, r19, r19, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:126")
-	// PTX line 127: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r21, r14, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/atomics.ptx:127")
-	// PTX lines 128, 129: lane-local, one loop over the lanes
+	// PTX lines 127, 128, 129, 130: lane-local, one loop over the lanes
 	{
+		v16aw := w.Window(5)
+		v19aw := w.Window(6)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 127: ld.global.u32
+				v16a := uint64(r14[l]) + 0x0
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Mem, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/atomics.ptx:127")
+						continue
+					}
+					v16 = v16x
+				}
 				// 128: mul.wide.s32
-				v14 := uint64(uint64(int64(int32(r21[l])) * int64(int32(k0))))
+				v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
 				// 129: add.s64
-				v15 := uint64(uint64(u7) + uint64(v14))
-				r23[l] = v15
+				v18 := uint64(uint64(u7) + uint64(v17))
+				r23[l] = v18
+				// 130: ld.global.u32
+				v19a := uint64(r18[l]) + 0x0
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Mem, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
+					if !v19ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/atomics.ptx:130")
+						continue
+					}
+					v19 = v19x
+				}
+				r24[l] = v19
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 127: ld.global.u32
+				v16a := uint64(r14[l]) + 0x0
+				var v16 uint64
+				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
+					v16 = runtime.Load32(v16aw.Mem, v16ao)
+				} else {
+					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 4, l)
+					if !v16ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v16a, 4, "testdata/ptx/atomics.ptx:127")
+						continue
+					}
+					v16 = v16x
+				}
 				// 128: mul.wide.s32
-				v14 := uint64(uint64(int64(int32(r21[l])) * int64(int32(k0))))
+				v17 := uint64(uint64(int64(int32(v16)) * int64(int32(k0))))
 				// 129: add.s64
-				v15 := uint64(uint64(u7) + uint64(v14))
-				r23[l] = v15
+				v18 := uint64(uint64(u7) + uint64(v17))
+				r23[l] = v18
+				// 130: ld.global.u32
+				v19a := uint64(r18[l]) + 0x0
+				var v19 uint64
+				if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
+					v19 = runtime.Load32(v19aw.Mem, v19ao)
+				} else {
+					v19x, v19ok := w.TryLoad(v19aw, runtime.SpaceGlobal, v19a, 4, l)
+					if !v19ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v19a, 4, "testdata/ptx/atomics.ptx:130")
+						continue
+					}
+					v19 = v19x
+				}
+				r24[l] = v19
 			}
 		}
+		flt.Raise(w)
 	}
-	// PTX line 130: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r24, r18, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/atomics.ptx:130")
 	// PTX line 131: atom.global.min.s32
 	w.AtomLanes(runtime.SpaceGlobal, atomMinS32, r25, r23, r24, r24, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:131")
 }
@@ -1114,76 +1499,90 @@ func saturatingAddB1(w *runtime.Warp, m uint32) {
 	r10 := w.Reg(10)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
 	r18 := w.Reg(18)
 	r19 := w.Reg(19)
-	// PTX lines 167: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 167: cvt.s64.s32
-				v1 := uint64(uint64(int32(r10[l])))
-				r14[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 167: cvt.s64.s32
-				v1 := uint64(uint64(int32(r10[l])))
-				r14[l] = v1
-			}
-		}
-	}
-	// PTX line 168: ld.global.s32
-	w.LoadLanes(runtime.SpaceGlobal, r15, r12, 0xffffffffffffffff, 0x0, 4, 64, m, "testdata/ptx/atomics.ptx:168")
-	// PTX lines 169, 170, 171, 172: lane-local, one loop over the lanes
+	// PTX lines 167, 168, 169, 170, 171, 172: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		v2aw := w.Window(7)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 167: cvt.s64.s32
+				v1 := uint64(uint64(int32(r10[l])))
+				// 168: ld.global.s32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Mem, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/atomics.ptx:168")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
 				// 169: add.s64
-				v2 := uint64(uint64(r15[l]) + uint64(r14[l]))
+				v3 := uint64(uint64(v2) + uint64(v1))
 				// 170: setp.gt.s64
-				c3t := int64(v2) > int64(r13[l])
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				c4t := int64(v3) > int64(r13[l])
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1 = p1&^(1<<l) | c4b0<<l
 				// 171: cvt.u32.u64
-				v4 := uint64(uint32(uint64(v2)))
+				v5 := uint64(uint32(uint64(v3)))
 				// 172: selp.b32
-				v5 := uint64(v4)
-				if c3 {
-					v5 = uint64(r5[l])
+				v6 := uint64(v5)
+				if c4 {
+					v6 = uint64(r5[l])
 				}
-				r18[l] = v5
+				r18[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 167: cvt.s64.s32
+				v1 := uint64(uint64(int32(r10[l])))
+				// 168: ld.global.s32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Mem, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/atomics.ptx:168")
+						continue
+					}
+					v2 = v2x
+				}
+				v2 = uint64(uint64(int64(int32(v2))))
 				// 169: add.s64
-				v2 := uint64(uint64(r15[l]) + uint64(r14[l]))
+				v3 := uint64(uint64(v2) + uint64(v1))
 				// 170: setp.gt.s64
-				c3t := int64(v2) > int64(r13[l])
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				c4t := int64(v3) > int64(r13[l])
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
 				}
-				p1 = p1&^(1<<l) | c3b0<<l
+				p1 = p1&^(1<<l) | c4b0<<l
 				// 171: cvt.u32.u64
-				v4 := uint64(uint32(uint64(v2)))
+				v5 := uint64(uint32(uint64(v3)))
 				// 172: selp.b32
-				v5 := uint64(v4)
-				if c3 {
-					v5 = uint64(r5[l])
+				v6 := uint64(v5)
+				if c4 {
+					v6 = uint64(r5[l])
 				}
-				r18[l] = v5
+				r18[l] = v6
 			}
 		}
+		flt.Raise(w)
 		w.P[1] = p1
 	}
 	// PTX line 173: atom.global.cas.b32
@@ -1194,31 +1593,31 @@ func saturatingAddB1(w *runtime.Warp, m uint32) {
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 174: setp.ne.s32
-				c6t := uint32(r19[l]) != uint32(r10[l])
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := uint32(r19[l]) != uint32(r10[l])
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p2 = p2&^(1<<l) | c6b0<<l
+				p2 = p2&^(1<<l) | c7b0<<l
 				// 175: mov.u32
-				v7 := uint64(r19[l])
-				r10[l] = v7
+				v8 := uint64(r19[l])
+				r10[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 174: setp.ne.s32
-				c6t := uint32(r19[l]) != uint32(r10[l])
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				c7t := uint32(r19[l]) != uint32(r10[l])
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p2 = p2&^(1<<l) | c6b0<<l
+				p2 = p2&^(1<<l) | c7b0<<l
 				// 175: mov.u32
-				v7 := uint64(r19[l])
-				r10[l] = v7
+				v8 := uint64(r19[l])
+				r10[l] = v8
 			}
 		}
 		w.P[2] = p2
@@ -1246,32 +1645,61 @@ func saturatingAddB3(w *runtime.Warp, m uint32) {
 	// PTX line 161: cvta.to.global.u64, warp-uniform
 	u5 := uint64(u2)
 	runtime.Broadcast(r9, m, u5)
-	// PTX line 162: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/atomics.ptx:162")
-	// PTX lines 163, 164: lane-local, one loop over the lanes
+	// PTX lines 162, 163, 164: lane-local, one loop over the lanes
 	{
+		v6aw := w.Window(8)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 162: ld.global.u32
+				v6a := uint64(u5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Mem, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/atomics.ptx:162")
+						continue
+					}
+					v6 = v6x
+				}
+				r10[l] = v6
 				// 163: mul.wide.s32
-				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
 				// 164: add.s64
-				v7 := uint64(uint64(u4) + uint64(v6))
-				r12[l] = v7
+				v8 := uint64(uint64(u4) + uint64(v7))
+				r12[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 162: ld.global.u32
+				v6a := uint64(u5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Mem, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/atomics.ptx:162")
+						continue
+					}
+					v6 = v6x
+				}
+				r10[l] = v6
 				// 163: mul.wide.s32
-				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
 				// 164: add.s64
-				v7 := uint64(uint64(u4) + uint64(v6))
-				r12[l] = v7
+				v8 := uint64(uint64(u4) + uint64(v7))
+				r12[l] = v8
 			}
 		}
+		flt.Raise(w)
 	}
 	// PTX line 165: cvt.s64.s32, warp-uniform
-	u8 := uint64(uint64(int32(u1)))
-	runtime.Broadcast(r13, m, u8)
+	u9 := uint64(uint64(int32(u1)))
+	runtime.Broadcast(r13, m, u9)
 }
 
 // compactB0 runs b0 of kernel compact, PTX lines 194-199.
@@ -1328,7 +1756,6 @@ func compactB0(w *runtime.Warp, m uint32) {
 // compactB2 runs b2 of kernel compact, PTX lines 202-207.
 func compactB2(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
-	r8 := w.Reg(8)
 	r9 := w.Reg(9)
 	k0 := uint64(0x4)
 	k1 := uint64(0x1)
@@ -1336,56 +1763,72 @@ func compactB2(w *runtime.Warp, m uint32) {
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/atomics.ptx:202")
 	// PTX line 203: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	// PTX lines 204, 205: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 204: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 205: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r8[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 204: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 205: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r8[l] = v4
-			}
-		}
-	}
-	// PTX line 206: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r9, r8, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/atomics.ptx:206")
-	// PTX lines 207: lane-local, one loop over the lanes
+	// PTX lines 204, 205, 206, 207: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		v5aw := w.Window(9)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 207: setp.lt.s32
-				c5t := int32(r9[l]) < int32(k1)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
+				// 204: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 205: add.s64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 206: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Mem, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/atomics.ptx:206")
+						continue
+					}
+					v5 = v5x
 				}
-				p1 = p1&^(1<<l) | c5b0<<l
+				r9[l] = v5
+				// 207: setp.lt.s32
+				c6t := int32(v5) < int32(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 207: setp.lt.s32
-				c5t := int32(r9[l]) < int32(k1)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
+				// 204: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 205: add.s64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 206: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Mem, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/atomics.ptx:206")
+						continue
+					}
+					v5 = v5x
 				}
-				p1 = p1&^(1<<l) | c5b0<<l
+				r9[l] = v5
+				// 207: setp.lt.s32
+				c6t := int32(v5) < int32(k1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p1 = p1&^(1<<l) | c6b0<<l
 			}
 		}
+		flt.Raise(w)
 		w.P[1] = p1
 	}
 }
@@ -1395,7 +1838,6 @@ func compactB3(w *runtime.Warp, m uint32) {
 	r9 := w.Reg(9)
 	r12 := w.Reg(12)
 	r14 := w.Reg(14)
-	r16 := w.Reg(16)
 	r17 := w.Reg(17)
 	k0 := uint64(0x4)
 	// PTX line 210: ld.param.u64
@@ -1409,15 +1851,23 @@ func compactB3(w *runtime.Warp, m uint32) {
 	u4 := uint64(u1)
 	// PTX line 214: atom.global.add.u32
 	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r14, r12, r17, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:214")
-	// PTX lines 215, 216: lane-local, one loop over the lanes
+	// PTX lines 215, 216, 217: lane-local, one loop over the lanes
 	{
+		s7w := w.Window(10)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 215: mul.wide.s32
 				v5 := uint64(uint64(int64(int32(r14[l])) * int64(int32(k0))))
 				// 216: add.s64
 				v6 := uint64(uint64(u4) + uint64(v5))
-				r16[l] = v6
+				// 217: st.global.u32
+				s7 := uint64(v6) + 0x0
+				s7v := uint64(r9[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Mem, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/atomics.ptx:217")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1426,12 +1876,17 @@ func compactB3(w *runtime.Warp, m uint32) {
 				v5 := uint64(uint64(int64(int32(r14[l])) * int64(int32(k0))))
 				// 216: add.s64
 				v6 := uint64(uint64(u4) + uint64(v5))
-				r16[l] = v6
+				// 217: st.global.u32
+				s7 := uint64(v6) + 0x0
+				s7v := uint64(r9[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Mem, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/atomics.ptx:217")
+				}
 			}
 		}
 	}
-	// PTX line 217: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r9, r16, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:217")
 }
 
 // exchangeB0 runs b0 of kernel exchange, PTX lines 234-239.
@@ -1535,6 +1990,32 @@ func exchangeB2(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 249: atom.global.exch.b32
 	w.AtomLanes(runtime.SpaceGlobal, atomExch32, r12, r8, r11, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:249")
-	// PTX line 250: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r12, r10, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:250")
+	// PTX lines 250: lane-local, one loop over the lanes
+	{
+		s8w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 250: st.global.u32
+				s8 := uint64(r10[l]) + 0x0
+				s8v := uint64(r12[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Mem, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/atomics.ptx:250")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 250: st.global.u32
+				s8 := uint64(r10[l]) + 0x0
+				s8v := uint64(r12[l])
+				if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
+					runtime.Store32(s8w.Mem, s8o, s8v)
+				} else {
+					w.StoreLane(s8w, runtime.SpaceGlobal, s8, 4, s8v, l, "testdata/ptx/atomics.ptx:250")
+				}
+			}
+		}
+	}
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/barrier_exit.ptx",
+	NumWindows: 6,
 	SM:         80,
 	SharedSize: 8208,
 }
@@ -178,6 +179,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	earlyReturnBarrierFunc.Run = earlyReturnBarrierRun
 	interleavedReturnBarrierFunc.Blocks = make([]runtime.Block, 7)
 	// b0, PTX lines 77-80; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	interleavedReturnBarrierFunc.Blocks[0] = runtime.Block{
@@ -265,6 +267,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	interleavedReturnBarrierFunc.Run = interleavedReturnBarrierRun
 	warpHandoffFunc.Blocks = make([]runtime.Block, 11)
 	// b0, PTX lines 130-132; divergent, reconverges at block 1 (b1 ($L__BB2_2))
 	warpHandoffFunc.Blocks[0] = runtime.Block{
@@ -394,6 +397,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	warpHandoffFunc.Run = warpHandoffRun
 }
 
 // EarlyReturnBarrier launches PTX kernel early_return_barrier (testdata/ptx/barrier_exit.ptx:15) on dev with the launch configuration cfg. Parameters: param0 is early_return_barrier_param_0, param1 is early_return_barrier_param_1, param2 is early_return_barrier_param_2.
@@ -418,6 +422,153 @@ func WarpHandoff(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCon
 	var p [8]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
 	return dev.Launch(ctx, Module, warpHandoffFunc, cfg, p[:])
+}
+
+// earlyReturnBarrierRun runs blocks of kernel early_return_barrier for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			earlyReturnBarrierB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			next = 4
+		case 2:
+			earlyReturnBarrierB2(w, m)
+			return pc, budget
+		case 3:
+			earlyReturnBarrierB2_1(w, m)
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// interleavedReturnBarrierRun runs blocks of kernel interleaved_return_barrier for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			interleavedReturnBarrierB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			next = 6
+		case 2:
+			interleavedReturnBarrierB2(w, m)
+			return pc, budget
+		case 3:
+			interleavedReturnBarrierB2_1(w, m)
+			return pc, budget
+		case 4:
+			interleavedReturnBarrierB2_2(w, m)
+			return pc, budget
+		case 5:
+			interleavedReturnBarrierB2_3(w, m)
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// warpHandoffRun runs blocks of kernel warp_handoff for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			warpHandoffB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 1:
+			warpHandoffB1(w, m)
+			return pc, budget
+		case 2:
+			warpHandoffB1_1(w, m)
+			t := m & w.P[1]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 3:
+			warpHandoffB2(w, m)
+			t := m & w.P[2]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 4:
+			warpHandoffB3(w, m)
+			t := m & w.P[3]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 9
+			} else {
+				return pc, budget
+			}
+		case 5:
+			warpHandoffB4(w, m)
+			next = 10
+		case 6:
+			warpHandoffB5(w, m)
+			next = 1
+		case 7:
+			next = 3
+		case 8:
+			warpHandoffB7(w, m)
+			next = 5
+		case 9:
+			warpHandoffB8(w, m)
+			next = 5
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }
 
 // earlyReturnBarrierB0 runs b0 of kernel early_return_barrier, PTX lines 27-29.
@@ -470,11 +621,9 @@ func earlyReturnBarrierB2(w *runtime.Warp, m uint32) {
 	r1 := w.Reg(1)
 	r5 := w.Reg(5)
 	r9 := w.Reg(9)
-	r10 := w.Reg(10)
 	r11 := w.Reg(11)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
-	r14 := w.Reg(14)
 	k0 := uint64(0x4)
 	k1 := uint64(0x0)
 	// PTX line 32: ld.param.u64
@@ -490,8 +639,10 @@ func earlyReturnBarrierB2(w *runtime.Warp, m uint32) {
 	u5 := uint64(uint64(w.NTID().X))
 	// PTX line 37: mov.u32, warp-uniform
 	u6 := uint64(uint64(w.CTAID().X))
-	// PTX lines 38, 39, 40: lane-local, one loop over the lanes
+	// PTX lines 38, 39, 40, 41, 42: lane-local, one loop over the lanes
 	{
+		v10aw := w.Window(0)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 38: mad.lo.s32
@@ -501,7 +652,23 @@ func earlyReturnBarrierB2(w *runtime.Warp, m uint32) {
 				r9[l] = v8
 				// 40: add.s64
 				v9 := uint64(uint64(u3) + uint64(v8))
-				r10[l] = v9
+				// 41: ld.global.u32
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Mem, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/barrier_exit.ptx:41")
+						continue
+					}
+					v10 = v10x
+				}
+				r11[l] = v10
+				// 42: mul.wide.u32
+				v11 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
+				r12[l] = v11
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -513,51 +680,63 @@ func earlyReturnBarrierB2(w *runtime.Warp, m uint32) {
 				r9[l] = v8
 				// 40: add.s64
 				v9 := uint64(uint64(u3) + uint64(v8))
-				r10[l] = v9
+				// 41: ld.global.u32
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Mem, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/barrier_exit.ptx:41")
+						continue
+					}
+					v10 = v10x
+				}
+				r11[l] = v10
+				// 42: mul.wide.u32
+				v11 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
+				r12[l] = v11
 			}
 		}
-	}
-	// PTX line 41: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r11, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/barrier_exit.ptx:41")
-	// PTX lines 42: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 42: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-				r12[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 42: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-				r12[l] = v10
-			}
-		}
+		flt.Raise(w)
 	}
 	// PTX line 43: mov.u64, warp-uniform
-	u11 := uint64(k1)
-	runtime.Broadcast(r13, m, u11)
-	// PTX lines 44: lane-local, one loop over the lanes
+	u12 := uint64(k1)
+	runtime.Broadcast(r13, m, u12)
+	// PTX lines 44, 45: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 44: add.s64
-				v12 := uint64(uint64(u11) + uint64(r12[l]))
-				r14[l] = v12
+				v13 := uint64(uint64(u12) + uint64(r12[l]))
+				// 45: st.shared.u32
+				s14 := uint64(v13) + 0x0
+				s14v := uint64(r11[l])
+				if s14 < shEnd4 && s14&3 == 0 {
+					runtime.Store32(sh, s14, s14v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/barrier_exit.ptx:45")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 44: add.s64
-				v12 := uint64(uint64(u11) + uint64(r12[l]))
-				r14[l] = v12
+				v13 := uint64(uint64(u12) + uint64(r12[l]))
+				// 45: st.shared.u32
+				s14 := uint64(v13) + 0x0
+				s14v := uint64(r11[l])
+				if s14 < shEnd4 && s14&3 == 0 {
+					runtime.Store32(sh, s14, s14v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/barrier_exit.ptx:45")
+				}
 			}
 		}
 	}
-	// PTX line 45: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r11, r14, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/barrier_exit.ptx:45")
 }
 
 // earlyReturnBarrierB2_1 runs b2 of kernel early_return_barrier, PTX lines 47-59.
@@ -567,16 +746,15 @@ func earlyReturnBarrierB2_1(w *runtime.Warp, m uint32) {
 	r5 := w.Reg(5)
 	r9 := w.Reg(9)
 	r13 := w.Reg(13)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
 	r25 := w.Reg(25)
 	r26 := w.Reg(26)
 	k0 := uint64(0x1)
 	k1 := uint64(0x4)
-	// PTX lines 47, 48, 49, 50: lane-local, one loop over the lanes
+	// PTX lines 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 47: add.s32
@@ -587,7 +765,46 @@ func earlyReturnBarrierB2_1(w *runtime.Warp, m uint32) {
 				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
 				// 50: add.s64
 				v4 := uint64(uint64(r13[l]) + uint64(v3))
-				r18[l] = v4
+				// 51: ld.shared.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5a < shEnd4 && v5a&3 == 0 {
+					v5 = runtime.Load32(sh, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/barrier_exit.ptx:51")
+						continue
+					}
+					v5 = v5x
+				}
+				// 52: not.b32
+				v6 := uint64(^uint32(r1[l]))
+				// 53: add.s32
+				v7 := uint64(uint32(v6) + uint32(r0[l]))
+				// 54: mul.wide.s32
+				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k1))))
+				// 55: add.s64
+				v9 := uint64(uint64(r13[l]) + uint64(v8))
+				// 56: ld.shared.u32
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10a < shEnd4 && v10a&3 == 0 {
+					v10 = runtime.Load32(sh, v10a)
+				} else {
+					v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/barrier_exit.ptx:56")
+						continue
+					}
+					v10 = v10x
+				}
+				// 57: add.s32
+				v11 := uint64(uint32(v10) + uint32(v5))
+				r25[l] = v11
+				// 58: add.s64
+				v12 := uint64(uint64(r5[l]) + uint64(r9[l]))
+				r26[l] = v12
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -600,68 +817,78 @@ func earlyReturnBarrierB2_1(w *runtime.Warp, m uint32) {
 				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
 				// 50: add.s64
 				v4 := uint64(uint64(r13[l]) + uint64(v3))
-				r18[l] = v4
+				// 51: ld.shared.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5a < shEnd4 && v5a&3 == 0 {
+					v5 = runtime.Load32(sh, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/barrier_exit.ptx:51")
+						continue
+					}
+					v5 = v5x
+				}
+				// 52: not.b32
+				v6 := uint64(^uint32(r1[l]))
+				// 53: add.s32
+				v7 := uint64(uint32(v6) + uint32(r0[l]))
+				// 54: mul.wide.s32
+				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k1))))
+				// 55: add.s64
+				v9 := uint64(uint64(r13[l]) + uint64(v8))
+				// 56: ld.shared.u32
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10a < shEnd4 && v10a&3 == 0 {
+					v10 = runtime.Load32(sh, v10a)
+				} else {
+					v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/barrier_exit.ptx:56")
+						continue
+					}
+					v10 = v10x
+				}
+				// 57: add.s32
+				v11 := uint64(uint32(v10) + uint32(v5))
+				r25[l] = v11
+				// 58: add.s64
+				v12 := uint64(uint64(r5[l]) + uint64(r9[l]))
+				r26[l] = v12
 			}
 		}
+		flt.Raise(w)
 	}
-	// PTX line 51: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r19, r18, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/barrier_exit.ptx:51")
-	// PTX lines 52, 53, 54, 55: lane-local, one loop over the lanes
+	// PTX lines 59: lane-local, one loop over the lanes
 	{
+		s13w := w.Window(1)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 52: not.b32
-				v5 := uint64(^uint32(r1[l]))
-				// 53: add.s32
-				v6 := uint64(uint32(v5) + uint32(r0[l]))
-				// 54: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(v6)) * int64(int32(k1))))
-				// 55: add.s64
-				v8 := uint64(uint64(r13[l]) + uint64(v7))
-				r23[l] = v8
+				// 59: st.global.u32
+				s13 := uint64(r26[l]) + 0x0
+				s13v := uint64(r25[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Mem, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/barrier_exit.ptx:59")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 52: not.b32
-				v5 := uint64(^uint32(r1[l]))
-				// 53: add.s32
-				v6 := uint64(uint32(v5) + uint32(r0[l]))
-				// 54: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(v6)) * int64(int32(k1))))
-				// 55: add.s64
-				v8 := uint64(uint64(r13[l]) + uint64(v7))
-				r23[l] = v8
+				// 59: st.global.u32
+				s13 := uint64(r26[l]) + 0x0
+				s13v := uint64(r25[l])
+				if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
+					runtime.Store32(s13w.Mem, s13o, s13v)
+				} else {
+					w.StoreLane(s13w, runtime.SpaceGlobal, s13, 4, s13v, l, "testdata/ptx/barrier_exit.ptx:59")
+				}
 			}
 		}
 	}
-	// PTX line 56: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r24, r23, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/barrier_exit.ptx:56")
-	// PTX lines 57, 58: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 57: add.s32
-				v9 := uint64(uint32(r24[l]) + uint32(r19[l]))
-				r25[l] = v9
-				// 58: add.s64
-				v10 := uint64(uint64(r5[l]) + uint64(r9[l]))
-				r26[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 57: add.s32
-				v9 := uint64(uint32(r24[l]) + uint32(r19[l]))
-				r25[l] = v9
-				// 58: add.s64
-				v10 := uint64(uint64(r5[l]) + uint64(r9[l]))
-				r26[l] = v10
-			}
-		}
-	}
-	// PTX line 59: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r25, r26, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/barrier_exit.ptx:59")
 }
 
 // interleavedReturnBarrierB0 runs b0 of kernel interleaved_return_barrier, PTX lines 77-80.
@@ -742,8 +969,10 @@ func interleavedReturnBarrierB2(w *runtime.Warp, m uint32) {
 	runtime.Broadcast(r7, m, u5)
 	// PTX line 88: mov.u32, warp-uniform
 	u6 := uint64(uint64(w.CTAID().X))
-	// PTX lines 89, 90, 91: lane-local, one loop over the lanes
+	// PTX lines 89, 90, 91, 92, 93: lane-local, one loop over the lanes
 	{
+		v10aw := w.Window(2)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 89: mad.lo.s32
@@ -754,6 +983,23 @@ func interleavedReturnBarrierB2(w *runtime.Warp, m uint32) {
 				// 91: add.s64
 				v9 := uint64(uint64(u3) + uint64(v8))
 				r11[l] = v9
+				// 92: ld.global.u32
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Mem, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/barrier_exit.ptx:92")
+						continue
+					}
+					v10 = v10x
+				}
+				r12[l] = v10
+				// 93: mul.wide.u32
+				v11 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				r13[l] = v11
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -766,50 +1012,65 @@ func interleavedReturnBarrierB2(w *runtime.Warp, m uint32) {
 				// 91: add.s64
 				v9 := uint64(uint64(u3) + uint64(v8))
 				r11[l] = v9
+				// 92: ld.global.u32
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Mem, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/barrier_exit.ptx:92")
+						continue
+					}
+					v10 = v10x
+				}
+				r12[l] = v10
+				// 93: mul.wide.u32
+				v11 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
+				r13[l] = v11
 			}
 		}
-	}
-	// PTX line 92: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r12, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/barrier_exit.ptx:92")
-	// PTX lines 93: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 93: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				r13[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 93: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				r13[l] = v10
-			}
-		}
+		flt.Raise(w)
 	}
 	// PTX line 94: mov.u64, warp-uniform
-	u11 := uint64(k1)
-	runtime.Broadcast(r14, m, u11)
-	// PTX lines 95: lane-local, one loop over the lanes
+	u12 := uint64(k1)
+	runtime.Broadcast(r14, m, u12)
+	// PTX lines 95, 96: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 95: add.s64
-				v12 := uint64(uint64(u11) + uint64(r13[l]))
-				r15[l] = v12
+				v13 := uint64(uint64(u12) + uint64(r13[l]))
+				r15[l] = v13
+				// 96: st.shared.u32
+				s14 := uint64(v13) + 0x0
+				s14v := uint64(r12[l])
+				if s14 < shEnd4 && s14&3 == 0 {
+					runtime.Store32(sh, s14, s14v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/barrier_exit.ptx:96")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 95: add.s64
-				v12 := uint64(uint64(u11) + uint64(r13[l]))
-				r15[l] = v12
+				v13 := uint64(uint64(u12) + uint64(r13[l]))
+				r15[l] = v13
+				// 96: st.shared.u32
+				s14 := uint64(v13) + 0x0
+				s14v := uint64(r12[l])
+				if s14 < shEnd4 && s14&3 == 0 {
+					runtime.Store32(sh, s14, s14v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s14, 4, s14v, l, "testdata/ptx/barrier_exit.ptx:96")
+				}
 			}
 		}
 	}
-	// PTX line 96: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r12, r15, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/barrier_exit.ptx:96")
 }
 
 // interleavedReturnBarrierB2_1 runs b2 of kernel interleaved_return_barrier, PTX lines 98-103.
@@ -817,14 +1078,16 @@ func interleavedReturnBarrierB2_1(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
 	r7 := w.Reg(7)
 	r14 := w.Reg(14)
-	r19 := w.Reg(19)
 	r20 := w.Reg(20)
 	k0 := uint64(0x3)
 	k1 := uint64(0x1)
 	k2 := uint64(0x4)
-	// PTX lines 98, 99, 100, 101, 102: lane-local, one loop over the lanes
+	// PTX lines 98, 99, 100, 101, 102, 103: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 98: add.s32
@@ -846,7 +1109,20 @@ func interleavedReturnBarrierB2_1(w *runtime.Warp, m uint32) {
 				v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k2))))
 				// 102: add.s64
 				v5 := uint64(uint64(r14[l]) + uint64(v4))
-				r19[l] = v5
+				// 103: ld.shared.u32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6a < shEnd4 && v6a&3 == 0 {
+					v6 = runtime.Load32(sh, v6a)
+				} else {
+					v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/barrier_exit.ptx:103")
+						continue
+					}
+					v6 = v6x
+				}
+				r20[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -870,40 +1146,65 @@ func interleavedReturnBarrierB2_1(w *runtime.Warp, m uint32) {
 				v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k2))))
 				// 102: add.s64
 				v5 := uint64(uint64(r14[l]) + uint64(v4))
-				r19[l] = v5
+				// 103: ld.shared.u32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6a < shEnd4 && v6a&3 == 0 {
+					v6 = runtime.Load32(sh, v6a)
+				} else {
+					v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/barrier_exit.ptx:103")
+						continue
+					}
+					v6 = v6x
+				}
+				r20[l] = v6
 			}
 		}
+		flt.Raise(w)
 		w.P[1] = p1
 	}
-	// PTX line 103: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r20, r19, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/barrier_exit.ptx:103")
 }
 
 // interleavedReturnBarrierB2_2 runs b2 of kernel interleaved_return_barrier, PTX lines 105-106.
 func interleavedReturnBarrierB2_2(w *runtime.Warp, m uint32) {
 	r15 := w.Reg(15)
 	r20 := w.Reg(20)
-	r21 := w.Reg(21)
 	k0 := uint64(0x3)
-	// PTX lines 105: lane-local, one loop over the lanes
+	// PTX lines 105, 106: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 105: mul.lo.s32
 				v1 := uint64(uint32(r20[l]) * uint32(k0))
-				r21[l] = v1
+				// 106: st.shared.u32
+				s2 := uint64(r15[l]) + 0x0
+				s2v := uint64(v1)
+				if s2 < shEnd4 && s2&3 == 0 {
+					runtime.Store32(sh, s2, s2v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/barrier_exit.ptx:106")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 105: mul.lo.s32
 				v1 := uint64(uint32(r20[l]) * uint32(k0))
-				r21[l] = v1
+				// 106: st.shared.u32
+				s2 := uint64(r15[l]) + 0x0
+				s2v := uint64(v1)
+				if s2 < shEnd4 && s2&3 == 0 {
+					runtime.Store32(sh, s2, s2v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s2, 4, s2v, l, "testdata/ptx/barrier_exit.ptx:106")
+				}
 			}
 		}
 	}
-	// PTX line 106: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r21, r15, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/barrier_exit.ptx:106")
 }
 
 // interleavedReturnBarrierB2_3 runs b2 of kernel interleaved_return_barrier, PTX lines 108-112.
@@ -912,39 +1213,116 @@ func interleavedReturnBarrierB2_3(w *runtime.Warp, m uint32) {
 	r10 := w.Reg(10)
 	r11 := w.Reg(11)
 	r15 := w.Reg(15)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
 	r24 := w.Reg(24)
 	r25 := w.Reg(25)
-	// PTX line 108: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r22, r15, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/barrier_exit.ptx:108")
-	// PTX line 109: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r23, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/barrier_exit.ptx:109")
-	// PTX lines 110, 111: lane-local, one loop over the lanes
+	// PTX lines 108, 109, 110, 111: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		v2aw := w.Window(3)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 108: ld.shared.u32
+				v1a := uint64(r15[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/barrier_exit.ptx:108")
+						continue
+					}
+					v1 = v1x
+				}
+				// 109: ld.global.u32
+				v2a := uint64(r11[l]) + 0x0
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Mem, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/barrier_exit.ptx:109")
+						continue
+					}
+					v2 = v2x
+				}
 				// 110: add.s32
-				v1 := uint64(uint32(r23[l]) + uint32(r22[l]))
-				r24[l] = v1
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r24[l] = v3
 				// 111: add.s64
-				v2 := uint64(uint64(r6[l]) + uint64(r10[l]))
-				r25[l] = v2
+				v4 := uint64(uint64(r6[l]) + uint64(r10[l]))
+				r25[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 108: ld.shared.u32
+				v1a := uint64(r15[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/barrier_exit.ptx:108")
+						continue
+					}
+					v1 = v1x
+				}
+				// 109: ld.global.u32
+				v2a := uint64(r11[l]) + 0x0
+				var v2 uint64
+				if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
+					v2 = runtime.Load32(v2aw.Mem, v2ao)
+				} else {
+					v2x, v2ok := w.TryLoad(v2aw, runtime.SpaceGlobal, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v2a, 4, "testdata/ptx/barrier_exit.ptx:109")
+						continue
+					}
+					v2 = v2x
+				}
 				// 110: add.s32
-				v1 := uint64(uint32(r23[l]) + uint32(r22[l]))
-				r24[l] = v1
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r24[l] = v3
 				// 111: add.s64
-				v2 := uint64(uint64(r6[l]) + uint64(r10[l]))
-				r25[l] = v2
+				v4 := uint64(uint64(r6[l]) + uint64(r10[l]))
+				r25[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 112: lane-local, one loop over the lanes
+	{
+		s5w := w.Window(4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 112: st.global.u32
+				s5 := uint64(r25[l]) + 0x0
+				s5v := uint64(r24[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Mem, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/barrier_exit.ptx:112")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 112: st.global.u32
+				s5 := uint64(r25[l]) + 0x0
+				s5v := uint64(r24[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
+					runtime.Store32(s5w.Mem, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 4, s5v, l, "testdata/ptx/barrier_exit.ptx:112")
+				}
 			}
 		}
 	}
-	// PTX line 112: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r24, r25, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/barrier_exit.ptx:112")
 }
 
 // warpHandoffB0 runs b0 of kernel warp_handoff, PTX lines 130-132.
@@ -1149,10 +1527,10 @@ func warpHandoffB4(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
 	r8 := w.Reg(8)
-	r15 := w.Reg(15)
 	k0 := uint64(0x4)
-	// PTX lines 166, 167, 168: lane-local, one loop over the lanes
+	// PTX lines 166, 167, 168, 169: lane-local, one loop over the lanes
 	{
+		s4w := w.Window(5)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 166: mad.lo.s32
@@ -1161,7 +1539,14 @@ func warpHandoffB4(w *runtime.Warp, m uint32) {
 				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
 				// 168: add.s64
 				v3 := uint64(uint64(r3[l]) + uint64(v2))
-				r15[l] = v3
+				// 169: st.global.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r8[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Mem, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/barrier_exit.ptx:169")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1172,12 +1557,17 @@ func warpHandoffB4(w *runtime.Warp, m uint32) {
 				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
 				// 168: add.s64
 				v3 := uint64(uint64(r3[l]) + uint64(v2))
-				r15[l] = v3
+				// 169: st.global.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r8[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Mem, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/barrier_exit.ptx:169")
+				}
 			}
 		}
 	}
-	// PTX line 169: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r8, r15, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/barrier_exit.ptx:169")
 }
 
 // warpHandoffB5 runs b5 of kernel warp_handoff, PTX lines 135-136.

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/divergent_loop.ptx",
+	NumWindows: 4,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -232,6 +233,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	collatzStepsFunc.Run = collatzStepsRun
 	tidHashFunc.Blocks = make([]runtime.Block, 12)
 	// b0, PTX lines 86-91; divergent, reconverges at block 5 (b5 ($L__BB1_7))
 	tidHashFunc.Blocks[0] = runtime.Block{
@@ -365,6 +367,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	tidHashFunc.Run = tidHashRun
 }
 
 // CollatzSteps launches PTX kernel collatz_steps (testdata/ptx/divergent_loop.ptx:11) on dev with the launch configuration cfg. Parameters: param0 is collatz_steps_param_0, param1 is collatz_steps_param_1, param2 is collatz_steps_param_2.
@@ -383,6 +386,160 @@ func TidHash(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig,
 	binary.LittleEndian.PutUint64(p[8:], uint64(param1))
 	binary.LittleEndian.PutUint32(p[16:], param2)
 	return dev.Launch(ctx, Module, tidHashFunc, cfg, p[:])
+}
+
+// collatzStepsRun runs blocks of kernel collatz_steps for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			collatzStepsB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 1:
+			collatzStepsB1(w, m)
+			next = 2
+		case 2:
+			next = 11
+		case 3:
+			collatzStepsB3(w, m)
+			next = 6
+		case 4:
+			collatzStepsB4(w, m)
+			next = 5
+		case 5:
+			collatzStepsB5(w, m)
+			t := m & w.P[5]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 9
+			} else {
+				return pc, budget
+			}
+		case 6:
+			collatzStepsB6(w, m)
+			t := m & w.P[8]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 10
+			} else {
+				return pc, budget
+			}
+		case 7:
+			collatzStepsB7(w, m)
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 8:
+			next = 3
+		case 9:
+			next = 1
+		case 10:
+			collatzStepsB10(w, m)
+			next = 5
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// tidHashRun runs blocks of kernel tid_hash for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			tidHashB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 1:
+			tidHashB1(w, m)
+			t := m & w.P[2]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 2:
+			tidHashB2(w, m)
+			t := m & w.P[3]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 9
+			} else {
+				return pc, budget
+			}
+		case 3:
+			tidHashB3(w, m)
+			t := m & w.P[4]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 10
+			} else {
+				return pc, budget
+			}
+		case 4:
+			tidHashB4(w, m)
+			next = 5
+		case 5:
+			next = 11
+		case 6:
+			tidHashB6(w, m)
+			t := m & w.P[1]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 7:
+			tidHashB7(w, m)
+			next = 1
+		case 8:
+			next = 1
+		case 9:
+			next = 3
+		case 10:
+			next = 4
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }
 
 // collatzStepsB0 runs b0 of kernel collatz_steps, PTX lines 22-27.
@@ -441,17 +598,24 @@ func collatzStepsB1(w *runtime.Warp, m uint32) {
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)
 	r13 := w.Reg(13)
-	r15 := w.Reg(15)
 	k0 := uint64(0x2)
-	// PTX lines 43, 44: lane-local, one loop over the lanes
+	// PTX lines 43, 44, 45: lane-local, one loop over the lanes
 	{
+		s3w := w.Window(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 43: shl.b64
 				v1 := uint64(uint64(r9[l]) << uint32(k0))
 				// 44: add.s64
 				v2 := uint64(uint64(r8[l]) + uint64(v1))
-				r15[l] = v2
+				// 45: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r13[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Mem, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/divergent_loop.ptx:45")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -460,12 +624,17 @@ func collatzStepsB1(w *runtime.Warp, m uint32) {
 				v1 := uint64(uint64(r9[l]) << uint32(k0))
 				// 44: add.s64
 				v2 := uint64(uint64(r8[l]) + uint64(v1))
-				r15[l] = v2
+				// 45: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r13[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Mem, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/divergent_loop.ptx:45")
+				}
 			}
 		}
 	}
-	// PTX line 45: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r13, r15, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/divergent_loop.ptx:45")
 }
 
 // collatzStepsB3 runs b3 ($L__BB0_2) of kernel collatz_steps, PTX lines 49-50.
@@ -688,7 +857,6 @@ func collatzStepsB7(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)
-	r11 := w.Reg(11)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	k0 := uint64(0x4)
@@ -703,67 +871,83 @@ func collatzStepsB7(w *runtime.Warp, m uint32) {
 	// PTX line 33: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u1)
 	runtime.Broadcast(r8, m, u4)
-	// PTX lines 34, 35, 36: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 34: cvt.s64.s32
-				v5 := uint64(uint64(int32(r4[l])))
-				r9[l] = v5
-				// 35: mul.wide.s32
-				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 36: add.s64
-				v7 := uint64(uint64(u3) + uint64(v6))
-				r11[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 34: cvt.s64.s32
-				v5 := uint64(uint64(int32(r4[l])))
-				r9[l] = v5
-				// 35: mul.wide.s32
-				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 36: add.s64
-				v7 := uint64(uint64(u3) + uint64(v6))
-				r11[l] = v7
-			}
-		}
-	}
-	// PTX line 37: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r12, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/divergent_loop.ptx:37")
-	// PTX lines 38: lane-local, one loop over the lanes
+	// PTX lines 34, 35, 36, 37, 38: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		v8aw := w.Window(1)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 38: setp.eq.s64
-				c8t := uint64(r12[l]) == uint64(k1)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				// 34: cvt.s64.s32
+				v5 := uint64(uint64(int32(r4[l])))
+				r9[l] = v5
+				// 35: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 36: add.s64
+				v7 := uint64(uint64(u3) + uint64(v6))
+				// 37: ld.global.u32
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Mem, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/divergent_loop.ptx:37")
+						continue
+					}
+					v8 = v8x
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
+				r12[l] = v8
+				// 38: setp.eq.s64
+				c9t := uint64(v8) == uint64(k1)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 38: setp.eq.s64
-				c8t := uint64(r12[l]) == uint64(k1)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				// 34: cvt.s64.s32
+				v5 := uint64(uint64(int32(r4[l])))
+				r9[l] = v5
+				// 35: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 36: add.s64
+				v7 := uint64(uint64(u3) + uint64(v6))
+				// 37: ld.global.u32
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Mem, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/divergent_loop.ptx:37")
+						continue
+					}
+					v8 = v8x
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
+				r12[l] = v8
+				// 38: setp.eq.s64
+				c9t := uint64(v8) == uint64(k1)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
 			}
 		}
+		flt.Raise(w)
 		w.P[1] = p1
 	}
 	// PTX line 39: mov.b32, warp-uniform
-	u9 := uint64(k2)
-	runtime.Broadcast(r13, m, u9)
+	u10 := uint64(k2)
+	runtime.Broadcast(r13, m, u10)
 }
 
 // collatzStepsB10 runs b10 of kernel collatz_steps, PTX lines 69-70.
@@ -1113,17 +1297,24 @@ func tidHashB4(w *runtime.Warp, m uint32) {
 	r13 := w.Reg(13)
 	r38 := w.Reg(38)
 	r39 := w.Reg(39)
-	r42 := w.Reg(42)
 	k0 := uint64(0x2)
-	// PTX lines 152, 153: lane-local, one loop over the lanes
+	// PTX lines 152, 153, 154: lane-local, one loop over the lanes
 	{
+		s3w := w.Window(2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 152: shl.b64
 				v1 := uint64(uint64(r39[l]) << uint32(k0))
 				// 153: add.s64
 				v2 := uint64(uint64(r38[l]) + uint64(v1))
-				r42[l] = v2
+				// 154: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r13[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Mem, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/divergent_loop.ptx:154")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1132,12 +1323,17 @@ func tidHashB4(w *runtime.Warp, m uint32) {
 				v1 := uint64(uint64(r39[l]) << uint32(k0))
 				// 153: add.s64
 				v2 := uint64(uint64(r38[l]) + uint64(v1))
-				r42[l] = v2
+				// 154: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r13[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Mem, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/divergent_loop.ptx:154")
+				}
 			}
 		}
 	}
-	// PTX line 154: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r13, r42, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/divergent_loop.ptx:154")
 }
 
 // tidHashB6 runs b6 of kernel tid_hash, PTX lines 94-104.
@@ -1145,7 +1341,6 @@ func tidHashB6(w *runtime.Warp, m uint32) {
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
-	r9 := w.Reg(9)
 	r10 := w.Reg(10)
 	r11 := w.Reg(11)
 	r12 := w.Reg(12)
@@ -1163,76 +1358,92 @@ func tidHashB6(w *runtime.Warp, m uint32) {
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/divergent_loop.ptx:95")
 	// PTX line 96: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
-	// PTX lines 97, 98: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: mul.wide.s32
-				v4 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 98: add.s64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r9[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 97: mul.wide.s32
-				v4 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 98: add.s64
-				v5 := uint64(uint64(u3) + uint64(v4))
-				r9[l] = v5
-			}
-		}
-	}
-	// PTX line 99: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/divergent_loop.ptx:99")
-	// PTX lines 100, 101, 102: lane-local, one loop over the lanes
+	// PTX lines 97, 98, 99, 100, 101, 102: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		v6aw := w.Window(3)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 100: add.s32
-				v6 := uint64(uint32(r3[l]) + uint32(k1))
-				r11[l] = v6
-				// 101: and.b32
-				v7 := uint64(uint32(v6) & uint32(k2))
-				r12[l] = v7
-				// 102: setp.lt.u32
-				c8t := uint32(r3[l]) < uint32(k2)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				// 97: mul.wide.s32
+				v4 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 98: add.s64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				// 99: ld.global.u32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Mem, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/divergent_loop.ptx:99")
+						continue
+					}
+					v6 = v6x
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
+				r10[l] = v6
+				// 100: add.s32
+				v7 := uint64(uint32(r3[l]) + uint32(k1))
+				r11[l] = v7
+				// 101: and.b32
+				v8 := uint64(uint32(v7) & uint32(k2))
+				r12[l] = v8
+				// 102: setp.lt.u32
+				c9t := uint32(r3[l]) < uint32(k2)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 100: add.s32
-				v6 := uint64(uint32(r3[l]) + uint32(k1))
-				r11[l] = v6
-				// 101: and.b32
-				v7 := uint64(uint32(v6) & uint32(k2))
-				r12[l] = v7
-				// 102: setp.lt.u32
-				c8t := uint32(r3[l]) < uint32(k2)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				// 97: mul.wide.s32
+				v4 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 98: add.s64
+				v5 := uint64(uint64(u3) + uint64(v4))
+				// 99: ld.global.u32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Mem, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/divergent_loop.ptx:99")
+						continue
+					}
+					v6 = v6x
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
+				r10[l] = v6
+				// 100: add.s32
+				v7 := uint64(uint32(r3[l]) + uint32(k1))
+				r11[l] = v7
+				// 101: and.b32
+				v8 := uint64(uint32(v7) & uint32(k2))
+				r12[l] = v8
+				// 102: setp.lt.u32
+				c9t := uint32(r3[l]) < uint32(k2)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
 			}
 		}
+		flt.Raise(w)
 		w.P[1] = p1
 	}
 	// PTX line 103: mov.b32, warp-uniform
-	u9 := uint64(k3)
-	runtime.Broadcast(r13, m, u9)
+	u10 := uint64(k3)
+	runtime.Broadcast(r13, m, u10)
 	// PTX line 104: mov.b32, warp-uniform
-	u10 := uint64(k4)
-	runtime.Broadcast(r14, m, u10)
+	u11 := uint64(k4)
+	runtime.Broadcast(r14, m, u11)
 }
 
 // tidHashB7 runs b7 of kernel tid_hash, PTX lines 107-109.

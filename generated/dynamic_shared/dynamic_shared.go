@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/dynamic_shared.ptx",
+	NumWindows: 6,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -129,6 +130,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	blockReverseFunc.Run = blockReverseRun
 	stencil3Func.Blocks = make([]runtime.Block, 15)
 	// b0, PTX lines 61-72; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	stencil3Func.Blocks[0] = runtime.Block{
@@ -310,6 +312,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	stencil3Func.Run = stencil3Run
 }
 
 // BlockReverse launches PTX kernel block_reverse (testdata/ptx/dynamic_shared.ptx:12) on dev with the launch configuration cfg. Parameters: param0 is block_reverse_param_0, param1 is block_reverse_param_1.
@@ -329,17 +332,135 @@ func Stencil3(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 	return dev.Launch(ctx, Module, stencil3Func, cfg, p[:])
 }
 
+// blockReverseRun runs blocks of kernel block_reverse for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			blockReverseB0(w, m)
+			return pc, budget
+		case 1:
+			blockReverseB0_1(w, m)
+			next = 2
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// stencil3Run runs blocks of kernel stencil3 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			stencil3B0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 1:
+			stencil3B1(w, m)
+			t := m & w.P[1]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 9
+			} else {
+				return pc, budget
+			}
+		case 2:
+			stencil3B2(w, m)
+			next = 3
+		case 3:
+			stencil3B3(w, m)
+			t := m & w.P[5]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 11
+			} else {
+				return pc, budget
+			}
+		case 4:
+			stencil3B4(w, m)
+			next = 5
+		case 5:
+			stencil3B5(w, m)
+			return pc, budget
+		case 6:
+			t := m & w.P[7]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 13
+			} else {
+				return pc, budget
+			}
+		case 7:
+			next = 14
+		case 8:
+			stencil3B7(w, m)
+			next = 1
+		case 9:
+			stencil3B8(w, m)
+			t := m & w.P[4]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 10
+			} else {
+				return pc, budget
+			}
+		case 10:
+			stencil3B9(w, m)
+			next = 2
+		case 11:
+			stencil3B10(w, m)
+			t := m & w.P[6]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 12
+			} else {
+				return pc, budget
+			}
+		case 12:
+			stencil3B11(w, m)
+			next = 4
+		case 13:
+			stencil3B12(w, m)
+			next = 7
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
 // blockReverseB0 runs b0 of kernel block_reverse, PTX lines 22-36.
 func blockReverseB0(w *runtime.Warp, m uint32) {
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
 	r8 := w.Reg(8)
-	r9 := w.Reg(9)
 	r10 := w.Reg(10)
 	r11 := w.Reg(11)
 	r12 := w.Reg(12)
-	r13 := w.Reg(13)
 	k0 := uint64(0x4)
 	k1 := uint64(0x0)
 	// PTX line 22: ld.param.u64
@@ -374,8 +495,10 @@ func blockReverseB0(w *runtime.Warp, m uint32) {
 	runtime.Broadcast(r5, m, u6)
 	// PTX line 28: mov.u32, warp-uniform
 	u7 := uint64(uint64(w.CTAID().X))
-	// PTX lines 29, 30, 31: lane-local, one loop over the lanes
+	// PTX lines 29, 30, 31, 32, 33: lane-local, one loop over the lanes
 	{
+		v11aw := w.Window(0)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 29: mad.lo.s32
@@ -385,7 +508,23 @@ func blockReverseB0(w *runtime.Warp, m uint32) {
 				r8[l] = v9
 				// 31: add.s64
 				v10 := uint64(uint64(u3) + uint64(v9))
-				r9[l] = v10
+				// 32: ld.global.f32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Mem, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/dynamic_shared.ptx:32")
+						continue
+					}
+					v11 = v11x
+				}
+				r10[l] = v11
+				// 33: mul.wide.u32
+				v12 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
+				r11[l] = v12
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -397,51 +536,63 @@ func blockReverseB0(w *runtime.Warp, m uint32) {
 				r8[l] = v9
 				// 31: add.s64
 				v10 := uint64(uint64(u3) + uint64(v9))
-				r9[l] = v10
+				// 32: ld.global.f32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Mem, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/dynamic_shared.ptx:32")
+						continue
+					}
+					v11 = v11x
+				}
+				r10[l] = v11
+				// 33: mul.wide.u32
+				v12 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
+				r11[l] = v12
 			}
 		}
-	}
-	// PTX line 32: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/dynamic_shared.ptx:32")
-	// PTX lines 33: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 33: mul.wide.u32
-				v11 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
-				r11[l] = v11
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 33: mul.wide.u32
-				v11 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
-				r11[l] = v11
-			}
-		}
+		flt.Raise(w)
 	}
 	// PTX line 34: mov.u64, warp-uniform
-	u12 := uint64(k1)
-	runtime.Broadcast(r12, m, u12)
-	// PTX lines 35: lane-local, one loop over the lanes
+	u13 := uint64(k1)
+	runtime.Broadcast(r12, m, u13)
+	// PTX lines 35, 36: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 35: add.s64
-				v13 := uint64(uint64(u12) + uint64(r11[l]))
-				r13[l] = v13
+				v14 := uint64(uint64(u13) + uint64(r11[l]))
+				// 36: st.shared.f32
+				s15 := uint64(v14) + 0x0
+				s15v := uint64(r10[l])
+				if s15 < shEnd4 && s15&3 == 0 {
+					runtime.Store32(sh, s15, s15v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/dynamic_shared.ptx:36")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 35: add.s64
-				v13 := uint64(uint64(u12) + uint64(r11[l]))
-				r13[l] = v13
+				v14 := uint64(uint64(u13) + uint64(r11[l]))
+				// 36: st.shared.f32
+				s15 := uint64(v14) + 0x0
+				s15v := uint64(r10[l])
+				if s15 < shEnd4 && s15&3 == 0 {
+					runtime.Store32(sh, s15, s15v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s15, 4, s15v, l, "testdata/ptx/dynamic_shared.ptx:36")
+				}
 			}
 		}
 	}
-	// PTX line 36: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r10, r13, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/dynamic_shared.ptx:36")
 }
 
 // blockReverseB0_1 runs b0 of kernel block_reverse, PTX lines 38-44.
@@ -451,12 +602,14 @@ func blockReverseB0_1(w *runtime.Warp, m uint32) {
 	r5 := w.Reg(5)
 	r8 := w.Reg(8)
 	r12 := w.Reg(12)
-	r17 := w.Reg(17)
 	r18 := w.Reg(18)
 	r19 := w.Reg(19)
 	k0 := uint64(0x4)
-	// PTX lines 38, 39, 40, 41: lane-local, one loop over the lanes
+	// PTX lines 38, 39, 40, 41, 42, 43: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 38: not.b32
@@ -467,7 +620,23 @@ func blockReverseB0_1(w *runtime.Warp, m uint32) {
 				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
 				// 41: add.s64
 				v4 := uint64(uint64(r12[l]) + uint64(v3))
-				r17[l] = v4
+				// 42: ld.shared.f32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5a < shEnd4 && v5a&3 == 0 {
+					v5 = runtime.Load32(sh, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/dynamic_shared.ptx:42")
+						continue
+					}
+					v5 = v5x
+				}
+				r18[l] = v5
+				// 43: add.s64
+				v6 := uint64(uint64(r3[l]) + uint64(r8[l]))
+				r19[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -480,31 +649,55 @@ func blockReverseB0_1(w *runtime.Warp, m uint32) {
 				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k0))))
 				// 41: add.s64
 				v4 := uint64(uint64(r12[l]) + uint64(v3))
-				r17[l] = v4
+				// 42: ld.shared.f32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5a < shEnd4 && v5a&3 == 0 {
+					v5 = runtime.Load32(sh, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/dynamic_shared.ptx:42")
+						continue
+					}
+					v5 = v5x
+				}
+				r18[l] = v5
+				// 43: add.s64
+				v6 := uint64(uint64(r3[l]) + uint64(r8[l]))
+				r19[l] = v6
 			}
 		}
+		flt.Raise(w)
 	}
-	// PTX line 42: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r18, r17, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/dynamic_shared.ptx:42")
-	// PTX lines 43: lane-local, one loop over the lanes
+	// PTX lines 44: lane-local, one loop over the lanes
 	{
+		s7w := w.Window(1)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 43: add.s64
-				v5 := uint64(uint64(r3[l]) + uint64(r8[l]))
-				r19[l] = v5
+				// 44: st.global.f32
+				s7 := uint64(r19[l]) + 0x0
+				s7v := uint64(r18[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Mem, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/dynamic_shared.ptx:44")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 43: add.s64
-				v5 := uint64(uint64(r3[l]) + uint64(r8[l]))
-				r19[l] = v5
+				// 44: st.global.f32
+				s7 := uint64(r19[l]) + 0x0
+				s7v := uint64(r18[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Mem, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/dynamic_shared.ptx:44")
+				}
 			}
 		}
 	}
-	// PTX line 44: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r18, r19, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/dynamic_shared.ptx:44")
 }
 
 // stencil3B0 runs b0 of kernel stencil3, PTX lines 61-72.
@@ -632,56 +825,61 @@ func stencil3B1(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 78: mov.u64, warp-uniform
 	u2 := uint64(k1)
-	// PTX lines 79: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 79: add.s64
-				v3 := uint64(uint64(u2) + uint64(r11[l]))
-				r13[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 79: add.s64
-				v3 := uint64(uint64(u2) + uint64(r11[l]))
-				r13[l] = v3
-			}
-		}
-	}
-	// PTX line 80: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r10, r13, 0xffffffffffffffff, 0x4, 4, m, "testdata/ptx/dynamic_shared.ptx:80")
-	// PTX lines 81, 82: lane-local, one loop over the lanes
+	// PTX lines 79, 80, 81, 82: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 81: setp.ne.s32
-				c4t := uint32(r3[l]) != uint32(k1)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+				// 79: add.s64
+				v3 := uint64(uint64(u2) + uint64(r11[l]))
+				r13[l] = v3
+				// 80: st.shared.f32
+				s4 := uint64(v3) + 0x4
+				s4v := uint64(r10[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/dynamic_shared.ptx:80")
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				// 81: setp.ne.s32
+				c5t := uint32(r3[l]) != uint32(k1)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p1 = p1&^(1<<l) | c5b0<<l
 				// 82: cvt.u32.u64
-				v5 := uint64(uint32(uint64(r7[l])))
-				r14[l] = v5
+				v6 := uint64(uint32(uint64(r7[l])))
+				r14[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 81: setp.ne.s32
-				c4t := uint32(r3[l]) != uint32(k1)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+				// 79: add.s64
+				v3 := uint64(uint64(u2) + uint64(r11[l]))
+				r13[l] = v3
+				// 80: st.shared.f32
+				s4 := uint64(v3) + 0x4
+				s4v := uint64(r10[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/dynamic_shared.ptx:80")
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				// 81: setp.ne.s32
+				c5t := uint32(r3[l]) != uint32(k1)
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p1 = p1&^(1<<l) | c5b0<<l
 				// 82: cvt.u32.u64
-				v5 := uint64(uint32(uint64(r7[l])))
-				r14[l] = v5
+				v6 := uint64(uint32(uint64(r7[l])))
+				r14[l] = v6
 			}
 		}
 		w.P[1] = p1
@@ -739,8 +937,35 @@ func stencil3B3(w *runtime.Warp, m uint32) {
 func stencil3B4(w *runtime.Warp, m uint32) {
 	r13 := w.Reg(13)
 	r20 := w.Reg(20)
-	// PTX line 108: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r20, r13, 0xffffffffffffffff, 0x8, 4, m, "testdata/ptx/dynamic_shared.ptx:108")
+	// PTX lines 108: lane-local, one loop over the lanes
+	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 108: st.shared.f32
+				s1 := uint64(r13[l]) + 0x8
+				s1v := uint64(r20[l])
+				if s1 < shEnd4 && s1&3 == 0 {
+					runtime.Store32(sh, s1, s1v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/dynamic_shared.ptx:108")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 108: st.shared.f32
+				s1 := uint64(r13[l]) + 0x8
+				s1v := uint64(r20[l])
+				if s1 < shEnd4 && s1&3 == 0 {
+					runtime.Store32(sh, s1, s1v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/dynamic_shared.ptx:108")
+				}
+			}
+		}
+	}
 }
 
 // stencil3B5 runs b5 ($L__BB1_10) of kernel stencil3, PTX lines 110-110.
@@ -782,8 +1007,48 @@ func stencil3B5(w *runtime.Warp, m uint32) {
 func stencil3B7(w *runtime.Warp, m uint32) {
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
-	// PTX line 75: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/dynamic_shared.ptx:75")
+	// PTX lines 75: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: ld.global.f32
+				v1a := uint64(r9[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Mem, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/dynamic_shared.ptx:75")
+						continue
+					}
+					v1 = v1x
+				}
+				r10[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 75: ld.global.f32
+				v1a := uint64(r9[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Mem, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/dynamic_shared.ptx:75")
+						continue
+					}
+					v1 = v1x
+				}
+				r10[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
 }
 
 // stencil3B8 runs b8 of kernel stencil3, PTX lines 85-88.
@@ -866,17 +1131,31 @@ func stencil3B9(w *runtime.Warp, m uint32) {
 	r2 := w.Reg(2)
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
-	r17 := w.Reg(17)
 	k0 := uint64(0x4)
-	// PTX lines 91, 92: lane-local, one loop over the lanes
+	// PTX lines 91, 92, 93: lane-local, one loop over the lanes
 	{
+		v3aw := w.Window(3)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 91: mul.wide.u32
 				v1 := uint64(uint64(uint64(uint32(r14[l])) * uint64(uint32(k0))))
 				// 92: add.s64
 				v2 := uint64(uint64(r2[l]) + uint64(v1))
-				r17[l] = v2
+				// 93: ld.global.f32
+				v3a := uint64(v2) + 0xfffffffffffffffc
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Mem, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/dynamic_shared.ptx:93")
+						continue
+					}
+					v3 = v3x
+				}
+				r15[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -885,12 +1164,24 @@ func stencil3B9(w *runtime.Warp, m uint32) {
 				v1 := uint64(uint64(uint64(uint32(r14[l])) * uint64(uint32(k0))))
 				// 92: add.s64
 				v2 := uint64(uint64(r2[l]) + uint64(v1))
-				r17[l] = v2
+				// 93: ld.global.f32
+				v3a := uint64(v2) + 0xfffffffffffffffc
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Mem, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/dynamic_shared.ptx:93")
+						continue
+					}
+					v3 = v3x
+				}
+				r15[l] = v3
 			}
 		}
+		flt.Raise(w)
 	}
-	// PTX line 93: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r15, r17, 0xffffffffffffffff, 0xfffffffffffffffc, 4, 0, m, "testdata/ptx/dynamic_shared.ptx:93")
 }
 
 // stencil3B10 runs b10 of kernel stencil3, PTX lines 101-103.
@@ -942,18 +1233,54 @@ func stencil3B10(w *runtime.Warp, m uint32) {
 func stencil3B11(w *runtime.Warp, m uint32) {
 	r9 := w.Reg(9)
 	r20 := w.Reg(20)
-	// PTX line 106: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r20, r9, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/dynamic_shared.ptx:106")
+	// PTX lines 106: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 106: ld.global.f32
+				v1a := uint64(r9[l]) + 0x4
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Mem, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/dynamic_shared.ptx:106")
+						continue
+					}
+					v1 = v1x
+				}
+				r20[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 106: ld.global.f32
+				v1a := uint64(r9[l]) + 0x4
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Mem, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/dynamic_shared.ptx:106")
+						continue
+					}
+					v1 = v1x
+				}
+				r20[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
 }
 
 // stencil3B12 runs b12 of kernel stencil3, PTX lines 114-124.
 func stencil3B12(w *runtime.Warp, m uint32) {
 	r7 := w.Reg(7)
 	r13 := w.Reg(13)
-	r23 := w.Reg(23)
-	r24 := w.Reg(24)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
 	r28 := w.Reg(28)
 	r30 := w.Reg(30)
 	k0 := uint64(0x40400000)
@@ -962,60 +1289,149 @@ func stencil3B12(w *runtime.Warp, m uint32) {
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/dynamic_shared.ptx:114")
 	// PTX line 115: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	// PTX line 116: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r23, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/dynamic_shared.ptx:116")
-	// PTX line 117: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r24, r13, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/dynamic_shared.ptx:117")
-	// PTX lines 118: lane-local, one loop over the lanes
+	// PTX lines 116, 117, 118, 119, 120, 121, 122, 123: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 116: ld.shared.f32
+				v3a := uint64(r13[l]) + 0x0
+				var v3 uint64
+				if v3a < shEnd4 && v3a&3 == 0 {
+					v3 = runtime.Load32(sh, v3a)
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/dynamic_shared.ptx:116")
+						continue
+					}
+					v3 = v3x
+				}
+				// 117: ld.shared.f32
+				v4a := uint64(r13[l]) + 0x4
+				var v4 uint64
+				if v4a < shEnd4 && v4a&3 == 0 {
+					v4 = runtime.Load32(sh, v4a)
+				} else {
+					v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/dynamic_shared.ptx:117")
+						continue
+					}
+					v4 = v4x
+				}
 				// 118: add.f32
-				v3 := uint64(isa.AddF32RN(uint32(r23[l]), uint32(r24[l])))
-				r25[l] = v3
+				v5 := uint64(isa.AddF32RN(uint32(v3), uint32(v4)))
+				// 119: ld.shared.f32
+				v6a := uint64(r13[l]) + 0x8
+				var v6 uint64
+				if v6a < shEnd4 && v6a&3 == 0 {
+					v6 = runtime.Load32(sh, v6a)
+				} else {
+					v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+					if !v6ok {
+						flt.Note(2, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/dynamic_shared.ptx:119")
+						continue
+					}
+					v6 = v6x
+				}
+				// 120: add.f32
+				v7 := uint64(isa.AddF32RN(uint32(v5), uint32(v6)))
+				// 121: div.rn.f32
+				v8 := uint64(isa.DivF32(uint32(v7), uint32(k0), isa.RN))
+				r28[l] = v8
+				// 122: shl.b64
+				v9 := uint64(uint64(r7[l]) << uint32(k1))
+				// 123: add.s64
+				v10 := uint64(uint64(u2) + uint64(v9))
+				r30[l] = v10
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 116: ld.shared.f32
+				v3a := uint64(r13[l]) + 0x0
+				var v3 uint64
+				if v3a < shEnd4 && v3a&3 == 0 {
+					v3 = runtime.Load32(sh, v3a)
+				} else {
+					v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/dynamic_shared.ptx:116")
+						continue
+					}
+					v3 = v3x
+				}
+				// 117: ld.shared.f32
+				v4a := uint64(r13[l]) + 0x4
+				var v4 uint64
+				if v4a < shEnd4 && v4a&3 == 0 {
+					v4 = runtime.Load32(sh, v4a)
+				} else {
+					v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/dynamic_shared.ptx:117")
+						continue
+					}
+					v4 = v4x
+				}
 				// 118: add.f32
-				v3 := uint64(isa.AddF32RN(uint32(r23[l]), uint32(r24[l])))
-				r25[l] = v3
+				v5 := uint64(isa.AddF32RN(uint32(v3), uint32(v4)))
+				// 119: ld.shared.f32
+				v6a := uint64(r13[l]) + 0x8
+				var v6 uint64
+				if v6a < shEnd4 && v6a&3 == 0 {
+					v6 = runtime.Load32(sh, v6a)
+				} else {
+					v6x, v6ok := w.TryLoad(nil, runtime.SpaceShared, v6a, 4, l)
+					if !v6ok {
+						flt.Note(2, l, runtime.SpaceShared, v6a, 4, "testdata/ptx/dynamic_shared.ptx:119")
+						continue
+					}
+					v6 = v6x
+				}
+				// 120: add.f32
+				v7 := uint64(isa.AddF32RN(uint32(v5), uint32(v6)))
+				// 121: div.rn.f32
+				v8 := uint64(isa.DivF32(uint32(v7), uint32(k0), isa.RN))
+				r28[l] = v8
+				// 122: shl.b64
+				v9 := uint64(uint64(r7[l]) << uint32(k1))
+				// 123: add.s64
+				v10 := uint64(uint64(u2) + uint64(v9))
+				r30[l] = v10
 			}
 		}
+		flt.Raise(w)
 	}
-	// PTX line 119: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r26, r13, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/dynamic_shared.ptx:119")
-	// PTX lines 120, 121, 122, 123: lane-local, one loop over the lanes
+	// PTX lines 124: lane-local, one loop over the lanes
 	{
+		s11w := w.Window(5)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 120: add.f32
-				v4 := uint64(isa.AddF32RN(uint32(r25[l]), uint32(r26[l])))
-				// 121: div.rn.f32
-				v5 := uint64(isa.DivF32(uint32(v4), uint32(k0), isa.RN))
-				r28[l] = v5
-				// 122: shl.b64
-				v6 := uint64(uint64(r7[l]) << uint32(k1))
-				// 123: add.s64
-				v7 := uint64(uint64(u2) + uint64(v6))
-				r30[l] = v7
+				// 124: st.global.f32
+				s11 := uint64(r30[l]) + 0x0
+				s11v := uint64(r28[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Mem, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/dynamic_shared.ptx:124")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 120: add.f32
-				v4 := uint64(isa.AddF32RN(uint32(r25[l]), uint32(r26[l])))
-				// 121: div.rn.f32
-				v5 := uint64(isa.DivF32(uint32(v4), uint32(k0), isa.RN))
-				r28[l] = v5
-				// 122: shl.b64
-				v6 := uint64(uint64(r7[l]) << uint32(k1))
-				// 123: add.s64
-				v7 := uint64(uint64(u2) + uint64(v6))
-				r30[l] = v7
+				// 124: st.global.f32
+				s11 := uint64(r30[l]) + 0x0
+				s11v := uint64(r28[l])
+				if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
+					runtime.Store32(s11w.Mem, s11o, s11v)
+				} else {
+					w.StoreLane(s11w, runtime.SpaceGlobal, s11, 4, s11v, l, "testdata/ptx/dynamic_shared.ptx:124")
+				}
 			}
 		}
 	}
-	// PTX line 124: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r28, r30, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/dynamic_shared.ptx:124")
 }

@@ -16,6 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/early_exit.ptx",
+	NumWindows: 4,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -184,6 +185,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	classifyFunc.Run = classifyRun
 	findFirstFunc.Blocks = make([]runtime.Block, 12)
 	// b0, PTX lines 51-56; divergent, reconverges at block 5 (b5 ($L__BB1_8))
 	findFirstFunc.Blocks[0] = runtime.Block{
@@ -325,6 +327,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	findFirstFunc.Run = findFirstRun
 	classifySumFunc.Blocks = make([]runtime.Block, 8)
 	// b0, PTX lines 112-117; divergent, reconverges at block 3 (b2 ($L__BB2_4))
 	classifySumFunc.Blocks[0] = runtime.Block{
@@ -427,6 +430,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	classifySumFunc.Run = classifySumRun
 }
 
 // FindFirst launches PTX kernel find_first (testdata/ptx/early_exit.ptx:38) on dev with the launch configuration cfg. Parameters: param0 is find_first_param_0, param1 is find_first_param_1, param2 is find_first_param_2, param3 is find_first_param_3, param4 is find_first_param_4.
@@ -449,53 +453,270 @@ func ClassifySum(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCon
 	return dev.Launch(ctx, Module, classifySumFunc, cfg, p[:])
 }
 
+// classifyRun runs blocks of function _Z8classifyi for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			classifyB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			classifyB1(w, m)
+			next = 4
+		case 2:
+			classifyB2(w, m)
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 3:
+			classifyB3(w, m)
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// findFirstRun runs blocks of kernel find_first for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			findFirstB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 1:
+			findFirstB1(w, m)
+			t := m & w.P[2]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 2:
+			findFirstB2(w, m)
+			t := m & w.P[4]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 10
+			} else {
+				return pc, budget
+			}
+		case 3:
+			findFirstB3(w, m)
+			next = 4
+		case 4:
+			findFirstB4(w, m)
+			next = 5
+		case 5:
+			next = 11
+		case 6:
+			findFirstB6(w, m)
+			t := m & w.P[1]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 7:
+			findFirstB7(w, m)
+			next = 1
+		case 8:
+			findFirstB8(w, m)
+			t := m & w.P[3]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 9
+			} else {
+				return pc, budget
+			}
+		case 9:
+			next = 3
+		case 10:
+			next = 4
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// classifySumRun runs blocks of kernel classify_sum for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			classifySumB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 1:
+			classifySumB1(w, m)
+			next = 2
+		case 2:
+			return pc, budget
+		case 3:
+			next = 7
+		case 4:
+			classifySumB3(w, m)
+			next = 1
+		case 5:
+			classifySumB4(w, m)
+			t := m & w.P[3]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 6:
+			classifySumB5(w, m)
+			next = 3
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
 // classifyB0 runs b0 of function _Z8classifyi, PTX lines 19-21.
 func classifyB0(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	k0 := uint64(0x0)
 	k1 := uint64(0xffffffff)
-	// PTX line 19: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x0, 4, 0, m, "testdata/ptx/early_exit.ptx:19")
-	// PTX lines 20: lane-local, one loop over the lanes
+	// PTX lines 19, 20: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 20: setp.lt.s32
-				c1t := int32(r0[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// 19: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:19")
+						continue
+					}
+					v1 = v1x
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
+				r0[l] = v1
+				// 20: setp.lt.s32
+				c2t := int32(v1) < int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 20: setp.lt.s32
-				c1t := int32(r0[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// 19: ld.param.u32
+				v1a := uint64(0x0)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:19")
+						continue
+					}
+					v1 = v1x
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
+				r0[l] = v1
+				// 20: setp.lt.s32
+				c2t := int32(v1) < int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
 			}
 		}
+		flt.Raise(w)
 		w.P[0] = p0
 	}
 	// PTX line 21: mov.b32, warp-uniform
-	u2 := uint64(k1)
-	runtime.Broadcast(r1, m, u2)
+	u3 := uint64(k1)
+	runtime.Broadcast(r1, m, u3)
 }
 
 // classifyB1 runs b1 ($L__BB0_3) of function _Z8classifyi, PTX lines 33-33.
 func classifyB1(w *runtime.Warp, m uint32) {
 	r1 := w.Reg(1)
-	// PTX line 33: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x4, 4, m, "testdata/ptx/early_exit.ptx:33")
+	// PTX lines 33: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 33: st.param.b32
+				s1 := uint64(0x4)
+				s1v := uint64(r1[l])
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/early_exit.ptx:33")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 33: st.param.b32
+				s1 := uint64(0x4)
+				s1v := uint64(r1[l])
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/early_exit.ptx:33")
+				}
+			}
+		}
+	}
 }
 
 // classifyB2 runs b2 of function _Z8classifyi, PTX lines 24-25.
@@ -678,41 +899,70 @@ func findFirstB1(w *runtime.Warp, m uint32) {
 	r15 := w.Reg(15)
 	r16 := w.Reg(16)
 	r17 := w.Reg(17)
-	// PTX line 75: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r17, r15, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/early_exit.ptx:75")
-	// PTX lines 76, 77: lane-local, one loop over the lanes
+	// PTX lines 75, 76, 77: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
+		v1aw := w.Window(0)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 76: setp.eq.s32
-				c1t := uint32(r17[l]) == uint32(r10[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// 75: ld.global.u32
+				v1a := uint64(r15[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Mem, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/early_exit.ptx:75")
+						continue
+					}
+					v1 = v1x
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				r17[l] = v1
+				// 76: setp.eq.s32
+				c2t := uint32(v1) == uint32(r10[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
 				// 77: mov.u32
-				v2 := uint64(r16[l])
-				r9[l] = v2
+				v3 := uint64(r16[l])
+				r9[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 76: setp.eq.s32
-				c1t := uint32(r17[l]) == uint32(r10[l])
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// 75: ld.global.u32
+				v1a := uint64(r15[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Mem, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/early_exit.ptx:75")
+						continue
+					}
+					v1 = v1x
 				}
-				p2 = p2&^(1<<l) | c1b0<<l
+				r17[l] = v1
+				// 76: setp.eq.s32
+				c2t := uint32(v1) == uint32(r10[l])
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2 = p2&^(1<<l) | c2b0<<l
 				// 77: mov.u32
-				v2 := uint64(r16[l])
-				r9[l] = v2
+				v3 := uint64(r16[l])
+				r9[l] = v3
 			}
 		}
+		flt.Raise(w)
 		w.P[2] = p2
 	}
 }
@@ -805,17 +1055,24 @@ func findFirstB4(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
 	r7 := w.Reg(7)
 	r9 := w.Reg(9)
-	r19 := w.Reg(19)
 	k0 := uint64(0x4)
-	// PTX lines 93, 94: lane-local, one loop over the lanes
+	// PTX lines 93, 94, 95: lane-local, one loop over the lanes
 	{
+		s3w := w.Window(1)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 93: mul.wide.s32
 				v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
 				// 94: add.s64
 				v2 := uint64(uint64(r7[l]) + uint64(v1))
-				r19[l] = v2
+				// 95: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r9[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Mem, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/early_exit.ptx:95")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -824,12 +1081,17 @@ func findFirstB4(w *runtime.Warp, m uint32) {
 				v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
 				// 94: add.s64
 				v2 := uint64(uint64(r7[l]) + uint64(v1))
-				r19[l] = v2
+				// 95: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r9[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Mem, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/early_exit.ptx:95")
+				}
 			}
 		}
 	}
-	// PTX line 95: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r9, r19, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/early_exit.ptx:95")
 }
 
 // findFirstB6 runs b6 of kernel find_first, PTX lines 59-64.
@@ -1023,10 +1285,71 @@ func classifySumB0(w *runtime.Warp, m uint32) {
 func classifySumB1(w *runtime.Warp, m uint32) {
 	r12 := w.Reg(12)
 	r14 := w.Reg(14)
-	// PTX line 130: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r14, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/early_exit.ptx:130")
-	// PTX line 133: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r14, nil, 0, 0x0, 4, m, "testdata/ptx/early_exit.ptx:133")
+	// PTX lines 130: lane-local, one loop over the lanes
+	{
+		v1aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 130: ld.global.u32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Mem, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/early_exit.ptx:130")
+						continue
+					}
+					v1 = v1x
+				}
+				r14[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 130: ld.global.u32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Mem, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/early_exit.ptx:130")
+						continue
+					}
+					v1 = v1x
+				}
+				r14[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 133: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 133: st.param.b32
+				s2 := uint64(0x0)
+				s2v := uint64(r14[l])
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/early_exit.ptx:133")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 133: st.param.b32
+				s2 := uint64(0x0)
+				s2v := uint64(r14[l])
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/early_exit.ptx:133")
+				}
+			}
+		}
+	}
 }
 
 // classifySumB3 runs b3 of kernel classify_sum, PTX lines 120-128.
@@ -1093,89 +1416,110 @@ func classifySumB4(w *runtime.Warp, m uint32) {
 	r9 := w.Reg(9)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
-	r15 := w.Reg(15)
 	k0 := uint64(0x3)
 	k1 := uint64(0x1)
 	k2 := uint64(0x4)
-	// PTX line 140: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r15, nil, 0, 0x4, 4, 0, m, "testdata/ptx/early_exit.ptx:140")
-	// PTX lines 142, 143, 144, 145, 146, 147: lane-local, one loop over the lanes
+	// PTX lines 140, 142, 143, 144, 145, 146, 147: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
 		p2 := w.P[2]
 		p3 := w.P[3]
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 142: add.s32
-				v1 := uint64(uint32(r15[l]) + uint32(r13[l]))
-				r13[l] = v1
-				// 143: setp.ne.s32
-				c2t := uint32(r15[l]) != uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// 140: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:140")
+						continue
+					}
+					v1 = v1x
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
-				// 144: setp.lt.s32
-				c3t := int32(r9[l]) < int32(r0[l])
+				// 142: add.s32
+				v2 := uint64(uint32(v1) + uint32(r13[l]))
+				r13[l] = v2
+				// 143: setp.ne.s32
+				c3t := uint32(v1) != uint32(k0)
 				c3 := c3t
 				c3b0 := uint32(0)
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
-				// 145: and.pred
-				c4 := (c2) && (c3)
+				p1 = p1&^(1<<l) | c3b0<<l
+				// 144: setp.lt.s32
+				c4t := int32(r9[l]) < int32(r0[l])
+				c4 := c4t
 				c4b0 := uint32(0)
 				if c4 {
 					c4b0 = 1
 				}
-				p3 = p3&^(1<<l) | c4b0<<l
+				p2 = p2&^(1<<l) | c4b0<<l
+				// 145: and.pred
+				c5 := (c3) && (c4)
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p3 = p3&^(1<<l) | c5b0<<l
 				// 146: add.s32
-				v5 := uint64(uint32(r9[l]) + uint32(k1))
-				r9[l] = v5
+				v6 := uint64(uint32(r9[l]) + uint32(k1))
+				r9[l] = v6
 				// 147: add.s64
-				v6 := uint64(uint64(r12[l]) + uint64(k2))
-				r12[l] = v6
+				v7 := uint64(uint64(r12[l]) + uint64(k2))
+				r12[l] = v7
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 142: add.s32
-				v1 := uint64(uint32(r15[l]) + uint32(r13[l]))
-				r13[l] = v1
-				// 143: setp.ne.s32
-				c2t := uint32(r15[l]) != uint32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
+				// 140: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:140")
+						continue
+					}
+					v1 = v1x
 				}
-				p1 = p1&^(1<<l) | c2b0<<l
-				// 144: setp.lt.s32
-				c3t := int32(r9[l]) < int32(r0[l])
+				// 142: add.s32
+				v2 := uint64(uint32(v1) + uint32(r13[l]))
+				r13[l] = v2
+				// 143: setp.ne.s32
+				c3t := uint32(v1) != uint32(k0)
 				c3 := c3t
 				c3b0 := uint32(0)
 				if c3 {
 					c3b0 = 1
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
-				// 145: and.pred
-				c4 := (c2) && (c3)
+				p1 = p1&^(1<<l) | c3b0<<l
+				// 144: setp.lt.s32
+				c4t := int32(r9[l]) < int32(r0[l])
+				c4 := c4t
 				c4b0 := uint32(0)
 				if c4 {
 					c4b0 = 1
 				}
-				p3 = p3&^(1<<l) | c4b0<<l
+				p2 = p2&^(1<<l) | c4b0<<l
+				// 145: and.pred
+				c5 := (c3) && (c4)
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p3 = p3&^(1<<l) | c5b0<<l
 				// 146: add.s32
-				v5 := uint64(uint32(r9[l]) + uint32(k1))
-				r9[l] = v5
+				v6 := uint64(uint32(r9[l]) + uint32(k1))
+				r9[l] = v6
 				// 147: add.s64
-				v6 := uint64(uint64(r12[l]) + uint64(k2))
-				r12[l] = v6
+				v7 := uint64(uint64(r12[l]) + uint64(k2))
+				r12[l] = v7
 			}
 		}
+		flt.Raise(w)
 		w.P[1] = p1
 		w.P[2] = p2
 		w.P[3] = p3
@@ -1187,17 +1531,24 @@ func classifySumB5(w *runtime.Warp, m uint32) {
 	r8 := w.Reg(8)
 	r10 := w.Reg(10)
 	r13 := w.Reg(13)
-	r17 := w.Reg(17)
 	k0 := uint64(0x2)
-	// PTX lines 150, 151: lane-local, one loop over the lanes
+	// PTX lines 150, 151, 152: lane-local, one loop over the lanes
 	{
+		s3w := w.Window(3)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 150: shl.b64
 				v1 := uint64(uint64(r10[l]) << uint32(k0))
 				// 151: add.s64
 				v2 := uint64(uint64(r8[l]) + uint64(v1))
-				r17[l] = v2
+				// 152: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r13[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Mem, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/early_exit.ptx:152")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1206,10 +1557,15 @@ func classifySumB5(w *runtime.Warp, m uint32) {
 				v1 := uint64(uint64(r10[l]) << uint32(k0))
 				// 151: add.s64
 				v2 := uint64(uint64(r8[l]) + uint64(v1))
-				r17[l] = v2
+				// 152: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r13[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Mem, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/early_exit.ptx:152")
+				}
 			}
 		}
 	}
-	// PTX line 152: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r13, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/early_exit.ptx:152")
 }

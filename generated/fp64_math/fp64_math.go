@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/fp64_math.ptx",
+	NumWindows: 6,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -149,6 +150,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	dnormFunc.Run = dnormRun
 	newtonSqrtFunc.Blocks = make([]runtime.Block, 13)
 	// b0, PTX lines 73-78; divergent, reconverges at block 5 (b5 ($L__BB1_8))
 	newtonSqrtFunc.Blocks[0] = runtime.Block{
@@ -298,6 +300,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	newtonSqrtFunc.Run = newtonSqrtRun
 }
 
 // Dnorm launches PTX kernel dnorm (testdata/ptx/fp64_math.ptx:11) on dev with the launch configuration cfg. Parameters: param0 is dnorm_param_0, param1 is dnorm_param_1, param2 is dnorm_param_2, param3 is dnorm_param_3.
@@ -318,6 +321,127 @@ func NewtonSqrt(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 	binary.LittleEndian.PutUint32(p[16:], param2)
 	binary.LittleEndian.PutUint32(p[20:], param3)
 	return dev.Launch(ctx, Module, newtonSqrtFunc, cfg, p[:])
+}
+
+// dnormRun runs blocks of kernel dnorm for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			dnormB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			next = 3
+		case 2:
+			dnormB2(w, m)
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// newtonSqrtRun runs blocks of kernel newton_sqrt for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			newtonSqrtB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 1:
+			newtonSqrtB1(w, m)
+			t := m & w.P[3]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 9
+			} else {
+				return pc, budget
+			}
+		case 2:
+			newtonSqrtB2(w, m)
+			t := m & w.P[4]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 10
+			} else {
+				return pc, budget
+			}
+		case 3:
+			newtonSqrtB3(w, m)
+			t := m & w.P[5]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 11
+			} else {
+				return pc, budget
+			}
+		case 4:
+			newtonSqrtB4(w, m)
+			next = 5
+		case 5:
+			next = 12
+		case 6:
+			newtonSqrtB6(w, m)
+			t := m & w.P[1]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 7:
+			newtonSqrtB7(w, m)
+			t := m & w.P[2]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 8:
+			newtonSqrtB8(w, m)
+			next = 1
+		case 9:
+			next = 1
+		case 10:
+			next = 3
+		case 11:
+			next = 4
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }
 
 // dnormB0 runs b0 of kernel dnorm, PTX lines 24-29.
@@ -374,10 +498,7 @@ func dnormB0(w *runtime.Warp, m uint32) {
 // dnormB2 runs b2 of kernel dnorm, PTX lines 32-54.
 func dnormB2(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
 	r13 := w.Reg(13)
-	r14 := w.Reg(14)
 	r15 := w.Reg(15)
 	r18 := w.Reg(18)
 	r21 := w.Reg(21)
@@ -397,122 +518,191 @@ func dnormB2(w *runtime.Warp, m uint32) {
 	u5 := uint64(u4)
 	// PTX line 37: cvta.to.global.u64, warp-uniform
 	u6 := uint64(u1)
-	// PTX lines 38, 39: lane-local, one loop over the lanes
+	// PTX lines 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48: lane-local, one loop over the lanes
 	{
+		v9aw := w.Window(0)
+		v11aw := w.Window(1)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 38: mul.wide.s32
 				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r11[l] = v7
 				// 39: add.s64
 				v8 := uint64(uint64(u5) + uint64(v7))
-				r12[l] = v8
+				// 40: ld.global.f64
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Mem, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fp64_math.ptx:40")
+						continue
+					}
+					v9 = v9x
+				}
+				r13[l] = v9
+				// 41: add.s64
+				v10 := uint64(uint64(u3) + uint64(v7))
+				// 42: ld.global.f64
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Mem, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fp64_math.ptx:42")
+						continue
+					}
+					v11 = v11x
+				}
+				r15[l] = v11
+				// 43: mul.f64
+				v12 := isa.MulF64RN(v11, v11)
+				// 44: fma.rn.f64
+				v13 := isa.FmaF64RN(v9, v9, v12)
+				// 45: sqrt.rn.f64
+				v14 := isa.SqrtF64(v13, isa.RN)
+				r18[l] = v14
+				// 46: shl.b32
+				v15 := uint64(uint32(r4[l]) << uint32(k1))
+				// 47: mul.wide.s32
+				v16 := uint64(uint64(int64(int32(v15)) * int64(int32(k0))))
+				// 48: add.s64
+				v17 := uint64(uint64(u6) + uint64(v16))
+				r21[l] = v17
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 38: mul.wide.s32
 				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r11[l] = v7
 				// 39: add.s64
 				v8 := uint64(uint64(u5) + uint64(v7))
-				r12[l] = v8
-			}
-		}
-	}
-	// PTX line 40: ld.global.f64
-	w.LoadLanes(runtime.SpaceGlobal, r13, r12, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/fp64_math.ptx:40")
-	// PTX lines 41: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
+				// 40: ld.global.f64
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Mem, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fp64_math.ptx:40")
+						continue
+					}
+					v9 = v9x
+				}
+				r13[l] = v9
 				// 41: add.s64
-				v9 := uint64(uint64(u3) + uint64(r11[l]))
-				r14[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 41: add.s64
-				v9 := uint64(uint64(u3) + uint64(r11[l]))
-				r14[l] = v9
+				v10 := uint64(uint64(u3) + uint64(v7))
+				// 42: ld.global.f64
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Mem, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/fp64_math.ptx:42")
+						continue
+					}
+					v11 = v11x
+				}
+				r15[l] = v11
+				// 43: mul.f64
+				v12 := isa.MulF64RN(v11, v11)
+				// 44: fma.rn.f64
+				v13 := isa.FmaF64RN(v9, v9, v12)
+				// 45: sqrt.rn.f64
+				v14 := isa.SqrtF64(v13, isa.RN)
+				r18[l] = v14
+				// 46: shl.b32
+				v15 := uint64(uint32(r4[l]) << uint32(k1))
+				// 47: mul.wide.s32
+				v16 := uint64(uint64(int64(int32(v15)) * int64(int32(k0))))
+				// 48: add.s64
+				v17 := uint64(uint64(u6) + uint64(v16))
+				r21[l] = v17
 			}
 		}
+		flt.Raise(w)
 	}
-	// PTX line 42: ld.global.f64
-	w.LoadLanes(runtime.SpaceGlobal, r15, r14, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/fp64_math.ptx:42")
-	// PTX lines 43, 44, 45, 46, 47, 48: lane-local, one loop over the lanes
+	// PTX lines 49, 50, 51, 52, 53: lane-local, one loop over the lanes
 	{
+		s18w := w.Window(2)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 43: mul.f64
-				v10 := isa.MulF64RN(r15[l], r15[l])
-				// 44: fma.rn.f64
-				v11 := isa.FmaF64RN(r13[l], r13[l], v10)
-				// 45: sqrt.rn.f64
-				v12 := isa.SqrtF64(v11, isa.RN)
-				r18[l] = v12
-				// 46: shl.b32
-				v13 := uint64(uint32(r4[l]) << uint32(k1))
-				// 47: mul.wide.s32
-				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
-				// 48: add.s64
-				v15 := uint64(uint64(u6) + uint64(v14))
-				r21[l] = v15
+				// 49: st.global.f64
+				s18 := uint64(r21[l]) + 0x0
+				s18v := uint64(r18[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Mem, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/fp64_math.ptx:49")
+				}
+				// 50: min.f64
+				v19 := isa.MinF64(r13[l], r15[l], false)
+				// 51: abs.f64
+				v20 := isa.AbsF64(r13[l])
+				// 52: max.f64
+				v21 := isa.MaxF64(v20, k2, false)
+				// 53: div.rn.f64
+				v22 := isa.DivF64(v19, v21, isa.RN)
+				r25[l] = v22
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 43: mul.f64
-				v10 := isa.MulF64RN(r15[l], r15[l])
-				// 44: fma.rn.f64
-				v11 := isa.FmaF64RN(r13[l], r13[l], v10)
-				// 45: sqrt.rn.f64
-				v12 := isa.SqrtF64(v11, isa.RN)
-				r18[l] = v12
-				// 46: shl.b32
-				v13 := uint64(uint32(r4[l]) << uint32(k1))
-				// 47: mul.wide.s32
-				v14 := uint64(uint64(int64(int32(v13)) * int64(int32(k0))))
-				// 48: add.s64
-				v15 := uint64(uint64(u6) + uint64(v14))
-				r21[l] = v15
+				// 49: st.global.f64
+				s18 := uint64(r21[l]) + 0x0
+				s18v := uint64(r18[l])
+				if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
+					runtime.Store64(s18w.Mem, s18o, s18v)
+				} else {
+					w.StoreLane(s18w, runtime.SpaceGlobal, s18, 8, s18v, l, "testdata/ptx/fp64_math.ptx:49")
+				}
+				// 50: min.f64
+				v19 := isa.MinF64(r13[l], r15[l], false)
+				// 51: abs.f64
+				v20 := isa.AbsF64(r13[l])
+				// 52: max.f64
+				v21 := isa.MaxF64(v20, k2, false)
+				// 53: div.rn.f64
+				v22 := isa.DivF64(v19, v21, isa.RN)
+				r25[l] = v22
 			}
 		}
 	}
-	// PTX line 49: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r18, r21, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/fp64_math.ptx:49")
-	// PTX lines 50, 51, 52, 53: lane-local, one loop over the lanes
+	// PTX lines 54: lane-local, one loop over the lanes
 	{
+		s23w := w.Window(3)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 50: min.f64
-				v16 := isa.MinF64(r13[l], r15[l], false)
-				// 51: abs.f64
-				v17 := isa.AbsF64(r13[l])
-				// 52: max.f64
-				v18 := isa.MaxF64(v17, k2, false)
-				// 53: div.rn.f64
-				v19 := isa.DivF64(v16, v18, isa.RN)
-				r25[l] = v19
+				// 54: st.global.f64
+				s23 := uint64(r21[l]) + 0x8
+				s23v := uint64(r25[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
+					runtime.Store64(s23w.Mem, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGlobal, s23, 8, s23v, l, "testdata/ptx/fp64_math.ptx:54")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 50: min.f64
-				v16 := isa.MinF64(r13[l], r15[l], false)
-				// 51: abs.f64
-				v17 := isa.AbsF64(r13[l])
-				// 52: max.f64
-				v18 := isa.MaxF64(v17, k2, false)
-				// 53: div.rn.f64
-				v19 := isa.DivF64(v16, v18, isa.RN)
-				r25[l] = v19
+				// 54: st.global.f64
+				s23 := uint64(r21[l]) + 0x8
+				s23v := uint64(r25[l])
+				if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
+					runtime.Store64(s23w.Mem, s23o, s23v)
+				} else {
+					w.StoreLane(s23w, runtime.SpaceGlobal, s23, 8, s23v, l, "testdata/ptx/fp64_math.ptx:54")
+				}
 			}
 		}
 	}
-	// PTX line 54: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r25, r21, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/fp64_math.ptx:54")
 }
 
 // newtonSqrtB0 runs b0 of kernel newton_sqrt, PTX lines 73-78.
@@ -760,17 +950,24 @@ func newtonSqrtB4(w *runtime.Warp, m uint32) {
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
 	r14 := w.Reg(14)
-	r31 := w.Reg(31)
 	k0 := uint64(0x3)
-	// PTX lines 130, 131: lane-local, one loop over the lanes
+	// PTX lines 130, 131, 132: lane-local, one loop over the lanes
 	{
+		s3w := w.Window(4)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 130: shl.b64
 				v1 := uint64(uint64(r10[l]) << uint32(k0))
 				// 131: add.s64
 				v2 := uint64(uint64(r9[l]) + uint64(v1))
-				r31[l] = v2
+				// 132: st.global.f64
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r14[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
+					runtime.Store64(s3w.Mem, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/fp64_math.ptx:132")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -779,12 +976,17 @@ func newtonSqrtB4(w *runtime.Warp, m uint32) {
 				v1 := uint64(uint64(r10[l]) << uint32(k0))
 				// 131: add.s64
 				v2 := uint64(uint64(r9[l]) + uint64(v1))
-				r31[l] = v2
+				// 132: st.global.f64
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r14[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
+					runtime.Store64(s3w.Mem, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 8, s3v, l, "testdata/ptx/fp64_math.ptx:132")
+				}
 			}
 		}
 	}
-	// PTX line 132: st.global.f64
-	w.StoreLanes(runtime.SpaceGlobal, r14, r31, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/fp64_math.ptx:132")
 }
 
 // newtonSqrtB6 runs b6 of kernel newton_sqrt, PTX lines 81-91.
@@ -793,7 +995,6 @@ func newtonSqrtB6(w *runtime.Warp, m uint32) {
 	r5 := w.Reg(5)
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
-	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	k0 := uint64(0x8)
@@ -810,68 +1011,84 @@ func newtonSqrtB6(w *runtime.Warp, m uint32) {
 	// PTX line 85: cvta.to.global.u64, warp-uniform
 	u5 := uint64(u2)
 	runtime.Broadcast(r9, m, u5)
-	// PTX lines 86, 87, 88: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 86: cvt.s64.s32
-				v6 := uint64(uint64(int32(r4[l])))
-				r10[l] = v6
-				// 87: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 88: add.s64
-				v8 := uint64(uint64(u4) + uint64(v7))
-				r12[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 86: cvt.s64.s32
-				v6 := uint64(uint64(int32(r4[l])))
-				r10[l] = v6
-				// 87: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 88: add.s64
-				v8 := uint64(uint64(u4) + uint64(v7))
-				r12[l] = v8
-			}
-		}
-	}
-	// PTX line 89: ld.global.f64
-	w.LoadLanes(runtime.SpaceGlobal, r13, r12, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/fp64_math.ptx:89")
-	// PTX lines 90, 91: lane-local, one loop over the lanes
+	// PTX lines 86, 87, 88, 89, 90, 91: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		v9aw := w.Window(5)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 90: setp.lt.s32
-				c9t := int32(u1) < int32(k1)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+				// 86: cvt.s64.s32
+				v6 := uint64(uint64(int32(r4[l])))
+				r10[l] = v6
+				// 87: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 88: add.s64
+				v8 := uint64(uint64(u4) + uint64(v7))
+				// 89: ld.global.f64
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Mem, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fp64_math.ptx:89")
+						continue
+					}
+					v9 = v9x
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
+				r13[l] = v9
+				// 90: setp.lt.s32
+				c10t := int32(u1) < int32(k1)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p1 = p1&^(1<<l) | c10b0<<l
 				// 91: mov.f64
-				v10 := uint64(r13[l])
-				r14[l] = v10
+				v11 := uint64(v9)
+				r14[l] = v11
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 90: setp.lt.s32
-				c9t := int32(u1) < int32(k1)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
+				// 86: cvt.s64.s32
+				v6 := uint64(uint64(int32(r4[l])))
+				r10[l] = v6
+				// 87: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 88: add.s64
+				v8 := uint64(uint64(u4) + uint64(v7))
+				// 89: ld.global.f64
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Mem, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/fp64_math.ptx:89")
+						continue
+					}
+					v9 = v9x
 				}
-				p1 = p1&^(1<<l) | c9b0<<l
+				r13[l] = v9
+				// 90: setp.lt.s32
+				c10t := int32(u1) < int32(k1)
+				c10 := c10t
+				c10b0 := uint32(0)
+				if c10 {
+					c10b0 = 1
+				}
+				p1 = p1&^(1<<l) | c10b0<<l
 				// 91: mov.f64
-				v10 := uint64(r13[l])
-				r14[l] = v10
+				v11 := uint64(v9)
+				r14[l] = v11
 			}
 		}
+		flt.Raise(w)
 		w.P[1] = p1
 	}
 }

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/grid_stride.ptx",
+	NumWindows: 4,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -165,6 +166,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	gridStrideScaleFunc.Run = gridStrideScaleRun
 	gridStridePartialFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 66-77; divergent, reconverges at block 2 (b2 ($L__BB1_3))
 	gridStridePartialFunc.Blocks[0] = runtime.Block{
@@ -229,6 +231,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	gridStridePartialFunc.Run = gridStridePartialRun
 }
 
 // GridStrideScale launches PTX kernel grid_stride_scale (testdata/ptx/grid_stride.ptx:11) on dev with the launch configuration cfg. Parameters: param0 is grid_stride_scale_param_0, param1 is grid_stride_scale_param_1, param2 is grid_stride_scale_param_2, param3 is grid_stride_scale_param_3.
@@ -248,6 +251,93 @@ func GridStridePartial(ctx context.Context, dev *runtime.Device, cfg runtime.Lau
 	binary.LittleEndian.PutUint64(p[8:], uint64(param1))
 	binary.LittleEndian.PutUint64(p[16:], param2)
 	return dev.Launch(ctx, Module, gridStridePartialFunc, cfg, p[:])
+}
+
+// gridStrideScaleRun runs blocks of kernel grid_stride_scale for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			gridStrideScaleB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 1:
+			gridStrideScaleB1(w, m)
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 2:
+			next = 5
+		case 3:
+			gridStrideScaleB3(w, m)
+			next = 1
+		case 4:
+			next = 2
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// gridStridePartialRun runs blocks of kernel grid_stride_partial for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			gridStridePartialB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 1:
+			gridStridePartialB1(w, m)
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 2:
+			gridStridePartialB2(w, m)
+			next = 5
+		case 3:
+			gridStridePartialB3(w, m)
+			next = 1
+		case 4:
+			next = 2
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }
 
 // gridStrideScaleB0 runs b0 of kernel grid_stride_scale, PTX lines 24-29.
@@ -313,107 +403,131 @@ func gridStrideScaleB1(w *runtime.Warp, m uint32) {
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)
 	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
 	r16 := w.Reg(16)
 	r17 := w.Reg(17)
 	k0 := uint64(0x4)
-	// PTX lines 40, 41: lane-local, one loop over the lanes
+	// PTX lines 40, 41, 42, 43, 44, 45: lane-local, one loop over the lanes
 	{
+		v3aw := w.Window(0)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 40: mul.wide.s32
 				v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r12[l] = v1
 				// 41: add.s64
 				v2 := uint64(uint64(r8[l]) + uint64(v1))
-				r13[l] = v2
+				// 42: ld.global.f32
+				v3a := uint64(v2) + 0x0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Mem, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/grid_stride.ptx:42")
+						continue
+					}
+					v3 = v3x
+				}
+				// 43: cvt.rn.f32.s32
+				v4 := uint64(math.Float32bits(float32(int32(r4[l]))))
+				// 44: fma.rn.f32
+				var v5 uint64
+				if v5f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v4)))); isa.FmaF32Direct(v5f) {
+					v5 = uint64(math.Float32bits(float32(v5f)))
+				} else {
+					v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r5[l]), uint32(v4)))
+				}
+				r16[l] = v5
+				// 45: add.s64
+				v6 := uint64(uint64(r9[l]) + uint64(v1))
+				r17[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 40: mul.wide.s32
 				v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r12[l] = v1
 				// 41: add.s64
 				v2 := uint64(uint64(r8[l]) + uint64(v1))
-				r13[l] = v2
+				// 42: ld.global.f32
+				v3a := uint64(v2) + 0x0
+				var v3 uint64
+				if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
+					v3 = runtime.Load32(v3aw.Mem, v3ao)
+				} else {
+					v3x, v3ok := w.TryLoad(v3aw, runtime.SpaceGlobal, v3a, 4, l)
+					if !v3ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v3a, 4, "testdata/ptx/grid_stride.ptx:42")
+						continue
+					}
+					v3 = v3x
+				}
+				// 43: cvt.rn.f32.s32
+				v4 := uint64(math.Float32bits(float32(int32(r4[l]))))
+				// 44: fma.rn.f32
+				var v5 uint64
+				if v5f := math.FMA(float64(math.Float32frombits(uint32(v3))), float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v4)))); isa.FmaF32Direct(v5f) {
+					v5 = uint64(math.Float32bits(float32(v5f)))
+				} else {
+					v5 = uint64(isa.FmaF32RN(uint32(v3), uint32(r5[l]), uint32(v4)))
+				}
+				r16[l] = v5
+				// 45: add.s64
+				v6 := uint64(uint64(r9[l]) + uint64(v1))
+				r17[l] = v6
 			}
 		}
+		flt.Raise(w)
 	}
-	// PTX line 42: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r14, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/grid_stride.ptx:42")
-	// PTX lines 43, 44, 45: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 43: cvt.rn.f32.s32
-				v3 := uint64(math.Float32bits(float32(int32(r4[l]))))
-				// 44: fma.rn.f32
-				var v4 uint64
-				if v4f := math.FMA(float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v4f) {
-					v4 = uint64(math.Float32bits(float32(v4f)))
-				} else {
-					v4 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(r5[l]), uint32(v3)))
-				}
-				r16[l] = v4
-				// 45: add.s64
-				v5 := uint64(uint64(r9[l]) + uint64(r12[l]))
-				r17[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 43: cvt.rn.f32.s32
-				v3 := uint64(math.Float32bits(float32(int32(r4[l]))))
-				// 44: fma.rn.f32
-				var v4 uint64
-				if v4f := math.FMA(float64(math.Float32frombits(uint32(r14[l]))), float64(math.Float32frombits(uint32(r5[l]))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v4f) {
-					v4 = uint64(math.Float32bits(float32(v4f)))
-				} else {
-					v4 = uint64(isa.FmaF32RN(uint32(r14[l]), uint32(r5[l]), uint32(v3)))
-				}
-				r16[l] = v4
-				// 45: add.s64
-				v5 := uint64(uint64(r9[l]) + uint64(r12[l]))
-				r17[l] = v5
-			}
-		}
-	}
-	// PTX line 46: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r16, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/grid_stride.ptx:46")
-	// PTX lines 47, 48: lane-local, one loop over the lanes
+	// PTX lines 46, 47, 48: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		s7w := w.Window(1)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 47: add.s32
-				v6 := uint64(uint32(r4[l]) + uint32(r11[l]))
-				r4[l] = v6
-				// 48: setp.lt.s32
-				c7t := int32(v6) < int32(r0[l])
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+				// 46: st.global.f32
+				s7 := uint64(r17[l]) + 0x0
+				s7v := uint64(r16[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Mem, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/grid_stride.ptx:46")
 				}
-				p1 = p1&^(1<<l) | c7b0<<l
+				// 47: add.s32
+				v8 := uint64(uint32(r4[l]) + uint32(r11[l]))
+				r4[l] = v8
+				// 48: setp.lt.s32
+				c9t := int32(v8) < int32(r0[l])
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 47: add.s32
-				v6 := uint64(uint32(r4[l]) + uint32(r11[l]))
-				r4[l] = v6
-				// 48: setp.lt.s32
-				c7t := int32(v6) < int32(r0[l])
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
+				// 46: st.global.f32
+				s7 := uint64(r17[l]) + 0x0
+				s7v := uint64(r16[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
+					runtime.Store32(s7w.Mem, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 4, s7v, l, "testdata/ptx/grid_stride.ptx:46")
 				}
-				p1 = p1&^(1<<l) | c7b0<<l
+				// 47: add.s32
+				v8 := uint64(uint32(r4[l]) + uint32(r11[l]))
+				r4[l] = v8
+				// 48: setp.lt.s32
+				c9t := int32(v8) < int32(r0[l])
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
 			}
 		}
 		w.P[1] = p1
@@ -560,54 +674,80 @@ func gridStridePartialB1(w *runtime.Warp, m uint32) {
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
 	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	// PTX line 88: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r17, r15, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/grid_stride.ptx:88")
-	// PTX lines 89, 90, 91, 92: lane-local, one loop over the lanes
+	// PTX lines 88, 89, 90, 91, 92: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		v1aw := w.Window(2)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 89: add.s32
-				v1 := uint64(uint32(r17[l]) + uint32(r9[l]))
-				r9[l] = v1
-				// 90: add.s64
-				v2 := uint64(uint64(r15[l]) + uint64(r16[l]))
-				r15[l] = v2
-				// 91: add.s64
-				v3 := uint64(uint64(r8[l]) + uint64(r14[l]))
-				r8[l] = v3
-				// 92: setp.lt.s64
-				c4t := int64(v3) < int64(r0[l])
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+				// 88: ld.global.u32
+				v1a := uint64(r15[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Mem, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/grid_stride.ptx:88")
+						continue
+					}
+					v1 = v1x
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				// 89: add.s32
+				v2 := uint64(uint32(v1) + uint32(r9[l]))
+				r9[l] = v2
+				// 90: add.s64
+				v3 := uint64(uint64(r15[l]) + uint64(r16[l]))
+				r15[l] = v3
+				// 91: add.s64
+				v4 := uint64(uint64(r8[l]) + uint64(r14[l]))
+				r8[l] = v4
+				// 92: setp.lt.s64
+				c5t := int64(v4) < int64(r0[l])
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p1 = p1&^(1<<l) | c5b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 89: add.s32
-				v1 := uint64(uint32(r17[l]) + uint32(r9[l]))
-				r9[l] = v1
-				// 90: add.s64
-				v2 := uint64(uint64(r15[l]) + uint64(r16[l]))
-				r15[l] = v2
-				// 91: add.s64
-				v3 := uint64(uint64(r8[l]) + uint64(r14[l]))
-				r8[l] = v3
-				// 92: setp.lt.s64
-				c4t := int64(v3) < int64(r0[l])
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
+				// 88: ld.global.u32
+				v1a := uint64(r15[l]) + 0x0
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Mem, v1ao)
+				} else {
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/grid_stride.ptx:88")
+						continue
+					}
+					v1 = v1x
 				}
-				p1 = p1&^(1<<l) | c4b0<<l
+				// 89: add.s32
+				v2 := uint64(uint32(v1) + uint32(r9[l]))
+				r9[l] = v2
+				// 90: add.s64
+				v3 := uint64(uint64(r15[l]) + uint64(r16[l]))
+				r15[l] = v3
+				// 91: add.s64
+				v4 := uint64(uint64(r8[l]) + uint64(r14[l]))
+				r8[l] = v4
+				// 92: setp.lt.s64
+				c5t := int64(v4) < int64(r0[l])
+				c5 := c5t
+				c5b0 := uint32(0)
+				if c5 {
+					c5b0 = 1
+				}
+				p1 = p1&^(1<<l) | c5b0<<l
 			}
 		}
+		flt.Raise(w)
 		w.P[1] = p1
 	}
 }
@@ -617,26 +757,38 @@ func gridStridePartialB2(w *runtime.Warp, m uint32) {
 	r2 := w.Reg(2)
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
-	r18 := w.Reg(18)
-	// PTX lines 95: lane-local, one loop over the lanes
+	// PTX lines 95, 96: lane-local, one loop over the lanes
 	{
+		s2w := w.Window(3)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 95: add.s64
 				v1 := uint64(uint64(r2[l]) + uint64(r10[l]))
-				r18[l] = v1
+				// 96: st.global.u32
+				s2 := uint64(v1) + 0x0
+				s2v := uint64(r9[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Mem, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/grid_stride.ptx:96")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 95: add.s64
 				v1 := uint64(uint64(r2[l]) + uint64(r10[l]))
-				r18[l] = v1
+				// 96: st.global.u32
+				s2 := uint64(v1) + 0x0
+				s2v := uint64(r9[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
+					runtime.Store32(s2w.Mem, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 4, s2v, l, "testdata/ptx/grid_stride.ptx:96")
+				}
 			}
 		}
 	}
-	// PTX line 96: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r9, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/grid_stride.ptx:96")
 }
 
 // gridStridePartialB3 runs b3 of kernel grid_stride_partial, PTX lines 80-86.

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/int64_math.ptx",
+	NumWindows: 13,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -289,6 +290,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	int64MathFunc.Run = int64MathRun
 	mix64Func.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 124-129; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	mix64Func.Blocks[0] = runtime.Block{
@@ -331,6 +333,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	mix64Func.Run = mix64Run
 }
 
 // Int64Math launches PTX kernel int64_math (testdata/ptx/int64_math.ptx:11) on dev with the launch configuration cfg. Parameters: param0 is int64_math_param_0, param1 is int64_math_param_1, param2 is int64_math_param_2, param3 is int64_math_param_3.
@@ -350,6 +353,130 @@ func Mix64(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, p
 	binary.LittleEndian.PutUint64(p[8:], param1)
 	binary.LittleEndian.PutUint32(p[16:], param2)
 	return dev.Launch(ctx, Module, mix64Func, cfg, p[:])
+}
+
+// int64MathRun runs blocks of kernel int64_math for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			int64MathB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 10
+			} else {
+				return pc, budget
+			}
+		case 1:
+			int64MathB1(w, m)
+			next = 3
+		case 2:
+			int64MathB2(w, m)
+			next = 3
+		case 3:
+			int64MathB3(w, m)
+			next = 4
+		case 4:
+			int64MathB4(w, m)
+			t := m & w.P[1]
+			if t == m {
+				next = 8
+			} else if t == 0 {
+				next = 13
+			} else {
+				return pc, budget
+			}
+		case 5:
+			int64MathB5(w, m)
+			next = 7
+		case 6:
+			int64MathB6(w, m)
+			next = 7
+		case 7:
+			int64MathB7(w, m)
+			next = 8
+		case 8:
+			int64MathB8(w, m)
+			next = 9
+		case 9:
+			next = 15
+		case 10:
+			int64MathB10(w, m)
+			t := m & w.P[5]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 11
+			} else {
+				return pc, budget
+			}
+		case 11:
+			int64MathB11(w, m)
+			t := m & w.P[6]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 12
+			} else {
+				return pc, budget
+			}
+		case 12:
+			next = 2
+		case 13:
+			int64MathB13(w, m)
+			t := m & w.P[7]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 14
+			} else {
+				return pc, budget
+			}
+		case 14:
+			next = 6
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 15 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// mix64Run runs blocks of kernel mix64 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			mix64B0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			next = 3
+		case 2:
+			mix64B2(w, m)
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }
 
 // int64MathB0 runs b0 of kernel int64_math, PTX lines 23-28.
@@ -505,87 +632,173 @@ func int64MathB4(w *runtime.Warp, m uint32) {
 	r31 := w.Reg(31)
 	r32 := w.Reg(32)
 	r33 := w.Reg(33)
-	// PTX line 74: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r22, r18, 0xffffffffffffffff, 0x8, 8, m, "testdata/ptx/int64_math.ptx:74")
-	// PTX line 75: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r23, r18, 0xffffffffffffffff, 0x10, 8, m, "testdata/ptx/int64_math.ptx:75")
-	// PTX lines 76, 77: lane-local, one loop over the lanes
+	// PTX lines 74: lane-local, one loop over the lanes
 	{
+		s1w := w.Window(0)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 74: st.global.u64
+				s1 := uint64(r18[l]) + 0x8
+				s1v := uint64(r22[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+					runtime.Store64(s1w.Mem, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/int64_math.ptx:74")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 74: st.global.u64
+				s1 := uint64(r18[l]) + 0x8
+				s1v := uint64(r22[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+					runtime.Store64(s1w.Mem, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/int64_math.ptx:74")
+				}
+			}
+		}
+	}
+	// PTX lines 75, 76, 77: lane-local, one loop over the lanes
+	{
+		s2w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 75: st.global.u64
+				s2 := uint64(r18[l]) + 0x10
+				s2v := uint64(r23[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+					runtime.Store64(s2w.Mem, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/int64_math.ptx:75")
+				}
 				// 76: cvt.u32.u64
-				v1 := uint64(uint32(uint64(r16[l])))
-				r29[l] = v1
+				v3 := uint64(uint32(uint64(r16[l])))
+				r29[l] = v3
 				// 77: shl.b64
-				v2 := uint64(uint64(r13[l]) << uint32(v1))
-				r30[l] = v2
+				v4 := uint64(uint64(r13[l]) << uint32(v3))
+				r30[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 75: st.global.u64
+				s2 := uint64(r18[l]) + 0x10
+				s2v := uint64(r23[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+					runtime.Store64(s2w.Mem, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/int64_math.ptx:75")
+				}
 				// 76: cvt.u32.u64
-				v1 := uint64(uint32(uint64(r16[l])))
-				r29[l] = v1
+				v3 := uint64(uint32(uint64(r16[l])))
+				r29[l] = v3
 				// 77: shl.b64
-				v2 := uint64(uint64(r13[l]) << uint32(v1))
-				r30[l] = v2
+				v4 := uint64(uint64(r13[l]) << uint32(v3))
+				r30[l] = v4
 			}
 		}
 	}
-	// PTX line 78: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r30, r18, 0xffffffffffffffff, 0x18, 8, m, "testdata/ptx/int64_math.ptx:78")
-	// PTX lines 79: lane-local, one loop over the lanes
+	// PTX lines 78, 79: lane-local, one loop over the lanes
 	{
+		s5w := w.Window(2)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 78: st.global.u64
+				s5 := uint64(r18[l]) + 0x18
+				s5v := uint64(r30[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
+					runtime.Store64(s5w.Mem, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/int64_math.ptx:78")
+				}
 				// 79: shr.s64
-				v3 := uint64(uint64(int64(r13[l]) >> uint32(r29[l])))
-				r31[l] = v3
+				v6 := uint64(uint64(int64(r13[l]) >> uint32(r29[l])))
+				r31[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 78: st.global.u64
+				s5 := uint64(r18[l]) + 0x18
+				s5v := uint64(r30[l])
+				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
+					runtime.Store64(s5w.Mem, s5o, s5v)
+				} else {
+					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/int64_math.ptx:78")
+				}
 				// 79: shr.s64
-				v3 := uint64(uint64(int64(r13[l]) >> uint32(r29[l])))
-				r31[l] = v3
+				v6 := uint64(uint64(int64(r13[l]) >> uint32(r29[l])))
+				r31[l] = v6
 			}
 		}
 	}
-	// PTX line 80: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r31, r18, 0xffffffffffffffff, 0x20, 8, m, "testdata/ptx/int64_math.ptx:80")
-	// PTX lines 81: lane-local, one loop over the lanes
+	// PTX lines 80, 81: lane-local, one loop over the lanes
 	{
+		s7w := w.Window(3)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 80: st.global.u64
+				s7 := uint64(r18[l]) + 0x20
+				s7v := uint64(r31[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
+					runtime.Store64(s7w.Mem, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 8, s7v, l, "testdata/ptx/int64_math.ptx:80")
+				}
 				// 81: shr.u64
-				v4 := uint64(uint64(r13[l]) >> uint32(r29[l]))
-				r32[l] = v4
+				v8 := uint64(uint64(r13[l]) >> uint32(r29[l]))
+				r32[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 80: st.global.u64
+				s7 := uint64(r18[l]) + 0x20
+				s7v := uint64(r31[l])
+				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
+					runtime.Store64(s7w.Mem, s7o, s7v)
+				} else {
+					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 8, s7v, l, "testdata/ptx/int64_math.ptx:80")
+				}
 				// 81: shr.u64
-				v4 := uint64(uint64(r13[l]) >> uint32(r29[l]))
-				r32[l] = v4
+				v8 := uint64(uint64(r13[l]) >> uint32(r29[l]))
+				r32[l] = v8
 			}
 		}
 	}
-	// PTX line 82: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r32, r18, 0xffffffffffffffff, 0x28, 8, m, "testdata/ptx/int64_math.ptx:82")
-	// PTX lines 83: lane-local, one loop over the lanes
+	// PTX lines 82, 83: lane-local, one loop over the lanes
 	{
+		s9w := w.Window(4)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 82: st.global.u64
+				s9 := uint64(r18[l]) + 0x28
+				s9v := uint64(r32[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Mem, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 8, s9v, l, "testdata/ptx/int64_math.ptx:82")
+				}
 				// 83: mov.u64
-				v5 := uint64(r20[l])
-				r33[l] = v5
+				v10 := uint64(r20[l])
+				r33[l] = v10
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 82: st.global.u64
+				s9 := uint64(r18[l]) + 0x28
+				s9v := uint64(r32[l])
+				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+					runtime.Store64(s9w.Mem, s9o, s9v)
+				} else {
+					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 8, s9v, l, "testdata/ptx/int64_math.ptx:82")
+				}
 				// 83: mov.u64
-				v5 := uint64(r20[l])
-				r33[l] = v5
+				v10 := uint64(r20[l])
+				r33[l] = v10
 			}
 		}
 	}
@@ -689,57 +902,136 @@ func int64MathB8(w *runtime.Warp, m uint32) {
 	r33 := w.Reg(33)
 	r39 := w.Reg(39)
 	r40 := w.Reg(40)
-	// PTX line 102: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r20, r18, 0xffffffffffffffff, 0x30, 8, m, "testdata/ptx/int64_math.ptx:102")
-	// PTX line 103: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r33, r18, 0xffffffffffffffff, 0x38, 8, m, "testdata/ptx/int64_math.ptx:103")
-	// PTX lines 104: lane-local, one loop over the lanes
+	// PTX lines 102: lane-local, one loop over the lanes
 	{
+		s1w := w.Window(5)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 104: mul.hi.u64
-				v1 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, false)))
-				r39[l] = v1
+				// 102: st.global.u64
+				s1 := uint64(r18[l]) + 0x30
+				s1v := uint64(r20[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+					runtime.Store64(s1w.Mem, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/int64_math.ptx:102")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 104: mul.hi.u64
-				v1 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, false)))
-				r39[l] = v1
+				// 102: st.global.u64
+				s1 := uint64(r18[l]) + 0x30
+				s1v := uint64(r20[l])
+				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+					runtime.Store64(s1w.Mem, s1o, s1v)
+				} else {
+					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/int64_math.ptx:102")
+				}
 			}
 		}
 	}
-	// PTX line 105: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r39, r18, 0xffffffffffffffff, 0x40, 8, m, "testdata/ptx/int64_math.ptx:105")
-	// PTX lines 106: lane-local, one loop over the lanes
+	// PTX lines 103, 104: lane-local, one loop over the lanes
 	{
+		s2w := w.Window(6)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 106: mul.hi.s64
-				v2 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, true)))
-				r40[l] = v2
+				// 103: st.global.u64
+				s2 := uint64(r18[l]) + 0x38
+				s2v := uint64(r33[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+					runtime.Store64(s2w.Mem, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/int64_math.ptx:103")
+				}
+				// 104: mul.hi.u64
+				v3 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, false)))
+				r39[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 106: mul.hi.s64
-				v2 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, true)))
-				r40[l] = v2
+				// 103: st.global.u64
+				s2 := uint64(r18[l]) + 0x38
+				s2v := uint64(r33[l])
+				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+					runtime.Store64(s2w.Mem, s2o, s2v)
+				} else {
+					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/int64_math.ptx:103")
+				}
+				// 104: mul.hi.u64
+				v3 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, false)))
+				r39[l] = v3
 			}
 		}
 	}
-	// PTX line 107: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r40, r18, 0xffffffffffffffff, 0x48, 8, m, "testdata/ptx/int64_math.ptx:107")
+	// PTX lines 105, 106: lane-local, one loop over the lanes
+	{
+		s4w := w.Window(7)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: st.global.u64
+				s4 := uint64(r18[l]) + 0x40
+				s4v := uint64(r39[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+					runtime.Store64(s4w.Mem, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/int64_math.ptx:105")
+				}
+				// 106: mul.hi.s64
+				v5 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, true)))
+				r40[l] = v5
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: st.global.u64
+				s4 := uint64(r18[l]) + 0x40
+				s4v := uint64(r39[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+					runtime.Store64(s4w.Mem, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/int64_math.ptx:105")
+				}
+				// 106: mul.hi.s64
+				v5 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, true)))
+				r40[l] = v5
+			}
+		}
+	}
+	// PTX lines 107: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 107: st.global.u64
+				s6 := uint64(r18[l]) + 0x48
+				s6v := uint64(r40[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Mem, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 8, s6v, l, "testdata/ptx/int64_math.ptx:107")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 107: st.global.u64
+				s6 := uint64(r18[l]) + 0x48
+				s6v := uint64(r40[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+					runtime.Store64(s6w.Mem, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 8, s6v, l, "testdata/ptx/int64_math.ptx:107")
+				}
+			}
+		}
+	}
 }
 
 // int64MathB10 runs b10 of kernel int64_math, PTX lines 31-55.
 func int64MathB10(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
 	r13 := w.Reg(13)
-	r14 := w.Reg(14)
 	r15 := w.Reg(15)
 	r16 := w.Reg(16)
 	r18 := w.Reg(18)
@@ -766,197 +1058,251 @@ func int64MathB10(w *runtime.Warp, m uint32) {
 	u5 := uint64(u4)
 	// PTX line 36: cvta.to.global.u64, warp-uniform
 	u6 := uint64(u1)
-	// PTX lines 37, 38: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 37: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r11[l] = v7
-				// 38: add.s64
-				v8 := uint64(uint64(u5) + uint64(v7))
-				r12[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 37: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r11[l] = v7
-				// 38: add.s64
-				v8 := uint64(uint64(u5) + uint64(v7))
-				r12[l] = v8
-			}
-		}
-	}
-	// PTX line 39: ld.global.u64
-	w.LoadLanes(runtime.SpaceGlobal, r13, r12, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/int64_math.ptx:39")
-	// PTX lines 40: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 40: add.s64
-				v9 := uint64(uint64(u3) + uint64(r11[l]))
-				r14[l] = v9
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 40: add.s64
-				v9 := uint64(uint64(u3) + uint64(r11[l]))
-				r14[l] = v9
-			}
-		}
-	}
-	// PTX line 41: ld.global.u64
-	w.LoadLanes(runtime.SpaceGlobal, r15, r14, 0xffffffffffffffff, 0x0, 8, 0, m, "testdata/ptx/int64_math.ptx:41")
-	// PTX lines 42, 43, 44, 45, 46, 47, 48, 49, 50: lane-local, one loop over the lanes
+	// PTX lines 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
 		p2 := w.P[2]
 		p3 := w.P[3]
 		p4 := w.P[4]
 		p5 := w.P[5]
+		v9aw := w.Window(9)
+		v11aw := w.Window(10)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 37: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 38: add.s64
+				v8 := uint64(uint64(u5) + uint64(v7))
+				// 39: ld.global.u64
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Mem, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/int64_math.ptx:39")
+						continue
+					}
+					v9 = v9x
+				}
+				r13[l] = v9
+				// 40: add.s64
+				v10 := uint64(uint64(u3) + uint64(v7))
+				// 41: ld.global.u64
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Mem, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/int64_math.ptx:41")
+						continue
+					}
+					v11 = v11x
+				}
+				r15[l] = v11
 				// 42: and.b64
-				v10 := uint64(uint64(r15[l]) & uint64(k1))
-				r16[l] = v10
+				v12 := uint64(uint64(v11) & uint64(k1))
+				r16[l] = v12
 				// 43: setp.eq.s64
-				c11t := uint64(r15[l]) == uint64(k2)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
-				}
-				p1 = p1&^(1<<l) | c11b0<<l
-				// 44: setp.eq.s64
-				c12t := uint64(r13[l]) == uint64(k3)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
-				}
-				p2 = p2&^(1<<l) | c12b0<<l
-				// 45: setp.eq.s64
-				c13t := uint64(r15[l]) == uint64(k4)
+				c13t := uint64(v11) == uint64(k2)
 				c13 := c13t
 				c13b0 := uint32(0)
 				if c13 {
 					c13b0 = 1
 				}
-				p3 = p3&^(1<<l) | c13b0<<l
-				// 46: and.pred
-				c14 := (c12) && (c13)
+				p1 = p1&^(1<<l) | c13b0<<l
+				// 44: setp.eq.s64
+				c14t := uint64(v9) == uint64(k3)
+				c14 := c14t
 				c14b0 := uint32(0)
 				if c14 {
 					c14b0 = 1
 				}
-				p4 = p4&^(1<<l) | c14b0<<l
-				// 47: or.pred
-				c15 := (c11) || (c14)
+				p2 = p2&^(1<<l) | c14b0<<l
+				// 45: setp.eq.s64
+				c15t := uint64(v11) == uint64(k4)
+				c15 := c15t
 				c15b0 := uint32(0)
 				if c15 {
 					c15b0 = 1
 				}
-				p5 = p5&^(1<<l) | c15b0<<l
+				p3 = p3&^(1<<l) | c15b0<<l
+				// 46: and.pred
+				c16 := (c14) && (c15)
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
+				}
+				p4 = p4&^(1<<l) | c16b0<<l
+				// 47: or.pred
+				c17 := (c13) || (c16)
+				c17b0 := uint32(0)
+				if c17 {
+					c17b0 = 1
+				}
+				p5 = p5&^(1<<l) | c17b0<<l
 				// 48: mul.wide.s32
-				v16 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k5))))
+				v18 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k5))))
 				// 49: add.s64
-				v17 := uint64(uint64(u6) + uint64(v16))
-				r18[l] = v17
+				v19 := uint64(uint64(u6) + uint64(v18))
+				r18[l] = v19
 				// 50: mul.lo.s64
-				v18 := uint64(uint64(r15[l]) * uint64(r13[l]))
-				r19[l] = v18
+				v20 := uint64(uint64(v11) * uint64(v9))
+				r19[l] = v20
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 37: mul.wide.s32
+				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 38: add.s64
+				v8 := uint64(uint64(u5) + uint64(v7))
+				// 39: ld.global.u64
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+					v9 = runtime.Load64(v9aw.Mem, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/int64_math.ptx:39")
+						continue
+					}
+					v9 = v9x
+				}
+				r13[l] = v9
+				// 40: add.s64
+				v10 := uint64(uint64(u3) + uint64(v7))
+				// 41: ld.global.u64
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+					v11 = runtime.Load64(v11aw.Mem, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+					if !v11ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/int64_math.ptx:41")
+						continue
+					}
+					v11 = v11x
+				}
+				r15[l] = v11
 				// 42: and.b64
-				v10 := uint64(uint64(r15[l]) & uint64(k1))
-				r16[l] = v10
+				v12 := uint64(uint64(v11) & uint64(k1))
+				r16[l] = v12
 				// 43: setp.eq.s64
-				c11t := uint64(r15[l]) == uint64(k2)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
-				}
-				p1 = p1&^(1<<l) | c11b0<<l
-				// 44: setp.eq.s64
-				c12t := uint64(r13[l]) == uint64(k3)
-				c12 := c12t
-				c12b0 := uint32(0)
-				if c12 {
-					c12b0 = 1
-				}
-				p2 = p2&^(1<<l) | c12b0<<l
-				// 45: setp.eq.s64
-				c13t := uint64(r15[l]) == uint64(k4)
+				c13t := uint64(v11) == uint64(k2)
 				c13 := c13t
 				c13b0 := uint32(0)
 				if c13 {
 					c13b0 = 1
 				}
-				p3 = p3&^(1<<l) | c13b0<<l
-				// 46: and.pred
-				c14 := (c12) && (c13)
+				p1 = p1&^(1<<l) | c13b0<<l
+				// 44: setp.eq.s64
+				c14t := uint64(v9) == uint64(k3)
+				c14 := c14t
 				c14b0 := uint32(0)
 				if c14 {
 					c14b0 = 1
 				}
-				p4 = p4&^(1<<l) | c14b0<<l
-				// 47: or.pred
-				c15 := (c11) || (c14)
+				p2 = p2&^(1<<l) | c14b0<<l
+				// 45: setp.eq.s64
+				c15t := uint64(v11) == uint64(k4)
+				c15 := c15t
 				c15b0 := uint32(0)
 				if c15 {
 					c15b0 = 1
 				}
-				p5 = p5&^(1<<l) | c15b0<<l
+				p3 = p3&^(1<<l) | c15b0<<l
+				// 46: and.pred
+				c16 := (c14) && (c15)
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
+				}
+				p4 = p4&^(1<<l) | c16b0<<l
+				// 47: or.pred
+				c17 := (c13) || (c16)
+				c17b0 := uint32(0)
+				if c17 {
+					c17b0 = 1
+				}
+				p5 = p5&^(1<<l) | c17b0<<l
 				// 48: mul.wide.s32
-				v16 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k5))))
+				v18 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k5))))
 				// 49: add.s64
-				v17 := uint64(uint64(u6) + uint64(v16))
-				r18[l] = v17
+				v19 := uint64(uint64(u6) + uint64(v18))
+				r18[l] = v19
 				// 50: mul.lo.s64
-				v18 := uint64(uint64(r15[l]) * uint64(r13[l]))
-				r19[l] = v18
+				v20 := uint64(uint64(v11) * uint64(v9))
+				r19[l] = v20
 			}
 		}
+		flt.Raise(w)
 		w.P[1] = p1
 		w.P[2] = p2
 		w.P[3] = p3
 		w.P[4] = p4
 		w.P[5] = p5
 	}
-	// PTX line 51: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r19, r18, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/int64_math.ptx:51")
+	// PTX lines 51: lane-local, one loop over the lanes
+	{
+		s21w := w.Window(11)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 51: st.global.u64
+				s21 := uint64(r18[l]) + 0x0
+				s21v := uint64(r19[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+					runtime.Store64(s21w.Mem, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/int64_math.ptx:51")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 51: st.global.u64
+				s21 := uint64(r18[l]) + 0x0
+				s21v := uint64(r19[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+					runtime.Store64(s21w.Mem, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/int64_math.ptx:51")
+				}
+			}
+		}
+	}
 	// PTX line 52: mov.u64, warp-uniform
-	u19 := uint64(k2)
-	runtime.Broadcast(r20, m, u19)
+	u22 := uint64(k2)
+	runtime.Broadcast(r20, m, u22)
 	// PTX lines 53: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 53: or.b64
-				v20 := uint64(uint64(r13[l]) | uint64(r15[l]))
-				r21[l] = v20
+				v23 := uint64(uint64(r13[l]) | uint64(r15[l]))
+				r21[l] = v23
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 53: or.b64
-				v20 := uint64(uint64(r13[l]) | uint64(r15[l]))
-				r21[l] = v20
+				v23 := uint64(uint64(r13[l]) | uint64(r15[l]))
+				r21[l] = v23
 			}
 		}
 	}
 	// PTX line 54: mov.u64, warp-uniform
-	u21 := uint64(u19)
-	runtime.Broadcast(r22, m, u21)
+	u24 := uint64(u22)
+	runtime.Broadcast(r22, m, u24)
 	// PTX line 55: mov.u64, warp-uniform
-	u22 := uint64(u19)
-	runtime.Broadcast(r23, m, u22)
+	u25 := uint64(u22)
+	runtime.Broadcast(r23, m, u25)
 }
 
 // int64MathB11 runs b11 of kernel int64_math, PTX lines 58-59.
@@ -1093,8 +1439,6 @@ func mix64B0(w *runtime.Warp, m uint32) {
 // mix64B2 runs b2 of kernel mix64, PTX lines 132-148.
 func mix64B2(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
-	r18 := w.Reg(18)
-	r20 := w.Reg(20)
 	k0 := uint64(0x9e3779b97f4a7c15)
 	k1 := uint64(0x1e)
 	k2 := uint64(0xbf58476d1ce4e5b9)
@@ -1108,8 +1452,9 @@ func mix64B2(w *runtime.Warp, m uint32) {
 	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/int64_math.ptx:133")
 	// PTX line 134: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
-	// PTX lines 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147: lane-local, one loop over the lanes
+	// PTX lines 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148: lane-local, one loop over the lanes
 	{
+		s17w := w.Window(12)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 135: cvt.s64.s32
@@ -1134,12 +1479,18 @@ func mix64B2(w *runtime.Warp, m uint32) {
 				v13 := uint64(uint64(v12) >> uint32(k5))
 				// 145: xor.b64
 				v14 := uint64(uint64(v13) ^ uint64(v12))
-				r18[l] = v14
 				// 146: mul.wide.s32
 				v15 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k6))))
 				// 147: add.s64
 				v16 := uint64(uint64(u3) + uint64(v15))
-				r20[l] = v16
+				// 148: st.global.u64
+				s17 := uint64(v16) + 0x0
+				s17v := uint64(v14)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Mem, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/int64_math.ptx:148")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1166,15 +1517,19 @@ func mix64B2(w *runtime.Warp, m uint32) {
 				v13 := uint64(uint64(v12) >> uint32(k5))
 				// 145: xor.b64
 				v14 := uint64(uint64(v13) ^ uint64(v12))
-				r18[l] = v14
 				// 146: mul.wide.s32
 				v15 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k6))))
 				// 147: add.s64
 				v16 := uint64(uint64(u3) + uint64(v15))
-				r20[l] = v16
+				// 148: st.global.u64
+				s17 := uint64(v16) + 0x0
+				s17v := uint64(v14)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Mem, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/int64_math.ptx:148")
+				}
 			}
 		}
 	}
-	// PTX line 148: st.global.u64
-	w.StoreLanes(runtime.SpaceGlobal, r18, r20, 0xffffffffffffffff, 0x0, 8, m, "testdata/ptx/int64_math.ptx:148")
 }

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/matmul_2d.ptx",
+	NumWindows: 10,
 	SM:         80,
 	SharedSize: 2048,
 }
@@ -269,6 +270,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	matmulFunc.Run = matmulRun
 	matmulTiledFunc.Blocks = make([]runtime.Block, 26)
 	// b0, PTX lines 128-141
 	matmulTiledFunc.Blocks[0] = runtime.Block{
@@ -593,6 +595,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	matmulTiledFunc.Run = matmulTiledRun
 }
 
 // Matmul launches PTX kernel matmul (testdata/ptx/matmul_2d.ptx:13) on dev with the launch configuration cfg. Parameters: param0 is matmul_param_0, param1 is matmul_param_1, param2 is matmul_param_2, param3 is matmul_param_3, param4 is matmul_param_4, param5 is matmul_param_5.
@@ -617,6 +620,246 @@ func MatmulTiled(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCon
 	binary.LittleEndian.PutUint32(p[28:], param4)
 	binary.LittleEndian.PutUint32(p[32:], param5)
 	return dev.Launch(ctx, Module, matmulTiledFunc, cfg, p[:])
+}
+
+// matmulRun runs blocks of kernel matmul for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			matmulB0(w, m)
+			t := m & w.P[2]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 5
+			} else {
+				return pc, budget
+			}
+		case 1:
+			matmulB1(w, m)
+			t := m & w.P[5]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 2:
+			matmulB2(w, m)
+			t := m & w.P[6]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 9
+			} else {
+				return pc, budget
+			}
+		case 3:
+			matmulB3(w, m)
+			next = 4
+		case 4:
+			next = 10
+		case 5:
+			matmulB5(w, m)
+			t := m & w.P[3]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 6
+			} else {
+				return pc, budget
+			}
+		case 6:
+			matmulB6(w, m)
+			t := m & w.P[4]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 7:
+			matmulB7(w, m)
+			next = 1
+		case 8:
+			next = 1
+		case 9:
+			matmulB9(w, m)
+			next = 3
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// matmulTiledRun runs blocks of kernel matmul_tiled for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			matmulTiledB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 11
+			} else if t == 0 {
+				next = 14
+			} else {
+				return pc, budget
+			}
+		case 1:
+			return pc, budget
+		case 2:
+			matmulTiledB1_1(w, m)
+			t := m & w.P[3]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 15
+			} else {
+				return pc, budget
+			}
+		case 3:
+			matmulTiledB2(w, m)
+			t := m & ^w.P[5]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 16
+			} else {
+				return pc, budget
+			}
+		case 4:
+			matmulTiledB3(w, m)
+			next = 5
+		case 5:
+			matmulTiledB4(w, m)
+			t := m & w.P[2]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 17
+			} else {
+				return pc, budget
+			}
+		case 6:
+			matmulTiledB5(w, m)
+			return pc, budget
+		case 7:
+			matmulTiledB5_1(w, m)
+			t := m & w.P[7]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 19
+			} else {
+				return pc, budget
+			}
+		case 8:
+			matmulTiledB6(w, m)
+			t := m & w.P[9]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 21
+			} else {
+				return pc, budget
+			}
+		case 9:
+			matmulTiledB7(w, m)
+			t := m & w.P[10]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 22
+			} else {
+				return pc, budget
+			}
+		case 10:
+			matmulTiledB8(w, m)
+			t := m & w.P[11]
+			if t == m {
+				next = 10
+			} else if t == 0 {
+				next = 23
+			} else {
+				return pc, budget
+			}
+		case 11:
+			matmulTiledB9(w, m)
+			t := m & w.P[13]
+			if t == m {
+				next = 12
+			} else if t == 0 {
+				next = 24
+			} else {
+				return pc, budget
+			}
+		case 12:
+			matmulTiledB10(w, m)
+			next = 13
+		case 13:
+			next = 25
+		case 14:
+			matmulTiledB12(w, m)
+			next = 3
+		case 15:
+			next = 11
+		case 16:
+			next = 4
+		case 17:
+			matmulTiledB15(w, m)
+			t := m & w.P[6]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 18
+			} else {
+				return pc, budget
+			}
+		case 18:
+			matmulTiledB16(w, m)
+			next = 6
+		case 19:
+			matmulTiledB17(w, m)
+			t := m & w.P[8]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 20
+			} else {
+				return pc, budget
+			}
+		case 20:
+			matmulTiledB18(w, m)
+			next = 8
+		case 21:
+			next = 8
+		case 22:
+			matmulTiledB20(w, m)
+			next = 10
+		case 23:
+			next = 1
+		case 24:
+			next = 13
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 25 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }
 
 // matmulB0 runs b0 of kernel matmul, PTX lines 28-40.
@@ -745,158 +988,214 @@ func matmulB1(w *runtime.Warp, m uint32) {
 	r24 := w.Reg(24)
 	r25 := w.Reg(25)
 	r26 := w.Reg(26)
-	r27 := w.Reg(27)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r35 := w.Reg(35)
-	r36 := w.Reg(36)
 	k0 := uint64(0x4)
 	k1 := uint64(0x2)
 	k2 := uint64(0x8)
-	// PTX line 70: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r27, r24, 0xffffffffffffffff, 0xfffffffffffffffc, 4, 0, m, "testdata/ptx/matmul_2d.ptx:70")
-	// PTX lines 71, 72: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 71: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r26[l])) * int64(int32(k0))))
-				// 72: add.s64
-				v2 := uint64(uint64(r15[l]) + uint64(v1))
-				r29[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 71: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r26[l])) * int64(int32(k0))))
-				// 72: add.s64
-				v2 := uint64(uint64(r15[l]) + uint64(v1))
-				r29[l] = v2
-			}
-		}
-	}
-	// PTX line 73: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r30, r29, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/matmul_2d.ptx:73")
-	// PTX lines 74: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 74: fma.rn.f32
-				var v3 uint64
-				if v3f := math.FMA(float64(math.Float32frombits(uint32(r27[l]))), float64(math.Float32frombits(uint32(r30[l]))), float64(math.Float32frombits(uint32(r13[l])))); isa.FmaF32Direct(v3f) {
-					v3 = uint64(math.Float32bits(float32(v3f)))
-				} else {
-					v3 = uint64(isa.FmaF32RN(uint32(r27[l]), uint32(r30[l]), uint32(r13[l])))
-				}
-				r31[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 74: fma.rn.f32
-				var v3 uint64
-				if v3f := math.FMA(float64(math.Float32frombits(uint32(r27[l]))), float64(math.Float32frombits(uint32(r30[l]))), float64(math.Float32frombits(uint32(r13[l])))); isa.FmaF32Direct(v3f) {
-					v3 = uint64(math.Float32bits(float32(v3f)))
-				} else {
-					v3 = uint64(isa.FmaF32RN(uint32(r27[l]), uint32(r30[l]), uint32(r13[l])))
-				}
-				r31[l] = v3
-			}
-		}
-	}
-	// PTX line 75: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r32, r24, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/matmul_2d.ptx:75")
-	// PTX lines 76, 77, 78: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 76: add.s32
-				v4 := uint64(uint32(r0[l]) + uint32(r26[l]))
-				// 77: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-				// 78: add.s64
-				v6 := uint64(uint64(r15[l]) + uint64(v5))
-				r35[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 76: add.s32
-				v4 := uint64(uint32(r0[l]) + uint32(r26[l]))
-				// 77: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-				// 78: add.s64
-				v6 := uint64(uint64(r15[l]) + uint64(v5))
-				r35[l] = v6
-			}
-		}
-	}
-	// PTX line 79: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r36, r35, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/matmul_2d.ptx:79")
-	// PTX lines 80, 81, 82, 83, 84: lane-local, one loop over the lanes
+	// PTX lines 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84: lane-local, one loop over the lanes
 	{
 		p5 := w.P[5]
+		v1aw := w.Window(0)
+		v4aw := w.Window(1)
+		v6aw := w.Window(2)
+		v10aw := w.Window(3)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 80: fma.rn.f32
-				var v7 uint64
-				if v7f := math.FMA(float64(math.Float32frombits(uint32(r32[l]))), float64(math.Float32frombits(uint32(r36[l]))), float64(math.Float32frombits(uint32(r31[l])))); isa.FmaF32Direct(v7f) {
-					v7 = uint64(math.Float32bits(float32(v7f)))
+				// 70: ld.global.f32
+				v1a := uint64(r24[l]) + 0xfffffffffffffffc
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Mem, v1ao)
 				} else {
-					v7 = uint64(isa.FmaF32RN(uint32(r32[l]), uint32(r36[l]), uint32(r31[l])))
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/matmul_2d.ptx:70")
+						continue
+					}
+					v1 = v1x
 				}
-				r13[l] = v7
+				// 71: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r26[l])) * int64(int32(k0))))
+				// 72: add.s64
+				v3 := uint64(uint64(r15[l]) + uint64(v2))
+				// 73: ld.global.f32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Mem, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:73")
+						continue
+					}
+					v4 = v4x
+				}
+				// 74: fma.rn.f32
+				var v5 uint64
+				if v5f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(r13[l])))); isa.FmaF32Direct(v5f) {
+					v5 = uint64(math.Float32bits(float32(v5f)))
+				} else {
+					v5 = uint64(isa.FmaF32RN(uint32(v1), uint32(v4), uint32(r13[l])))
+				}
+				// 75: ld.global.f32
+				v6a := uint64(r24[l]) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Mem, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/matmul_2d.ptx:75")
+						continue
+					}
+					v6 = v6x
+				}
+				// 76: add.s32
+				v7 := uint64(uint32(r0[l]) + uint32(r26[l]))
+				// 77: mul.wide.s32
+				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+				// 78: add.s64
+				v9 := uint64(uint64(r15[l]) + uint64(v8))
+				// 79: ld.global.f32
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Mem, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(3, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/matmul_2d.ptx:79")
+						continue
+					}
+					v10 = v10x
+				}
+				// 80: fma.rn.f32
+				var v11 uint64
+				if v11f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v5)))); isa.FmaF32Direct(v11f) {
+					v11 = uint64(math.Float32bits(float32(v11f)))
+				} else {
+					v11 = uint64(isa.FmaF32RN(uint32(v6), uint32(v10), uint32(v5)))
+				}
+				r13[l] = v11
 				// 81: add.s32
-				v8 := uint64(uint32(r20[l]) + uint32(k1))
-				r20[l] = v8
+				v12 := uint64(uint32(r20[l]) + uint32(k1))
+				r20[l] = v12
 				// 82: add.s64
-				v9 := uint64(uint64(r24[l]) + uint64(k2))
-				r24[l] = v9
+				v13 := uint64(uint64(r24[l]) + uint64(k2))
+				r24[l] = v13
 				// 83: add.s32
-				v10 := uint64(uint32(r26[l]) + uint32(r25[l]))
-				r26[l] = v10
+				v14 := uint64(uint32(r26[l]) + uint32(r25[l]))
+				r26[l] = v14
 				// 84: setp.eq.s32
-				c11t := uint32(r21[l]) == uint32(v8)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				c15t := uint32(r21[l]) == uint32(v12)
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
 				}
-				p5 = p5&^(1<<l) | c11b0<<l
+				p5 = p5&^(1<<l) | c15b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 80: fma.rn.f32
-				var v7 uint64
-				if v7f := math.FMA(float64(math.Float32frombits(uint32(r32[l]))), float64(math.Float32frombits(uint32(r36[l]))), float64(math.Float32frombits(uint32(r31[l])))); isa.FmaF32Direct(v7f) {
-					v7 = uint64(math.Float32bits(float32(v7f)))
+				// 70: ld.global.f32
+				v1a := uint64(r24[l]) + 0xfffffffffffffffc
+				var v1 uint64
+				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+					v1 = runtime.Load32(v1aw.Mem, v1ao)
 				} else {
-					v7 = uint64(isa.FmaF32RN(uint32(r32[l]), uint32(r36[l]), uint32(r31[l])))
+					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/matmul_2d.ptx:70")
+						continue
+					}
+					v1 = v1x
 				}
-				r13[l] = v7
+				// 71: mul.wide.s32
+				v2 := uint64(uint64(int64(int32(r26[l])) * int64(int32(k0))))
+				// 72: add.s64
+				v3 := uint64(uint64(r15[l]) + uint64(v2))
+				// 73: ld.global.f32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Mem, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:73")
+						continue
+					}
+					v4 = v4x
+				}
+				// 74: fma.rn.f32
+				var v5 uint64
+				if v5f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(r13[l])))); isa.FmaF32Direct(v5f) {
+					v5 = uint64(math.Float32bits(float32(v5f)))
+				} else {
+					v5 = uint64(isa.FmaF32RN(uint32(v1), uint32(v4), uint32(r13[l])))
+				}
+				// 75: ld.global.f32
+				v6a := uint64(r24[l]) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Mem, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(2, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/matmul_2d.ptx:75")
+						continue
+					}
+					v6 = v6x
+				}
+				// 76: add.s32
+				v7 := uint64(uint32(r0[l]) + uint32(r26[l]))
+				// 77: mul.wide.s32
+				v8 := uint64(uint64(int64(int32(v7)) * int64(int32(k0))))
+				// 78: add.s64
+				v9 := uint64(uint64(r15[l]) + uint64(v8))
+				// 79: ld.global.f32
+				v10a := uint64(v9) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Mem, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(3, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/matmul_2d.ptx:79")
+						continue
+					}
+					v10 = v10x
+				}
+				// 80: fma.rn.f32
+				var v11 uint64
+				if v11f := math.FMA(float64(math.Float32frombits(uint32(v6))), float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v5)))); isa.FmaF32Direct(v11f) {
+					v11 = uint64(math.Float32bits(float32(v11f)))
+				} else {
+					v11 = uint64(isa.FmaF32RN(uint32(v6), uint32(v10), uint32(v5)))
+				}
+				r13[l] = v11
 				// 81: add.s32
-				v8 := uint64(uint32(r20[l]) + uint32(k1))
-				r20[l] = v8
+				v12 := uint64(uint32(r20[l]) + uint32(k1))
+				r20[l] = v12
 				// 82: add.s64
-				v9 := uint64(uint64(r24[l]) + uint64(k2))
-				r24[l] = v9
+				v13 := uint64(uint64(r24[l]) + uint64(k2))
+				r24[l] = v13
 				// 83: add.s32
-				v10 := uint64(uint32(r26[l]) + uint32(r25[l]))
-				r26[l] = v10
+				v14 := uint64(uint32(r26[l]) + uint32(r25[l]))
+				r26[l] = v14
 				// 84: setp.eq.s32
-				c11t := uint32(r21[l]) == uint32(v8)
-				c11 := c11t
-				c11b0 := uint32(0)
-				if c11 {
-					c11b0 = 1
+				c15t := uint32(r21[l]) == uint32(v12)
+				c15 := c15t
+				c15b0 := uint32(0)
+				if c15 {
+					c15b0 = 1
 				}
-				p5 = p5&^(1<<l) | c11b0<<l
+				p5 = p5&^(1<<l) | c15b0<<l
 			}
 		}
+		flt.Raise(w)
 		w.P[5] = p5
 	}
 }
@@ -943,10 +1242,10 @@ func matmulB3(w *runtime.Warp, m uint32) {
 	r9 := w.Reg(9)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
-	r47 := w.Reg(47)
 	k0 := uint64(0x4)
-	// PTX lines 101, 102, 103: lane-local, one loop over the lanes
+	// PTX lines 101, 102, 103, 104: lane-local, one loop over the lanes
 	{
+		s4w := w.Window(4)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 101: mad.lo.s32
@@ -955,7 +1254,14 @@ func matmulB3(w *runtime.Warp, m uint32) {
 				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
 				// 103: add.s64
 				v3 := uint64(uint64(r12[l]) + uint64(v2))
-				r47[l] = v3
+				// 104: st.global.f32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r13[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Mem, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/matmul_2d.ptx:104")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -966,12 +1272,17 @@ func matmulB3(w *runtime.Warp, m uint32) {
 				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
 				// 103: add.s64
 				v3 := uint64(uint64(r12[l]) + uint64(v2))
-				r47[l] = v3
+				// 104: st.global.f32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r13[l])
+				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
+					runtime.Store32(s4w.Mem, s4o, s4v)
+				} else {
+					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 4, s4v, l, "testdata/ptx/matmul_2d.ptx:104")
+				}
 			}
 		}
 	}
-	// PTX line 104: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r13, r47, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/matmul_2d.ptx:104")
 }
 
 // matmulB5 runs b5 of kernel matmul, PTX lines 43-47.
@@ -1182,13 +1493,12 @@ func matmulB9(w *runtime.Warp, m uint32) {
 	r17 := w.Reg(17)
 	r18 := w.Reg(18)
 	r20 := w.Reg(20)
-	r39 := w.Reg(39)
-	r42 := w.Reg(42)
-	r43 := w.Reg(43)
-	r44 := w.Reg(44)
 	k0 := uint64(0x4)
-	// PTX lines 91, 92, 93, 94, 95, 96: lane-local, one loop over the lanes
+	// PTX lines 91, 92, 93, 94, 95, 96, 97, 98, 99: lane-local, one loop over the lanes
 	{
+		v7aw := w.Window(5)
+		v8aw := w.Window(6)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 91: add.s32
@@ -1197,14 +1507,46 @@ func matmulB9(w *runtime.Warp, m uint32) {
 				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
 				// 93: add.s64
 				v3 := uint64(uint64(r17[l]) + uint64(v2))
-				r39[l] = v3
 				// 94: mad.lo.s32
 				v4 := uint64(uint32(uint32(r20[l])*uint32(r0[l]) + uint32(r9[l])))
 				// 95: mul.wide.s32
 				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
 				// 96: add.s64
 				v6 := uint64(uint64(r15[l]) + uint64(v5))
-				r42[l] = v6
+				// 97: ld.global.f32
+				v7a := uint64(v3) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Mem, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/matmul_2d.ptx:97")
+						continue
+					}
+					v7 = v7x
+				}
+				// 98: ld.global.f32
+				v8a := uint64(v6) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Mem, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/matmul_2d.ptx:98")
+						continue
+					}
+					v8 = v8x
+				}
+				// 99: fma.rn.f32
+				var v9 uint64
+				if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(r13[l])))); isa.FmaF32Direct(v9f) {
+					v9 = uint64(math.Float32bits(float32(v9f)))
+				} else {
+					v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(r13[l])))
+				}
+				r13[l] = v9
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1215,47 +1557,49 @@ func matmulB9(w *runtime.Warp, m uint32) {
 				v2 := uint64(uint64(uint64(uint32(v1)) * uint64(uint32(k0))))
 				// 93: add.s64
 				v3 := uint64(uint64(r17[l]) + uint64(v2))
-				r39[l] = v3
 				// 94: mad.lo.s32
 				v4 := uint64(uint32(uint32(r20[l])*uint32(r0[l]) + uint32(r9[l])))
 				// 95: mul.wide.s32
 				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
 				// 96: add.s64
 				v6 := uint64(uint64(r15[l]) + uint64(v5))
-				r42[l] = v6
+				// 97: ld.global.f32
+				v7a := uint64(v3) + 0x0
+				var v7 uint64
+				if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
+					v7 = runtime.Load32(v7aw.Mem, v7ao)
+				} else {
+					v7x, v7ok := w.TryLoad(v7aw, runtime.SpaceGlobal, v7a, 4, l)
+					if !v7ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v7a, 4, "testdata/ptx/matmul_2d.ptx:97")
+						continue
+					}
+					v7 = v7x
+				}
+				// 98: ld.global.f32
+				v8a := uint64(v6) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Mem, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/matmul_2d.ptx:98")
+						continue
+					}
+					v8 = v8x
+				}
+				// 99: fma.rn.f32
+				var v9 uint64
+				if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(r13[l])))); isa.FmaF32Direct(v9f) {
+					v9 = uint64(math.Float32bits(float32(v9f)))
+				} else {
+					v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(r13[l])))
+				}
+				r13[l] = v9
 			}
 		}
-	}
-	// PTX line 97: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r43, r39, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/matmul_2d.ptx:97")
-	// PTX line 98: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r44, r42, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/matmul_2d.ptx:98")
-	// PTX lines 99: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 99: fma.rn.f32
-				var v7 uint64
-				if v7f := math.FMA(float64(math.Float32frombits(uint32(r43[l]))), float64(math.Float32frombits(uint32(r44[l]))), float64(math.Float32frombits(uint32(r13[l])))); isa.FmaF32Direct(v7f) {
-					v7 = uint64(math.Float32bits(float32(v7f)))
-				} else {
-					v7 = uint64(isa.FmaF32RN(uint32(r43[l]), uint32(r44[l]), uint32(r13[l])))
-				}
-				r13[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 99: fma.rn.f32
-				var v7 uint64
-				if v7f := math.FMA(float64(math.Float32frombits(uint32(r43[l]))), float64(math.Float32frombits(uint32(r44[l]))), float64(math.Float32frombits(uint32(r13[l])))); isa.FmaF32Direct(v7f) {
-					v7 = uint64(math.Float32bits(float32(v7f)))
-				} else {
-					v7 = uint64(isa.FmaF32RN(uint32(r43[l]), uint32(r44[l]), uint32(r13[l])))
-				}
-				r13[l] = v7
-			}
-		}
+		flt.Raise(w)
 	}
 }
 
@@ -1522,10 +1866,11 @@ func matmulTiledB3(w *runtime.Warp, m uint32) {
 	r16 := w.Reg(16)
 	r30 := w.Reg(30)
 	r31 := w.Reg(31)
-	r34 := w.Reg(34)
 	k0 := uint64(0x4)
-	// PTX lines 182, 183, 184: lane-local, one loop over the lanes
+	// PTX lines 182, 183, 184, 185: lane-local, one loop over the lanes
 	{
+		v4aw := w.Window(7)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 182: add.s32
@@ -1534,7 +1879,20 @@ func matmulTiledB3(w *runtime.Warp, m uint32) {
 				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
 				// 184: add.s64
 				v3 := uint64(uint64(r15[l]) + uint64(v2))
-				r34[l] = v3
+				// 185: ld.global.f32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Mem, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:185")
+						continue
+					}
+					v4 = v4x
+				}
+				r31[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1545,12 +1903,24 @@ func matmulTiledB3(w *runtime.Warp, m uint32) {
 				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
 				// 184: add.s64
 				v3 := uint64(uint64(r15[l]) + uint64(v2))
-				r34[l] = v3
+				// 185: ld.global.f32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Mem, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:185")
+						continue
+					}
+					v4 = v4x
+				}
+				r31[l] = v4
 			}
 		}
+		flt.Raise(w)
 	}
-	// PTX line 185: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r31, r34, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/matmul_2d.ptx:185")
 }
 
 // matmulTiledB4 runs b4 ($L__BB1_4) of kernel matmul_tiled, PTX lines 187-188.
@@ -1559,22 +1929,38 @@ func matmulTiledB4(w *runtime.Warp, m uint32) {
 	r28 := w.Reg(28)
 	r31 := w.Reg(31)
 	r35 := w.Reg(35)
-	// PTX line 187: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r31, r21, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/matmul_2d.ptx:187")
-	// PTX lines 188: lane-local, one loop over the lanes
+	// PTX lines 187, 188: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 187: st.shared.f32
+				s1 := uint64(r21[l]) + 0x0
+				s1v := uint64(r31[l])
+				if s1 < shEnd4 && s1&3 == 0 {
+					runtime.Store32(sh, s1, s1v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/matmul_2d.ptx:187")
+				}
 				// 188: mov.f32
-				v1 := uint64(r28[l])
-				r35[l] = v1
+				v2 := uint64(r28[l])
+				r35[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 187: st.shared.f32
+				s1 := uint64(r21[l]) + 0x0
+				s1v := uint64(r31[l])
+				if s1 < shEnd4 && s1&3 == 0 {
+					runtime.Store32(sh, s1, s1v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/matmul_2d.ptx:187")
+				}
 				// 188: mov.f32
-				v1 := uint64(r28[l])
-				r35[l] = v1
+				v2 := uint64(r28[l])
+				r35[l] = v2
 			}
 		}
 	}
@@ -1584,8 +1970,35 @@ func matmulTiledB4(w *runtime.Warp, m uint32) {
 func matmulTiledB5(w *runtime.Warp, m uint32) {
 	r24 := w.Reg(24)
 	r35 := w.Reg(35)
-	// PTX line 201: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r35, r24, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/matmul_2d.ptx:201")
+	// PTX lines 201: lane-local, one loop over the lanes
+	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 201: st.shared.f32
+				s1 := uint64(r24[l]) + 0x0
+				s1v := uint64(r35[l])
+				if s1 < shEnd4 && s1&3 == 0 {
+					runtime.Store32(sh, s1, s1v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/matmul_2d.ptx:201")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 201: st.shared.f32
+				s1 := uint64(r24[l]) + 0x0
+				s1v := uint64(r35[l])
+				if s1 < shEnd4 && s1&3 == 0 {
+					runtime.Store32(sh, s1, s1v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s1, 4, s1v, l, "testdata/ptx/matmul_2d.ptx:201")
+				}
+			}
+		}
+	}
 }
 
 // matmulTiledB5_1 runs b5 ($L__BB1_7) of kernel matmul_tiled, PTX lines 203-203.
@@ -1630,178 +2043,324 @@ func matmulTiledB6(w *runtime.Warp, m uint32) {
 	r43 := w.Reg(43)
 	r44 := w.Reg(44)
 	r45 := w.Reg(45)
-	r46 := w.Reg(46)
-	r47 := w.Reg(47)
-	r48 := w.Reg(48)
-	r49 := w.Reg(49)
-	r50 := w.Reg(50)
-	r51 := w.Reg(51)
-	r52 := w.Reg(52)
-	r53 := w.Reg(53)
-	r54 := w.Reg(54)
-	r55 := w.Reg(55)
-	r56 := w.Reg(56)
 	k0 := uint64(0x4)
 	k1 := uint64(0x100)
 	k2 := uint64(0x10)
-	// PTX line 218: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r46, r44, 0xffffffffffffffff, 0xfffffffffffffff8, 4, 0, m, "testdata/ptx/matmul_2d.ptx:218")
-	// PTX line 219: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r47, r45, 0xffffffffffffffff, 0xffffffffffffff80, 4, 0, m, "testdata/ptx/matmul_2d.ptx:219")
-	// PTX lines 220: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 220: fma.rn.f32
-				var v1 uint64
-				if v1f := math.FMA(float64(math.Float32frombits(uint32(r46[l]))), float64(math.Float32frombits(uint32(r47[l]))), float64(math.Float32frombits(uint32(r11[l])))); isa.FmaF32Direct(v1f) {
-					v1 = uint64(math.Float32bits(float32(v1f)))
-				} else {
-					v1 = uint64(isa.FmaF32RN(uint32(r46[l]), uint32(r47[l]), uint32(r11[l])))
-				}
-				r48[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 220: fma.rn.f32
-				var v1 uint64
-				if v1f := math.FMA(float64(math.Float32frombits(uint32(r46[l]))), float64(math.Float32frombits(uint32(r47[l]))), float64(math.Float32frombits(uint32(r11[l])))); isa.FmaF32Direct(v1f) {
-					v1 = uint64(math.Float32bits(float32(v1f)))
-				} else {
-					v1 = uint64(isa.FmaF32RN(uint32(r46[l]), uint32(r47[l]), uint32(r11[l])))
-				}
-				r48[l] = v1
-			}
-		}
-	}
-	// PTX line 221: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r49, r44, 0xffffffffffffffff, 0xfffffffffffffffc, 4, 0, m, "testdata/ptx/matmul_2d.ptx:221")
-	// PTX line 222: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r50, r45, 0xffffffffffffffff, 0xffffffffffffffc0, 4, 0, m, "testdata/ptx/matmul_2d.ptx:222")
-	// PTX lines 223: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 223: fma.rn.f32
-				var v2 uint64
-				if v2f := math.FMA(float64(math.Float32frombits(uint32(r49[l]))), float64(math.Float32frombits(uint32(r50[l]))), float64(math.Float32frombits(uint32(r48[l])))); isa.FmaF32Direct(v2f) {
-					v2 = uint64(math.Float32bits(float32(v2f)))
-				} else {
-					v2 = uint64(isa.FmaF32RN(uint32(r49[l]), uint32(r50[l]), uint32(r48[l])))
-				}
-				r51[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 223: fma.rn.f32
-				var v2 uint64
-				if v2f := math.FMA(float64(math.Float32frombits(uint32(r49[l]))), float64(math.Float32frombits(uint32(r50[l]))), float64(math.Float32frombits(uint32(r48[l])))); isa.FmaF32Direct(v2f) {
-					v2 = uint64(math.Float32bits(float32(v2f)))
-				} else {
-					v2 = uint64(isa.FmaF32RN(uint32(r49[l]), uint32(r50[l]), uint32(r48[l])))
-				}
-				r51[l] = v2
-			}
-		}
-	}
-	// PTX line 224: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r52, r44, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/matmul_2d.ptx:224")
-	// PTX line 225: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r53, r45, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/matmul_2d.ptx:225")
-	// PTX lines 226: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 226: fma.rn.f32
-				var v3 uint64
-				if v3f := math.FMA(float64(math.Float32frombits(uint32(r52[l]))), float64(math.Float32frombits(uint32(r53[l]))), float64(math.Float32frombits(uint32(r51[l])))); isa.FmaF32Direct(v3f) {
-					v3 = uint64(math.Float32bits(float32(v3f)))
-				} else {
-					v3 = uint64(isa.FmaF32RN(uint32(r52[l]), uint32(r53[l]), uint32(r51[l])))
-				}
-				r54[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 226: fma.rn.f32
-				var v3 uint64
-				if v3f := math.FMA(float64(math.Float32frombits(uint32(r52[l]))), float64(math.Float32frombits(uint32(r53[l]))), float64(math.Float32frombits(uint32(r51[l])))); isa.FmaF32Direct(v3f) {
-					v3 = uint64(math.Float32bits(float32(v3f)))
-				} else {
-					v3 = uint64(isa.FmaF32RN(uint32(r52[l]), uint32(r53[l]), uint32(r51[l])))
-				}
-				r54[l] = v3
-			}
-		}
-	}
-	// PTX line 227: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r55, r44, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/ptx/matmul_2d.ptx:227")
-	// PTX line 228: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r56, r45, 0xffffffffffffffff, 0x40, 4, 0, m, "testdata/ptx/matmul_2d.ptx:228")
-	// PTX lines 229, 230, 231, 232, 233: lane-local, one loop over the lanes
+	// PTX lines 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233: lane-local, one loop over the lanes
 	{
 		p9 := w.P[9]
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 229: fma.rn.f32
-				var v4 uint64
-				if v4f := math.FMA(float64(math.Float32frombits(uint32(r55[l]))), float64(math.Float32frombits(uint32(r56[l]))), float64(math.Float32frombits(uint32(r54[l])))); isa.FmaF32Direct(v4f) {
-					v4 = uint64(math.Float32bits(float32(v4f)))
+				// 218: ld.shared.f32
+				v1a := uint64(r44[l]) + 0xfffffffffffffff8
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
 				} else {
-					v4 = uint64(isa.FmaF32RN(uint32(r55[l]), uint32(r56[l]), uint32(r54[l])))
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/matmul_2d.ptx:218")
+						continue
+					}
+					v1 = v1x
 				}
-				r11[l] = v4
+				// 219: ld.shared.f32
+				v2a := uint64(r45[l]) + 0xffffffffffffff80
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/matmul_2d.ptx:219")
+						continue
+					}
+					v2 = v2x
+				}
+				// 220: fma.rn.f32
+				var v3 uint64
+				if v3f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))); isa.FmaF32Direct(v3f) {
+					v3 = uint64(math.Float32bits(float32(v3f)))
+				} else {
+					v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
+				}
+				// 221: ld.shared.f32
+				v4a := uint64(r44[l]) + 0xfffffffffffffffc
+				var v4 uint64
+				if v4a < shEnd4 && v4a&3 == 0 {
+					v4 = runtime.Load32(sh, v4a)
+				} else {
+					v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
+					if !v4ok {
+						flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/matmul_2d.ptx:221")
+						continue
+					}
+					v4 = v4x
+				}
+				// 222: ld.shared.f32
+				v5a := uint64(r45[l]) + 0xffffffffffffffc0
+				var v5 uint64
+				if v5a < shEnd4 && v5a&3 == 0 {
+					v5 = runtime.Load32(sh, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+					if !v5ok {
+						flt.Note(3, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/matmul_2d.ptx:222")
+						continue
+					}
+					v5 = v5x
+				}
+				// 223: fma.rn.f32
+				var v6 uint64
+				if v6f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v6f) {
+					v6 = uint64(math.Float32bits(float32(v6f)))
+				} else {
+					v6 = uint64(isa.FmaF32RN(uint32(v4), uint32(v5), uint32(v3)))
+				}
+				// 224: ld.shared.f32
+				v7a := uint64(r44[l]) + 0x0
+				var v7 uint64
+				if v7a < shEnd4 && v7a&3 == 0 {
+					v7 = runtime.Load32(sh, v7a)
+				} else {
+					v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+					if !v7ok {
+						flt.Note(4, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/matmul_2d.ptx:224")
+						continue
+					}
+					v7 = v7x
+				}
+				// 225: ld.shared.f32
+				v8a := uint64(r45[l]) + 0x0
+				var v8 uint64
+				if v8a < shEnd4 && v8a&3 == 0 {
+					v8 = runtime.Load32(sh, v8a)
+				} else {
+					v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+					if !v8ok {
+						flt.Note(5, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/matmul_2d.ptx:225")
+						continue
+					}
+					v8 = v8x
+				}
+				// 226: fma.rn.f32
+				var v9 uint64
+				if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v9f) {
+					v9 = uint64(math.Float32bits(float32(v9f)))
+				} else {
+					v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(v6)))
+				}
+				// 227: ld.shared.f32
+				v10a := uint64(r44[l]) + 0x4
+				var v10 uint64
+				if v10a < shEnd4 && v10a&3 == 0 {
+					v10 = runtime.Load32(sh, v10a)
+				} else {
+					v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
+					if !v10ok {
+						flt.Note(6, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/matmul_2d.ptx:227")
+						continue
+					}
+					v10 = v10x
+				}
+				// 228: ld.shared.f32
+				v11a := uint64(r45[l]) + 0x40
+				var v11 uint64
+				if v11a < shEnd4 && v11a&3 == 0 {
+					v11 = runtime.Load32(sh, v11a)
+				} else {
+					v11x, v11ok := w.TryLoad(nil, runtime.SpaceShared, v11a, 4, l)
+					if !v11ok {
+						flt.Note(7, l, runtime.SpaceShared, v11a, 4, "testdata/ptx/matmul_2d.ptx:228")
+						continue
+					}
+					v11 = v11x
+				}
+				// 229: fma.rn.f32
+				var v12 uint64
+				if v12f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v11))), float64(math.Float32frombits(uint32(v9)))); isa.FmaF32Direct(v12f) {
+					v12 = uint64(math.Float32bits(float32(v12f)))
+				} else {
+					v12 = uint64(isa.FmaF32RN(uint32(v10), uint32(v11), uint32(v9)))
+				}
+				r11[l] = v12
 				// 230: add.s32
-				v5 := uint64(uint32(r42[l]) + uint32(k0))
-				r42[l] = v5
+				v13 := uint64(uint32(r42[l]) + uint32(k0))
+				r42[l] = v13
 				// 231: add.s64
-				v6 := uint64(uint64(r45[l]) + uint64(k1))
-				r45[l] = v6
+				v14 := uint64(uint64(r45[l]) + uint64(k1))
+				r45[l] = v14
 				// 232: add.s64
-				v7 := uint64(uint64(r44[l]) + uint64(k2))
-				r44[l] = v7
+				v15 := uint64(uint64(r44[l]) + uint64(k2))
+				r44[l] = v15
 				// 233: setp.eq.s32
-				c8t := uint32(r43[l]) == uint32(v5)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				c16t := uint32(r43[l]) == uint32(v13)
+				c16 := c16t
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
 				}
-				p9 = p9&^(1<<l) | c8b0<<l
+				p9 = p9&^(1<<l) | c16b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 229: fma.rn.f32
-				var v4 uint64
-				if v4f := math.FMA(float64(math.Float32frombits(uint32(r55[l]))), float64(math.Float32frombits(uint32(r56[l]))), float64(math.Float32frombits(uint32(r54[l])))); isa.FmaF32Direct(v4f) {
-					v4 = uint64(math.Float32bits(float32(v4f)))
+				// 218: ld.shared.f32
+				v1a := uint64(r44[l]) + 0xfffffffffffffff8
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
 				} else {
-					v4 = uint64(isa.FmaF32RN(uint32(r55[l]), uint32(r56[l]), uint32(r54[l])))
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/matmul_2d.ptx:218")
+						continue
+					}
+					v1 = v1x
 				}
-				r11[l] = v4
+				// 219: ld.shared.f32
+				v2a := uint64(r45[l]) + 0xffffffffffffff80
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/matmul_2d.ptx:219")
+						continue
+					}
+					v2 = v2x
+				}
+				// 220: fma.rn.f32
+				var v3 uint64
+				if v3f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))); isa.FmaF32Direct(v3f) {
+					v3 = uint64(math.Float32bits(float32(v3f)))
+				} else {
+					v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
+				}
+				// 221: ld.shared.f32
+				v4a := uint64(r44[l]) + 0xfffffffffffffffc
+				var v4 uint64
+				if v4a < shEnd4 && v4a&3 == 0 {
+					v4 = runtime.Load32(sh, v4a)
+				} else {
+					v4x, v4ok := w.TryLoad(nil, runtime.SpaceShared, v4a, 4, l)
+					if !v4ok {
+						flt.Note(2, l, runtime.SpaceShared, v4a, 4, "testdata/ptx/matmul_2d.ptx:221")
+						continue
+					}
+					v4 = v4x
+				}
+				// 222: ld.shared.f32
+				v5a := uint64(r45[l]) + 0xffffffffffffffc0
+				var v5 uint64
+				if v5a < shEnd4 && v5a&3 == 0 {
+					v5 = runtime.Load32(sh, v5a)
+				} else {
+					v5x, v5ok := w.TryLoad(nil, runtime.SpaceShared, v5a, 4, l)
+					if !v5ok {
+						flt.Note(3, l, runtime.SpaceShared, v5a, 4, "testdata/ptx/matmul_2d.ptx:222")
+						continue
+					}
+					v5 = v5x
+				}
+				// 223: fma.rn.f32
+				var v6 uint64
+				if v6f := math.FMA(float64(math.Float32frombits(uint32(v4))), float64(math.Float32frombits(uint32(v5))), float64(math.Float32frombits(uint32(v3)))); isa.FmaF32Direct(v6f) {
+					v6 = uint64(math.Float32bits(float32(v6f)))
+				} else {
+					v6 = uint64(isa.FmaF32RN(uint32(v4), uint32(v5), uint32(v3)))
+				}
+				// 224: ld.shared.f32
+				v7a := uint64(r44[l]) + 0x0
+				var v7 uint64
+				if v7a < shEnd4 && v7a&3 == 0 {
+					v7 = runtime.Load32(sh, v7a)
+				} else {
+					v7x, v7ok := w.TryLoad(nil, runtime.SpaceShared, v7a, 4, l)
+					if !v7ok {
+						flt.Note(4, l, runtime.SpaceShared, v7a, 4, "testdata/ptx/matmul_2d.ptx:224")
+						continue
+					}
+					v7 = v7x
+				}
+				// 225: ld.shared.f32
+				v8a := uint64(r45[l]) + 0x0
+				var v8 uint64
+				if v8a < shEnd4 && v8a&3 == 0 {
+					v8 = runtime.Load32(sh, v8a)
+				} else {
+					v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+					if !v8ok {
+						flt.Note(5, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/matmul_2d.ptx:225")
+						continue
+					}
+					v8 = v8x
+				}
+				// 226: fma.rn.f32
+				var v9 uint64
+				if v9f := math.FMA(float64(math.Float32frombits(uint32(v7))), float64(math.Float32frombits(uint32(v8))), float64(math.Float32frombits(uint32(v6)))); isa.FmaF32Direct(v9f) {
+					v9 = uint64(math.Float32bits(float32(v9f)))
+				} else {
+					v9 = uint64(isa.FmaF32RN(uint32(v7), uint32(v8), uint32(v6)))
+				}
+				// 227: ld.shared.f32
+				v10a := uint64(r44[l]) + 0x4
+				var v10 uint64
+				if v10a < shEnd4 && v10a&3 == 0 {
+					v10 = runtime.Load32(sh, v10a)
+				} else {
+					v10x, v10ok := w.TryLoad(nil, runtime.SpaceShared, v10a, 4, l)
+					if !v10ok {
+						flt.Note(6, l, runtime.SpaceShared, v10a, 4, "testdata/ptx/matmul_2d.ptx:227")
+						continue
+					}
+					v10 = v10x
+				}
+				// 228: ld.shared.f32
+				v11a := uint64(r45[l]) + 0x40
+				var v11 uint64
+				if v11a < shEnd4 && v11a&3 == 0 {
+					v11 = runtime.Load32(sh, v11a)
+				} else {
+					v11x, v11ok := w.TryLoad(nil, runtime.SpaceShared, v11a, 4, l)
+					if !v11ok {
+						flt.Note(7, l, runtime.SpaceShared, v11a, 4, "testdata/ptx/matmul_2d.ptx:228")
+						continue
+					}
+					v11 = v11x
+				}
+				// 229: fma.rn.f32
+				var v12 uint64
+				if v12f := math.FMA(float64(math.Float32frombits(uint32(v10))), float64(math.Float32frombits(uint32(v11))), float64(math.Float32frombits(uint32(v9)))); isa.FmaF32Direct(v12f) {
+					v12 = uint64(math.Float32bits(float32(v12f)))
+				} else {
+					v12 = uint64(isa.FmaF32RN(uint32(v10), uint32(v11), uint32(v9)))
+				}
+				r11[l] = v12
 				// 230: add.s32
-				v5 := uint64(uint32(r42[l]) + uint32(k0))
-				r42[l] = v5
+				v13 := uint64(uint32(r42[l]) + uint32(k0))
+				r42[l] = v13
 				// 231: add.s64
-				v6 := uint64(uint64(r45[l]) + uint64(k1))
-				r45[l] = v6
+				v14 := uint64(uint64(r45[l]) + uint64(k1))
+				r45[l] = v14
 				// 232: add.s64
-				v7 := uint64(uint64(r44[l]) + uint64(k2))
-				r44[l] = v7
+				v15 := uint64(uint64(r44[l]) + uint64(k2))
+				r44[l] = v15
 				// 233: setp.eq.s32
-				c8t := uint32(r43[l]) == uint32(v5)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				c16t := uint32(r43[l]) == uint32(v13)
+				c16 := c16t
+				c16b0 := uint32(0)
+				if c16 {
+					c16b0 = 1
 				}
-				p9 = p9&^(1<<l) | c8b0<<l
+				p9 = p9&^(1<<l) | c16b0<<l
 			}
 		}
+		flt.Raise(w)
 		w.P[9] = p9
 	}
 }
@@ -1852,77 +2411,127 @@ func matmulTiledB8(w *runtime.Warp, m uint32) {
 	r58 := w.Reg(58)
 	r60 := w.Reg(60)
 	r62 := w.Reg(62)
-	r63 := w.Reg(63)
-	r64 := w.Reg(64)
 	k0 := uint64(0x4)
 	k1 := uint64(0x40)
 	k2 := uint64(0xffffffff)
 	k3 := uint64(0x0)
-	// PTX line 249: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r63, r60, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/matmul_2d.ptx:249")
-	// PTX line 250: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r64, r62, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/matmul_2d.ptx:250")
-	// PTX lines 251, 252, 253, 254, 255: lane-local, one loop over the lanes
+	// PTX lines 249, 250, 251, 252, 253, 254, 255: lane-local, one loop over the lanes
 	{
 		p11 := w.P[11]
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 251: fma.rn.f32
+				// 249: ld.shared.f32
+				v1a := uint64(r60[l]) + 0x0
 				var v1 uint64
-				if v1f := math.FMA(float64(math.Float32frombits(uint32(r63[l]))), float64(math.Float32frombits(uint32(r64[l]))), float64(math.Float32frombits(uint32(r11[l])))); isa.FmaF32Direct(v1f) {
-					v1 = uint64(math.Float32bits(float32(v1f)))
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
 				} else {
-					v1 = uint64(isa.FmaF32RN(uint32(r63[l]), uint32(r64[l]), uint32(r11[l])))
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/matmul_2d.ptx:249")
+						continue
+					}
+					v1 = v1x
 				}
-				r11[l] = v1
+				// 250: ld.shared.f32
+				v2a := uint64(r62[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/matmul_2d.ptx:250")
+						continue
+					}
+					v2 = v2x
+				}
+				// 251: fma.rn.f32
+				var v3 uint64
+				if v3f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))); isa.FmaF32Direct(v3f) {
+					v3 = uint64(math.Float32bits(float32(v3f)))
+				} else {
+					v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
+				}
+				r11[l] = v3
 				// 252: add.s64
-				v2 := uint64(uint64(r60[l]) + uint64(k0))
-				r60[l] = v2
+				v4 := uint64(uint64(r60[l]) + uint64(k0))
+				r60[l] = v4
 				// 253: add.s64
-				v3 := uint64(uint64(r62[l]) + uint64(k1))
-				r62[l] = v3
+				v5 := uint64(uint64(r62[l]) + uint64(k1))
+				r62[l] = v5
 				// 254: add.s32
-				v4 := uint64(uint32(r58[l]) + uint32(k2))
-				r58[l] = v4
+				v6 := uint64(uint32(r58[l]) + uint32(k2))
+				r58[l] = v6
 				// 255: setp.ne.s32
-				c5t := uint32(v4) != uint32(k3)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
+				c7t := uint32(v6) != uint32(k3)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p11 = p11&^(1<<l) | c5b0<<l
+				p11 = p11&^(1<<l) | c7b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 251: fma.rn.f32
+				// 249: ld.shared.f32
+				v1a := uint64(r60[l]) + 0x0
 				var v1 uint64
-				if v1f := math.FMA(float64(math.Float32frombits(uint32(r63[l]))), float64(math.Float32frombits(uint32(r64[l]))), float64(math.Float32frombits(uint32(r11[l])))); isa.FmaF32Direct(v1f) {
-					v1 = uint64(math.Float32bits(float32(v1f)))
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
 				} else {
-					v1 = uint64(isa.FmaF32RN(uint32(r63[l]), uint32(r64[l]), uint32(r11[l])))
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/matmul_2d.ptx:249")
+						continue
+					}
+					v1 = v1x
 				}
-				r11[l] = v1
+				// 250: ld.shared.f32
+				v2a := uint64(r62[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/matmul_2d.ptx:250")
+						continue
+					}
+					v2 = v2x
+				}
+				// 251: fma.rn.f32
+				var v3 uint64
+				if v3f := math.FMA(float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2))), float64(math.Float32frombits(uint32(r11[l])))); isa.FmaF32Direct(v3f) {
+					v3 = uint64(math.Float32bits(float32(v3f)))
+				} else {
+					v3 = uint64(isa.FmaF32RN(uint32(v1), uint32(v2), uint32(r11[l])))
+				}
+				r11[l] = v3
 				// 252: add.s64
-				v2 := uint64(uint64(r60[l]) + uint64(k0))
-				r60[l] = v2
+				v4 := uint64(uint64(r60[l]) + uint64(k0))
+				r60[l] = v4
 				// 253: add.s64
-				v3 := uint64(uint64(r62[l]) + uint64(k1))
-				r62[l] = v3
+				v5 := uint64(uint64(r62[l]) + uint64(k1))
+				r62[l] = v5
 				// 254: add.s32
-				v4 := uint64(uint32(r58[l]) + uint32(k2))
-				r58[l] = v4
+				v6 := uint64(uint32(r58[l]) + uint32(k2))
+				r58[l] = v6
 				// 255: setp.ne.s32
-				c5t := uint32(v4) != uint32(k3)
-				c5 := c5t
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
+				c7t := uint32(v6) != uint32(k3)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
 				}
-				p11 = p11&^(1<<l) | c5b0<<l
+				p11 = p11&^(1<<l) | c7b0<<l
 			}
 		}
+		flt.Raise(w)
 		w.P[11] = p11
 	}
 }
@@ -1985,14 +2594,14 @@ func matmulTiledB10(w *runtime.Warp, m uint32) {
 	r7 := w.Reg(7)
 	r10 := w.Reg(10)
 	r11 := w.Reg(11)
-	r69 := w.Reg(69)
 	k0 := uint64(0x4)
 	// PTX line 264: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/matmul_2d.ptx:264")
 	// PTX line 265: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	// PTX lines 266, 267, 268: lane-local, one loop over the lanes
+	// PTX lines 266, 267, 268, 269: lane-local, one loop over the lanes
 	{
+		s6w := w.Window(8)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 266: mad.lo.s32
@@ -2001,7 +2610,14 @@ func matmulTiledB10(w *runtime.Warp, m uint32) {
 				v4 := uint64(uint64(int64(int32(v3)) * int64(int32(k0))))
 				// 268: add.s64
 				v5 := uint64(uint64(u2) + uint64(v4))
-				r69[l] = v5
+				// 269: st.global.f32
+				s6 := uint64(v5) + 0x0
+				s6v := uint64(r11[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Mem, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/matmul_2d.ptx:269")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2012,12 +2628,17 @@ func matmulTiledB10(w *runtime.Warp, m uint32) {
 				v4 := uint64(uint64(int64(int32(v3)) * int64(int32(k0))))
 				// 268: add.s64
 				v5 := uint64(uint64(u2) + uint64(v4))
-				r69[l] = v5
+				// 269: st.global.f32
+				s6 := uint64(v5) + 0x0
+				s6v := uint64(r11[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Mem, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/matmul_2d.ptx:269")
+				}
 			}
 		}
 	}
-	// PTX line 269: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r11, r69, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/matmul_2d.ptx:269")
 }
 
 // matmulTiledB12 runs b12 of kernel matmul_tiled, PTX lines 144-163.
@@ -2254,10 +2875,11 @@ func matmulTiledB16(w *runtime.Warp, m uint32) {
 	r13 := w.Reg(13)
 	r35 := w.Reg(35)
 	r36 := w.Reg(36)
-	r39 := w.Reg(39)
 	k0 := uint64(0x4)
-	// PTX lines 196, 197, 198: lane-local, one loop over the lanes
+	// PTX lines 196, 197, 198, 199: lane-local, one loop over the lanes
 	{
+		v4aw := w.Window(9)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 196: mad.lo.s32
@@ -2266,7 +2888,20 @@ func matmulTiledB16(w *runtime.Warp, m uint32) {
 				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
 				// 198: add.s64
 				v3 := uint64(uint64(r13[l]) + uint64(v2))
-				r39[l] = v3
+				// 199: ld.global.f32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Mem, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:199")
+						continue
+					}
+					v4 = v4x
+				}
+				r35[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2277,12 +2912,24 @@ func matmulTiledB16(w *runtime.Warp, m uint32) {
 				v2 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
 				// 198: add.s64
 				v3 := uint64(uint64(r13[l]) + uint64(v2))
-				r39[l] = v3
+				// 199: ld.global.f32
+				v4a := uint64(v3) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Mem, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/matmul_2d.ptx:199")
+						continue
+					}
+					v4 = v4x
+				}
+				r35[l] = v4
 			}
 		}
+		flt.Raise(w)
 	}
-	// PTX line 199: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r35, r39, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/matmul_2d.ptx:199")
 }
 
 // matmulTiledB17 runs b17 of kernel matmul_tiled, PTX lines 206-209.

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/recursion.ptx",
+	NumWindows: 7,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -454,6 +455,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	fibFunc.Run = fibRun
 	treeDepthFunc.Blocks = make([]runtime.Block, 9)
 	// b0, PTX lines 133-135; divergent, reconverges at block 3 (b2 ($L__BB1_1))
 	treeDepthFunc.Blocks[0] = runtime.Block{
@@ -579,6 +581,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	treeDepthFunc.Run = treeDepthRun
 	gcdFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 181-183; divergent, reconverges at block 2 (b2 ($L__BB2_3))
 	gcdFunc.Blocks[0] = runtime.Block{
@@ -643,6 +646,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	gcdFunc.Run = gcdRun
 	recursionFunc.Blocks = make([]runtime.Block, 10)
 	// b0, PTX lines 213-218; divergent, reconverges at block 1 (b1 ($L__BB3_2))
 	recursionFunc.Blocks[0] = runtime.Block{
@@ -796,6 +800,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	recursionFunc.Run = recursionRun
 }
 
 // Recursion launches PTX kernel recursion (testdata/ptx/recursion.ptx:199) on dev with the launch configuration cfg. Parameters: param0 is recursion_param_0, param1 is recursion_param_1, param2 is recursion_param_2, param3 is recursion_param_3, param4 is recursion_param_4, param5 is recursion_param_5.
@@ -810,72 +815,341 @@ func Recursion(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 	return dev.Launch(ctx, Module, recursionFunc, cfg, p[:])
 }
 
+// fibRun runs blocks of function _Z3fibi for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			fibB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 7
+			} else {
+				return pc, budget
+			}
+		case 1:
+			fibB1(w, m)
+			next = 2
+		case 2:
+			return pc, budget
+		case 3:
+			fibB2(w, m)
+			t := m & w.P[3]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 17
+			} else {
+				return pc, budget
+			}
+		case 4:
+			fibB3(w, m)
+			next = 5
+		case 5:
+			return pc, budget
+		case 6:
+			fibB4(w, m)
+			next = 20
+		case 7:
+			fibB5(w, m)
+			t := m & w.P[1]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 8
+			} else {
+				return pc, budget
+			}
+		case 8:
+			fibB6(w, m)
+			next = 1
+		case 9:
+			fibB7(w, m)
+			next = 10
+		case 10:
+			return pc, budget
+		case 11:
+			fibB8(w, m)
+			next = 12
+		case 12:
+			return pc, budget
+		case 13:
+			fibB9(w, m)
+			next = 14
+		case 14:
+			return pc, budget
+		case 15:
+			fibB10(w, m)
+			t := m & w.P[2]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 16
+			} else {
+				return pc, budget
+			}
+		case 16:
+			next = 3
+		case 17:
+			fibB12(w, m)
+			next = 4
+		case 18:
+			fibB13(w, m)
+			t := m & w.P[4]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 19
+			} else {
+				return pc, budget
+			}
+		case 19:
+			next = 6
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 20 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// treeDepthRun runs blocks of function _Z10tree_depthj for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			treeDepthB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 1:
+			treeDepthB1(w, m)
+			next = 2
+		case 2:
+			return pc, budget
+		case 3:
+			treeDepthB2(w, m)
+			next = 8
+		case 4:
+			next = 3
+		case 5:
+			treeDepthB4(w, m)
+			next = 6
+		case 6:
+			return pc, budget
+		case 7:
+			treeDepthB5(w, m)
+			next = 3
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// gcdRun runs blocks of function _Z3gcdjj for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			gcdB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 3
+			} else {
+				return pc, budget
+			}
+		case 1:
+			gcdB1(w, m)
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 4
+			} else {
+				return pc, budget
+			}
+		case 2:
+			gcdB2(w, m)
+			next = 5
+		case 3:
+			gcdB3(w, m)
+			next = 1
+		case 4:
+			next = 2
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// recursionRun runs blocks of kernel recursion for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			recursionB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			next = 9
+		case 2:
+			recursionB2(w, m)
+			next = 3
+		case 3:
+			return pc, budget
+		case 4:
+			recursionB3(w, m)
+			next = 5
+		case 5:
+			return pc, budget
+		case 6:
+			recursionB4(w, m)
+			next = 7
+		case 7:
+			return pc, budget
+		case 8:
+			recursionB5(w, m)
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
 // fibB0 runs b0 of function _Z3fibi, PTX lines 19-21.
 func fibB0(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	k0 := uint64(0x2)
 	k1 := uint64(0x0)
-	// PTX line 19: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x28, 4, 0, m, "testdata/ptx/recursion.ptx:19")
-	// PTX lines 20: lane-local, one loop over the lanes
+	// PTX lines 19, 20: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 20: setp.lt.s32
-				c1t := int32(r0[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// 19: ld.param.u32
+				v1a := uint64(0x28)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:19")
+						continue
+					}
+					v1 = v1x
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
+				r0[l] = v1
+				// 20: setp.lt.s32
+				c2t := int32(v1) < int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 20: setp.lt.s32
-				c1t := int32(r0[l]) < int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// 19: ld.param.u32
+				v1a := uint64(0x28)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:19")
+						continue
+					}
+					v1 = v1x
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
+				r0[l] = v1
+				// 20: setp.lt.s32
+				c2t := int32(v1) < int32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
 			}
 		}
+		flt.Raise(w)
 		w.P[0] = p0
 	}
 	// PTX line 21: mov.b32, warp-uniform
-	u2 := uint64(k1)
-	runtime.Broadcast(r1, m, u2)
+	u3 := uint64(k1)
+	runtime.Broadcast(r1, m, u3)
 }
 
 // fibB1 runs b1 ($L__BB0_3) of function _Z3fibi, PTX lines 36-39.
 func fibB1(w *runtime.Warp, m uint32) {
 	r7 := w.Reg(7)
-	r8 := w.Reg(8)
 	k0 := uint64(0xffffffff)
-	// PTX lines 36: lane-local, one loop over the lanes
+	// PTX lines 36, 39: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 36: add.s32
 				v1 := uint64(uint32(r7[l]) + uint32(k0))
-				r8[l] = v1
+				// 39: st.param.b32
+				s2 := uint64(0x0)
+				s2v := uint64(v1)
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:39")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 36: add.s32
 				v1 := uint64(uint32(r7[l]) + uint32(k0))
-				r8[l] = v1
+				// 39: st.param.b32
+				s2 := uint64(0x0)
+				s2v := uint64(v1)
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:39")
+				}
 			}
 		}
 	}
-	// PTX line 39: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r8, nil, 0, 0x0, 4, m, "testdata/ptx/recursion.ptx:39")
 }
 
 // fibB2 runs b2 ($L__BB0_4) of function _Z3fibi, PTX lines 94-94.
@@ -917,10 +1191,9 @@ func fibB2(w *runtime.Warp, m uint32) {
 func fibB3(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
 	r19 := w.Reg(19)
-	r20 := w.Reg(20)
 	k0 := uint64(0xfffffffe)
 	k1 := uint64(0xffffffff)
-	// PTX lines 100, 101: lane-local, one loop over the lanes
+	// PTX lines 100, 101, 104: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
@@ -929,7 +1202,12 @@ func fibB3(w *runtime.Warp, m uint32) {
 				r0[l] = v1
 				// 101: add.s32
 				v2 := uint64(uint32(r19[l]) + uint32(k1))
-				r20[l] = v2
+				// 104: st.param.b32
+				s3 := uint64(0x20)
+				s3v := uint64(v2)
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:104")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -939,38 +1217,48 @@ func fibB3(w *runtime.Warp, m uint32) {
 				r0[l] = v1
 				// 101: add.s32
 				v2 := uint64(uint32(r19[l]) + uint32(k1))
-				r20[l] = v2
+				// 104: st.param.b32
+				s3 := uint64(0x20)
+				s3v := uint64(v2)
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:104")
+				}
 			}
 		}
 	}
-	// PTX line 104: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r20, nil, 0, 0x20, 4, m, "testdata/ptx/recursion.ptx:104")
 }
 
 // fibB4 runs b4 ($L__BB0_7) of function _Z3fibi, PTX lines 119-120.
 func fibB4(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
-	r22 := w.Reg(22)
-	// PTX lines 119: lane-local, one loop over the lanes
+	// PTX lines 119, 120: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 119: add.s32
 				v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
-				r22[l] = v1
+				// 120: st.param.b32
+				s2 := uint64(0x2c)
+				s2v := uint64(v1)
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:120")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 119: add.s32
 				v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
-				r22[l] = v1
+				// 120: st.param.b32
+				s2 := uint64(0x2c)
+				s2v := uint64(v1)
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:120")
+				}
 			}
 		}
 	}
-	// PTX line 120: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r22, nil, 0, 0x2c, 4, m, "testdata/ptx/recursion.ptx:120")
 }
 
 // fibB5 runs b5 of function _Z3fibi, PTX lines 24-29.
@@ -1090,74 +1378,158 @@ func fibB6(w *runtime.Warp, m uint32) {
 func fibB7(w *runtime.Warp, m uint32) {
 	r1 := w.Reg(1)
 	r7 := w.Reg(7)
-	r9 := w.Reg(9)
 	r10 := w.Reg(10)
 	r11 := w.Reg(11)
 	k0 := uint64(0xfffffffd)
-	// PTX line 46: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r9, nil, 0, 0x4, 4, 0, m, "testdata/ptx/recursion.ptx:46")
-	// PTX lines 48, 49: lane-local, one loop over the lanes
+	// PTX lines 46, 48, 49: lane-local, one loop over the lanes
 	{
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 46: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:46")
+						continue
+					}
+					v1 = v1x
+				}
 				// 48: add.s32
-				v1 := uint64(uint32(r9[l]) + uint32(r1[l]))
-				r10[l] = v1
+				v2 := uint64(uint32(v1) + uint32(r1[l]))
+				r10[l] = v2
 				// 49: add.s32
-				v2 := uint64(uint32(r7[l]) + uint32(k0))
-				r11[l] = v2
+				v3 := uint64(uint32(r7[l]) + uint32(k0))
+				r11[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 46: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:46")
+						continue
+					}
+					v1 = v1x
+				}
 				// 48: add.s32
-				v1 := uint64(uint32(r9[l]) + uint32(r1[l]))
-				r10[l] = v1
+				v2 := uint64(uint32(v1) + uint32(r1[l]))
+				r10[l] = v2
 				// 49: add.s32
-				v2 := uint64(uint32(r7[l]) + uint32(k0))
-				r11[l] = v2
+				v3 := uint64(uint32(r7[l]) + uint32(k0))
+				r11[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 52: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 52: st.param.b32
+				s4 := uint64(0x8)
+				s4v := uint64(r11[l])
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:52")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 52: st.param.b32
+				s4 := uint64(0x8)
+				s4v := uint64(r11[l])
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:52")
+				}
 			}
 		}
 	}
-	// PTX line 52: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r11, nil, 0, 0x8, 4, m, "testdata/ptx/recursion.ptx:52")
 }
 
 // fibB8 runs b8 of function _Z3fibi, PTX lines 59-65.
 func fibB8(w *runtime.Warp, m uint32) {
 	r7 := w.Reg(7)
 	r10 := w.Reg(10)
-	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	k0 := uint64(0xfffffffb)
-	// PTX line 59: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r12, nil, 0, 0xc, 4, 0, m, "testdata/ptx/recursion.ptx:59")
-	// PTX lines 61, 62: lane-local, one loop over the lanes
+	// PTX lines 59, 61, 62: lane-local, one loop over the lanes
 	{
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 59: ld.param.b32
+				v1a := uint64(0xc)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:59")
+						continue
+					}
+					v1 = v1x
+				}
 				// 61: add.s32
-				v1 := uint64(uint32(r12[l]) + uint32(r10[l]))
-				r13[l] = v1
+				v2 := uint64(uint32(v1) + uint32(r10[l]))
+				r13[l] = v2
 				// 62: add.s32
-				v2 := uint64(uint32(r7[l]) + uint32(k0))
-				r14[l] = v2
+				v3 := uint64(uint32(r7[l]) + uint32(k0))
+				r14[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 59: ld.param.b32
+				v1a := uint64(0xc)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:59")
+						continue
+					}
+					v1 = v1x
+				}
 				// 61: add.s32
-				v1 := uint64(uint32(r12[l]) + uint32(r10[l]))
-				r13[l] = v1
+				v2 := uint64(uint32(v1) + uint32(r10[l]))
+				r13[l] = v2
 				// 62: add.s32
-				v2 := uint64(uint32(r7[l]) + uint32(k0))
-				r14[l] = v2
+				v3 := uint64(uint32(r7[l]) + uint32(k0))
+				r14[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 65: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 65: st.param.b32
+				s4 := uint64(0x10)
+				s4v := uint64(r14[l])
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:65")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 65: st.param.b32
+				s4 := uint64(0x10)
+				s4v := uint64(r14[l])
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:65")
+				}
 			}
 		}
 	}
-	// PTX line 65: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r14, nil, 0, 0x10, 4, m, "testdata/ptx/recursion.ptx:65")
 }
 
 // fibB9 runs b9 of function _Z3fibi, PTX lines 72-79.
@@ -1165,44 +1537,86 @@ func fibB9(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
 	r7 := w.Reg(7)
 	r13 := w.Reg(13)
-	r15 := w.Reg(15)
 	r16 := w.Reg(16)
 	r17 := w.Reg(17)
 	k0 := uint64(0xfffffff8)
 	k1 := uint64(0xfffffff9)
-	// PTX line 72: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r15, nil, 0, 0x14, 4, 0, m, "testdata/ptx/recursion.ptx:72")
-	// PTX lines 74, 75, 76: lane-local, one loop over the lanes
+	// PTX lines 72, 74, 75, 76: lane-local, one loop over the lanes
 	{
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 72: ld.param.b32
+				v1a := uint64(0x14)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:72")
+						continue
+					}
+					v1 = v1x
+				}
 				// 74: add.s32
-				v1 := uint64(uint32(r15[l]) + uint32(r13[l]))
-				r16[l] = v1
+				v2 := uint64(uint32(v1) + uint32(r13[l]))
+				r16[l] = v2
 				// 75: add.s32
-				v2 := uint64(uint32(r7[l]) + uint32(k0))
-				r0[l] = v2
+				v3 := uint64(uint32(r7[l]) + uint32(k0))
+				r0[l] = v3
 				// 76: add.s32
-				v3 := uint64(uint32(r7[l]) + uint32(k1))
-				r17[l] = v3
+				v4 := uint64(uint32(r7[l]) + uint32(k1))
+				r17[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 72: ld.param.b32
+				v1a := uint64(0x14)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:72")
+						continue
+					}
+					v1 = v1x
+				}
 				// 74: add.s32
-				v1 := uint64(uint32(r15[l]) + uint32(r13[l]))
-				r16[l] = v1
+				v2 := uint64(uint32(v1) + uint32(r13[l]))
+				r16[l] = v2
 				// 75: add.s32
-				v2 := uint64(uint32(r7[l]) + uint32(k0))
-				r0[l] = v2
+				v3 := uint64(uint32(r7[l]) + uint32(k0))
+				r0[l] = v3
 				// 76: add.s32
-				v3 := uint64(uint32(r7[l]) + uint32(k1))
-				r17[l] = v3
+				v4 := uint64(uint32(r7[l]) + uint32(k1))
+				r17[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 79: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 79: st.param.b32
+				s5 := uint64(0x18)
+				s5v := uint64(r17[l])
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:79")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 79: st.param.b32
+				s5 := uint64(0x18)
+				s5v := uint64(r17[l])
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:79")
+				}
 			}
 		}
 	}
-	// PTX line 79: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r17, nil, 0, 0x18, 4, m, "testdata/ptx/recursion.ptx:79")
 }
 
 // fibB10 runs b10 of function _Z3fibi, PTX lines 86-91.
@@ -1212,56 +1626,77 @@ func fibB10(w *runtime.Warp, m uint32) {
 	r6 := w.Reg(6)
 	r7 := w.Reg(7)
 	r16 := w.Reg(16)
-	r18 := w.Reg(18)
 	k0 := uint64(0xfffffffc)
 	k1 := uint64(0x0)
-	// PTX line 86: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r18, nil, 0, 0x1c, 4, 0, m, "testdata/ptx/recursion.ptx:86")
-	// PTX lines 88, 89, 90, 91: lane-local, one loop over the lanes
+	// PTX lines 86, 88, 89, 90, 91: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 88: add.s32
-				v1 := uint64(uint32(r18[l]) + uint32(r16[l]))
-				r1[l] = v1
-				// 89: add.s32
-				v2 := uint64(uint32(r6[l]) + uint32(k0))
-				r6[l] = v2
-				// 90: setp.ne.s32
-				c3t := uint32(v2) != uint32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				// 86: ld.param.b32
+				v1a := uint64(0x1c)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:86")
+						continue
+					}
+					v1 = v1x
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				// 88: add.s32
+				v2 := uint64(uint32(v1) + uint32(r16[l]))
+				r1[l] = v2
+				// 89: add.s32
+				v3 := uint64(uint32(r6[l]) + uint32(k0))
+				r6[l] = v3
+				// 90: setp.ne.s32
+				c4t := uint32(v3) != uint32(k1)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p2 = p2&^(1<<l) | c4b0<<l
 				// 91: mov.u32
-				v4 := uint64(r0[l])
-				r7[l] = v4
+				v5 := uint64(r0[l])
+				r7[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 88: add.s32
-				v1 := uint64(uint32(r18[l]) + uint32(r16[l]))
-				r1[l] = v1
-				// 89: add.s32
-				v2 := uint64(uint32(r6[l]) + uint32(k0))
-				r6[l] = v2
-				// 90: setp.ne.s32
-				c3t := uint32(v2) != uint32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				// 86: ld.param.b32
+				v1a := uint64(0x1c)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:86")
+						continue
+					}
+					v1 = v1x
 				}
-				p2 = p2&^(1<<l) | c3b0<<l
+				// 88: add.s32
+				v2 := uint64(uint32(v1) + uint32(r16[l]))
+				r1[l] = v2
+				// 89: add.s32
+				v3 := uint64(uint32(r6[l]) + uint32(k0))
+				r6[l] = v3
+				// 90: setp.ne.s32
+				c4t := uint32(v3) != uint32(k1)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p2 = p2&^(1<<l) | c4b0<<l
 				// 91: mov.u32
-				v4 := uint64(r0[l])
-				r7[l] = v4
+				v5 := uint64(r0[l])
+				r7[l] = v5
 			}
 		}
+		flt.Raise(w)
 		w.P[2] = p2
 	}
 }
@@ -1295,56 +1730,77 @@ func fibB13(w *runtime.Warp, m uint32) {
 	r1 := w.Reg(1)
 	r5 := w.Reg(5)
 	r19 := w.Reg(19)
-	r21 := w.Reg(21)
 	k0 := uint64(0xffffffff)
 	k1 := uint64(0x0)
-	// PTX line 111: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r21, nil, 0, 0x24, 4, 0, m, "testdata/ptx/recursion.ptx:111")
-	// PTX lines 113, 114, 115, 116: lane-local, one loop over the lanes
+	// PTX lines 111, 113, 114, 115, 116: lane-local, one loop over the lanes
 	{
 		p4 := w.P[4]
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 113: add.s32
-				v1 := uint64(uint32(r21[l]) + uint32(r1[l]))
-				r1[l] = v1
-				// 114: add.s32
-				v2 := uint64(uint32(r5[l]) + uint32(k0))
-				r5[l] = v2
-				// 115: setp.ne.s32
-				c3t := uint32(v2) != uint32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				// 111: ld.param.b32
+				v1a := uint64(0x24)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:111")
+						continue
+					}
+					v1 = v1x
 				}
-				p4 = p4&^(1<<l) | c3b0<<l
+				// 113: add.s32
+				v2 := uint64(uint32(v1) + uint32(r1[l]))
+				r1[l] = v2
+				// 114: add.s32
+				v3 := uint64(uint32(r5[l]) + uint32(k0))
+				r5[l] = v3
+				// 115: setp.ne.s32
+				c4t := uint32(v3) != uint32(k1)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p4 = p4&^(1<<l) | c4b0<<l
 				// 116: mov.u32
-				v4 := uint64(r0[l])
-				r19[l] = v4
+				v5 := uint64(r0[l])
+				r19[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 113: add.s32
-				v1 := uint64(uint32(r21[l]) + uint32(r1[l]))
-				r1[l] = v1
-				// 114: add.s32
-				v2 := uint64(uint32(r5[l]) + uint32(k0))
-				r5[l] = v2
-				// 115: setp.ne.s32
-				c3t := uint32(v2) != uint32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				// 111: ld.param.b32
+				v1a := uint64(0x24)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:111")
+						continue
+					}
+					v1 = v1x
 				}
-				p4 = p4&^(1<<l) | c3b0<<l
+				// 113: add.s32
+				v2 := uint64(uint32(v1) + uint32(r1[l]))
+				r1[l] = v2
+				// 114: add.s32
+				v3 := uint64(uint32(r5[l]) + uint32(k0))
+				r5[l] = v3
+				// 115: setp.ne.s32
+				c4t := uint32(v3) != uint32(k1)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
+				}
+				p4 = p4&^(1<<l) | c4b0<<l
 				// 116: mov.u32
-				v4 := uint64(r0[l])
-				r19[l] = v4
+				v5 := uint64(r0[l])
+				r19[l] = v5
 			}
 		}
+		flt.Raise(w)
 		w.P[4] = p4
 	}
 }
@@ -1355,73 +1811,125 @@ func treeDepthB0(w *runtime.Warp, m uint32) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x1)
 	k1 := uint64(0x0)
-	// PTX line 133: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x10, 4, 0, m, "testdata/ptx/recursion.ptx:133")
-	// PTX lines 134: lane-local, one loop over the lanes
+	// PTX lines 133, 134: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 134: setp.gt.u32
-				c1t := uint32(r0[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// 133: ld.param.u32
+				v1a := uint64(0x10)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:133")
+						continue
+					}
+					v1 = v1x
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
+				r0[l] = v1
+				// 134: setp.gt.u32
+				c2t := uint32(v1) > uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 134: setp.gt.u32
-				c1t := uint32(r0[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// 133: ld.param.u32
+				v1a := uint64(0x10)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:133")
+						continue
+					}
+					v1 = v1x
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
+				r0[l] = v1
+				// 134: setp.gt.u32
+				c2t := uint32(v1) > uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p0 = p0&^(1<<l) | c2b0<<l
 			}
 		}
+		flt.Raise(w)
 		w.P[0] = p0
 	}
 	// PTX line 135: mov.b32, warp-uniform
-	u2 := uint64(k1)
-	runtime.Broadcast(r1, m, u2)
+	u3 := uint64(k1)
+	runtime.Broadcast(r1, m, u3)
 }
 
 // treeDepthB1 runs b1 ($L__BB1_2) of function _Z10tree_depthj, PTX lines 139-142.
 func treeDepthB1(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
-	r2 := w.Reg(2)
 	k0 := uint64(0x1)
-	// PTX lines 139: lane-local, one loop over the lanes
+	// PTX lines 139, 142: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 139: shr.u32
 				v1 := uint64(uint32(r0[l]) >> uint32(k0))
-				r2[l] = v1
+				// 142: st.param.b32
+				s2 := uint64(0x0)
+				s2v := uint64(v1)
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:142")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 139: shr.u32
 				v1 := uint64(uint32(r0[l]) >> uint32(k0))
-				r2[l] = v1
+				// 142: st.param.b32
+				s2 := uint64(0x0)
+				s2v := uint64(v1)
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:142")
+				}
 			}
 		}
 	}
-	// PTX line 142: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r2, nil, 0, 0x0, 4, m, "testdata/ptx/recursion.ptx:142")
 }
 
 // treeDepthB2 runs b2 ($L__BB1_1) of function _Z10tree_depthj, PTX lines 167-167.
 func treeDepthB2(w *runtime.Warp, m uint32) {
 	r1 := w.Reg(1)
-	// PTX line 167: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x14, 4, m, "testdata/ptx/recursion.ptx:167")
+	// PTX lines 167: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 167: st.param.b32
+				s1 := uint64(0x14)
+				s1v := uint64(r1[l])
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:167")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 167: st.param.b32
+				s1 := uint64(0x14)
+				s1v := uint64(r1[l])
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:167")
+				}
+			}
+		}
+	}
 }
 
 // treeDepthB4 runs b4 of function _Z10tree_depthj, PTX lines 149-155.
@@ -1431,61 +1939,127 @@ func treeDepthB4(w *runtime.Warp, m uint32) {
 	r5 := w.Reg(5)
 	k0 := uint64(0xaaaaaaab)
 	k1 := uint64(0x1)
-	// PTX line 149: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r3, nil, 0, 0x4, 4, 0, m, "testdata/ptx/recursion.ptx:149")
-	// PTX lines 151, 152: lane-local, one loop over the lanes
+	// PTX lines 149, 151, 152: lane-local, one loop over the lanes
 	{
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 149: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:149")
+						continue
+					}
+					v1 = v1x
+				}
+				r3[l] = v1
 				// 151: mul.hi.u32
-				v1 := uint64(uint32(isa.MulHi(r0[l], k0, 32, false)))
+				v2 := uint64(uint32(isa.MulHi(r0[l], k0, 32, false)))
 				// 152: shr.u32
-				v2 := uint64(uint32(v1) >> uint32(k1))
-				r5[l] = v2
+				v3 := uint64(uint32(v2) >> uint32(k1))
+				r5[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 149: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:149")
+						continue
+					}
+					v1 = v1x
+				}
+				r3[l] = v1
 				// 151: mul.hi.u32
-				v1 := uint64(uint32(isa.MulHi(r0[l], k0, 32, false)))
+				v2 := uint64(uint32(isa.MulHi(r0[l], k0, 32, false)))
 				// 152: shr.u32
-				v2 := uint64(uint32(v1) >> uint32(k1))
-				r5[l] = v2
+				v3 := uint64(uint32(v2) >> uint32(k1))
+				r5[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 155: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 155: st.param.b32
+				s4 := uint64(0x8)
+				s4v := uint64(r5[l])
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:155")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 155: st.param.b32
+				s4 := uint64(0x8)
+				s4v := uint64(r5[l])
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:155")
+				}
 			}
 		}
 	}
-	// PTX line 155: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r5, nil, 0, 0x8, 4, m, "testdata/ptx/recursion.ptx:155")
 }
 
 // treeDepthB5 runs b5 of function _Z10tree_depthj, PTX lines 162-165.
 func treeDepthB5(w *runtime.Warp, m uint32) {
 	r1 := w.Reg(1)
 	r3 := w.Reg(3)
-	r6 := w.Reg(6)
 	k0 := uint64(0x1)
-	// PTX line 162: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r6, nil, 0, 0xc, 4, 0, m, "testdata/ptx/recursion.ptx:162")
-	// PTX lines 164, 165: lane-local, one loop over the lanes
+	// PTX lines 162, 164, 165: lane-local, one loop over the lanes
 	{
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 162: ld.param.b32
+				v1a := uint64(0xc)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:162")
+						continue
+					}
+					v1 = v1x
+				}
 				// 164: max.s32
-				v1 := uint64(uint32(max(int32(r3[l]), int32(r6[l]))))
+				v2 := uint64(uint32(max(int32(r3[l]), int32(v1))))
 				// 165: add.s32
-				v2 := uint64(uint32(v1) + uint32(k0))
-				r1[l] = v2
+				v3 := uint64(uint32(v2) + uint32(k0))
+				r1[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 162: ld.param.b32
+				v1a := uint64(0xc)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:162")
+						continue
+					}
+					v1 = v1x
+				}
 				// 164: max.s32
-				v1 := uint64(uint32(max(int32(r3[l]), int32(r6[l]))))
+				v2 := uint64(uint32(max(int32(r3[l]), int32(v1))))
 				// 165: add.s32
-				v2 := uint64(uint32(v1) + uint32(k0))
-				r1[l] = v2
+				v3 := uint64(uint32(v2) + uint32(k0))
+				r1[l] = v3
 			}
 		}
+		flt.Raise(w)
 	}
 }
 
@@ -1494,37 +2068,83 @@ func gcdB0(w *runtime.Warp, m uint32) {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	k0 := uint64(0x0)
-	// PTX line 181: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r0, nil, 0, 0x4, 4, 0, m, "testdata/ptx/recursion.ptx:181")
-	// PTX line 182: ld.param.u32
-	w.LoadLanes(runtime.SpaceParam, r1, nil, 0, 0x0, 4, 0, m, "testdata/ptx/recursion.ptx:182")
-	// PTX lines 183: lane-local, one loop over the lanes
+	// PTX lines 181, 182, 183: lane-local, one loop over the lanes
 	{
 		p0 := w.P[0]
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 183: setp.eq.s32
-				c1t := uint32(r0[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// 181: ld.param.u32
+				v1a := uint64(0x4)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:181")
+						continue
+					}
+					v1 = v1x
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
+				r0[l] = v1
+				// 182: ld.param.u32
+				v2a := uint64(0x0)
+				var v2 uint64
+				{
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/recursion.ptx:182")
+						continue
+					}
+					v2 = v2x
+				}
+				r1[l] = v2
+				// 183: setp.eq.s32
+				c3t := uint32(v1) == uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 183: setp.eq.s32
-				c1t := uint32(r0[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
+				// 181: ld.param.u32
+				v1a := uint64(0x4)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:181")
+						continue
+					}
+					v1 = v1x
 				}
-				p0 = p0&^(1<<l) | c1b0<<l
+				r0[l] = v1
+				// 182: ld.param.u32
+				v2a := uint64(0x0)
+				var v2 uint64
+				{
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/recursion.ptx:182")
+						continue
+					}
+					v2 = v2x
+				}
+				r1[l] = v2
+				// 183: setp.eq.s32
+				c3t := uint32(v1) == uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0 = p0&^(1<<l) | c3b0<<l
 			}
 		}
+		flt.Raise(w)
 		w.P[0] = p0
 	}
 }
@@ -1587,8 +2207,29 @@ func gcdB1(w *runtime.Warp, m uint32) {
 // gcdB2 runs b2 ($L__BB2_3) of function _Z3gcdjj, PTX lines 194-194.
 func gcdB2(w *runtime.Warp, m uint32) {
 	r1 := w.Reg(1)
-	// PTX line 194: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r1, nil, 0, 0x8, 4, m, "testdata/ptx/recursion.ptx:194")
+	// PTX lines 194: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 194: st.param.b32
+				s1 := uint64(0x8)
+				s1v := uint64(r1[l])
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:194")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 194: st.param.b32
+				s1 := uint64(0x8)
+				s1v := uint64(r1[l])
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:194")
+				}
+			}
+		}
+	}
 }
 
 // gcdB3 runs b3 of function _Z3gcdjj, PTX lines 186-186.
@@ -1700,8 +2341,10 @@ func recursionB2(w *runtime.Warp, m uint32) {
 	// PTX line 230: cvta.to.global.u64, warp-uniform
 	u10 := uint64(u1)
 	runtime.Broadcast(r14, m, u10)
-	// PTX lines 231, 232: lane-local, one loop over the lanes
+	// PTX lines 231, 232, 233: lane-local, one loop over the lanes
 	{
+		v13aw := w.Window(0)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 231: mul.wide.s32
@@ -1710,6 +2353,20 @@ func recursionB2(w *runtime.Warp, m uint32) {
 				// 232: add.s64
 				v12 := uint64(uint64(u6) + uint64(v11))
 				r16[l] = v12
+				// 233: ld.global.u32
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Mem, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/recursion.ptx:233")
+						continue
+					}
+					v13 = v13x
+				}
+				r17[l] = v13
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1720,13 +2377,47 @@ func recursionB2(w *runtime.Warp, m uint32) {
 				// 232: add.s64
 				v12 := uint64(uint64(u6) + uint64(v11))
 				r16[l] = v12
+				// 233: ld.global.u32
+				v13a := uint64(v12) + 0x0
+				var v13 uint64
+				if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
+					v13 = runtime.Load32(v13aw.Mem, v13ao)
+				} else {
+					v13x, v13ok := w.TryLoad(v13aw, runtime.SpaceGlobal, v13a, 4, l)
+					if !v13ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v13a, 4, "testdata/ptx/recursion.ptx:233")
+						continue
+					}
+					v13 = v13x
+				}
+				r17[l] = v13
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 236: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 236: st.param.b32
+				s14 := uint64(0x0)
+				s14v := uint64(r17[l])
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/recursion.ptx:236")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 236: st.param.b32
+				s14 := uint64(0x0)
+				s14v := uint64(r17[l])
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/recursion.ptx:236")
+				}
 			}
 		}
 	}
-	// PTX line 233: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r17, r16, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/recursion.ptx:233")
-	// PTX line 236: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r17, nil, 0, 0x0, 4, m, "testdata/ptx/recursion.ptx:236")
 }
 
 // recursionB3 runs b3 of kernel recursion, PTX lines 243-250.
@@ -1737,31 +2428,142 @@ func recursionB3(w *runtime.Warp, m uint32) {
 	r18 := w.Reg(18)
 	r19 := w.Reg(19)
 	r20 := w.Reg(20)
-	// PTX line 243: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r18, nil, 0, 0x4, 4, 0, m, "testdata/ptx/recursion.ptx:243")
-	// PTX lines 245: lane-local, one loop over the lanes
+	// PTX lines 243, 245: lane-local, one loop over the lanes
 	{
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 243: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:243")
+						continue
+					}
+					v1 = v1x
+				}
+				r18[l] = v1
 				// 245: add.s64
-				v1 := uint64(uint64(r14[l]) + uint64(r15[l]))
-				r19[l] = v1
+				v2 := uint64(uint64(r14[l]) + uint64(r15[l]))
+				r19[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 243: ld.param.b32
+				v1a := uint64(0x4)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:243")
+						continue
+					}
+					v1 = v1x
+				}
+				r18[l] = v1
 				// 245: add.s64
-				v1 := uint64(uint64(r14[l]) + uint64(r15[l]))
-				r19[l] = v1
+				v2 := uint64(uint64(r14[l]) + uint64(r15[l]))
+				r19[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 246: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 246: st.global.u32
+				s3 := uint64(r19[l]) + 0x0
+				s3v := uint64(r18[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Mem, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:246")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 246: st.global.u32
+				s3 := uint64(r19[l]) + 0x0
+				s3v := uint64(r18[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Mem, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:246")
+				}
 			}
 		}
 	}
-	// PTX line 246: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r18, r19, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/recursion.ptx:246")
-	// PTX line 247: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r20, r16, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/recursion.ptx:247")
-	// PTX line 250: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r20, nil, 0, 0x8, 4, m, "testdata/ptx/recursion.ptx:250")
+	// PTX lines 247: lane-local, one loop over the lanes
+	{
+		v4aw := w.Window(2)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 247: ld.global.u32
+				v4a := uint64(r16[l]) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Mem, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/recursion.ptx:247")
+						continue
+					}
+					v4 = v4x
+				}
+				r20[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 247: ld.global.u32
+				v4a := uint64(r16[l]) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Mem, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/recursion.ptx:247")
+						continue
+					}
+					v4 = v4x
+				}
+				r20[l] = v4
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 250: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 250: st.param.b32
+				s5 := uint64(0x8)
+				s5v := uint64(r20[l])
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:250")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 250: st.param.b32
+				s5 := uint64(0x8)
+				s5v := uint64(r20[l])
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:250")
+				}
+			}
+		}
+	}
 }
 
 // recursionB4 runs b4 of kernel recursion, PTX lines 257-268.
@@ -1773,54 +2575,199 @@ func recursionB4(w *runtime.Warp, m uint32) {
 	r21 := w.Reg(21)
 	r22 := w.Reg(22)
 	r23 := w.Reg(23)
-	r24 := w.Reg(24)
 	r25 := w.Reg(25)
-	// PTX line 257: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r21, nil, 0, 0xc, 4, 0, m, "testdata/ptx/recursion.ptx:257")
-	// PTX lines 259: lane-local, one loop over the lanes
+	// PTX lines 257, 259: lane-local, one loop over the lanes
 	{
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 257: ld.param.b32
+				v1a := uint64(0xc)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:257")
+						continue
+					}
+					v1 = v1x
+				}
+				r21[l] = v1
 				// 259: add.s64
-				v1 := uint64(uint64(r13[l]) + uint64(r15[l]))
-				r22[l] = v1
+				v2 := uint64(uint64(r13[l]) + uint64(r15[l]))
+				r22[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 257: ld.param.b32
+				v1a := uint64(0xc)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:257")
+						continue
+					}
+					v1 = v1x
+				}
+				r21[l] = v1
 				// 259: add.s64
-				v1 := uint64(uint64(r13[l]) + uint64(r15[l]))
-				r22[l] = v1
+				v2 := uint64(uint64(r13[l]) + uint64(r15[l]))
+				r22[l] = v2
 			}
 		}
+		flt.Raise(w)
 	}
-	// PTX line 260: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r21, r22, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/recursion.ptx:260")
-	// PTX line 261: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r23, r16, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/recursion.ptx:261")
-	// PTX lines 262: lane-local, one loop over the lanes
+	// PTX lines 260: lane-local, one loop over the lanes
 	{
+		s3w := w.Window(3)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 262: add.s64
-				v2 := uint64(uint64(r7[l]) + uint64(r15[l]))
-				r24[l] = v2
+				// 260: st.global.u32
+				s3 := uint64(r22[l]) + 0x0
+				s3v := uint64(r21[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Mem, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:260")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 262: add.s64
-				v2 := uint64(uint64(r7[l]) + uint64(r15[l]))
-				r24[l] = v2
+				// 260: st.global.u32
+				s3 := uint64(r22[l]) + 0x0
+				s3v := uint64(r21[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Mem, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:260")
+				}
 			}
 		}
 	}
-	// PTX line 263: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r25, r24, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/recursion.ptx:263")
-	// PTX line 266: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r23, nil, 0, 0x10, 4, m, "testdata/ptx/recursion.ptx:266")
-	// PTX line 268: st.param.b32
-	w.StoreLanes(runtime.SpaceParam, r25, nil, 0, 0x14, 4, m, "testdata/ptx/recursion.ptx:268")
+	// PTX lines 261, 262, 263: lane-local, one loop over the lanes
+	{
+		v4aw := w.Window(4)
+		v6aw := w.Window(5)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 261: ld.global.u32
+				v4a := uint64(r16[l]) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Mem, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/recursion.ptx:261")
+						continue
+					}
+					v4 = v4x
+				}
+				r23[l] = v4
+				// 262: add.s64
+				v5 := uint64(uint64(r7[l]) + uint64(r15[l]))
+				// 263: ld.global.u32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Mem, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/recursion.ptx:263")
+						continue
+					}
+					v6 = v6x
+				}
+				r25[l] = v6
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 261: ld.global.u32
+				v4a := uint64(r16[l]) + 0x0
+				var v4 uint64
+				if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
+					v4 = runtime.Load32(v4aw.Mem, v4ao)
+				} else {
+					v4x, v4ok := w.TryLoad(v4aw, runtime.SpaceGlobal, v4a, 4, l)
+					if !v4ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v4a, 4, "testdata/ptx/recursion.ptx:261")
+						continue
+					}
+					v4 = v4x
+				}
+				r23[l] = v4
+				// 262: add.s64
+				v5 := uint64(uint64(r7[l]) + uint64(r15[l]))
+				// 263: ld.global.u32
+				v6a := uint64(v5) + 0x0
+				var v6 uint64
+				if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
+					v6 = runtime.Load32(v6aw.Mem, v6ao)
+				} else {
+					v6x, v6ok := w.TryLoad(v6aw, runtime.SpaceGlobal, v6a, 4, l)
+					if !v6ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v6a, 4, "testdata/ptx/recursion.ptx:263")
+						continue
+					}
+					v6 = v6x
+				}
+				r25[l] = v6
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 266: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 266: st.param.b32
+				s7 := uint64(0x10)
+				s7v := uint64(r23[l])
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/recursion.ptx:266")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 266: st.param.b32
+				s7 := uint64(0x10)
+				s7v := uint64(r23[l])
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/recursion.ptx:266")
+				}
+			}
+		}
+	}
+	// PTX lines 268: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 268: st.param.b32
+				s8 := uint64(0x14)
+				s8v := uint64(r25[l])
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/recursion.ptx:268")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 268: st.param.b32
+				s8 := uint64(0x14)
+				s8v := uint64(r25[l])
+				{
+					w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/recursion.ptx:268")
+				}
+			}
+		}
+	}
 }
 
 // recursionB5 runs b5 of kernel recursion, PTX lines 276-279.
@@ -1829,25 +2776,75 @@ func recursionB5(w *runtime.Warp, m uint32) {
 	r15 := w.Reg(15)
 	r26 := w.Reg(26)
 	r27 := w.Reg(27)
-	// PTX line 276: ld.param.b32
-	w.LoadLanes(runtime.SpaceParam, r26, nil, 0, 0x18, 4, 0, m, "testdata/ptx/recursion.ptx:276")
-	// PTX lines 278: lane-local, one loop over the lanes
+	// PTX lines 276, 278: lane-local, one loop over the lanes
 	{
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 276: ld.param.b32
+				v1a := uint64(0x18)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:276")
+						continue
+					}
+					v1 = v1x
+				}
+				r26[l] = v1
 				// 278: add.s64
-				v1 := uint64(uint64(r12[l]) + uint64(r15[l]))
-				r27[l] = v1
+				v2 := uint64(uint64(r12[l]) + uint64(r15[l]))
+				r27[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 276: ld.param.b32
+				v1a := uint64(0x18)
+				var v1 uint64
+				{
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:276")
+						continue
+					}
+					v1 = v1x
+				}
+				r26[l] = v1
 				// 278: add.s64
-				v1 := uint64(uint64(r12[l]) + uint64(r15[l]))
-				r27[l] = v1
+				v2 := uint64(uint64(r12[l]) + uint64(r15[l]))
+				r27[l] = v2
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 279: lane-local, one loop over the lanes
+	{
+		s3w := w.Window(6)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 279: st.global.u32
+				s3 := uint64(r27[l]) + 0x0
+				s3v := uint64(r26[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Mem, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:279")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 279: st.global.u32
+				s3 := uint64(r27[l]) + 0x0
+				s3v := uint64(r26[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Mem, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:279")
+				}
 			}
 		}
 	}
-	// PTX line 279: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r26, r27, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/recursion.ptx:279")
 }

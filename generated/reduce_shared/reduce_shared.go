@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/reduce_shared.ptx",
+	NumWindows: 4,
 	SM:         80,
 	SharedSize: 2048,
 }
@@ -495,6 +496,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	reduceSumFunc.Run = reduceSumRun
 	reduceMaxFunc.Blocks = make([]runtime.Block, 31)
 	// b0, PTX lines 143-149; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	reduceMaxFunc.Blocks[0] = runtime.Block{
@@ -888,6 +890,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	reduceMaxFunc.Run = reduceMaxRun
 }
 
 // ReduceSum launches PTX kernel reduce_sum (testdata/ptx/reduce_shared.ptx:13) on dev with the launch configuration cfg. Parameters: param0 is reduce_sum_param_0, param1 is reduce_sum_param_1, param2 is reduce_sum_param_2.
@@ -906,6 +909,338 @@ func ReduceMax(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 	binary.LittleEndian.PutUint64(p[8:], uint64(param1))
 	binary.LittleEndian.PutUint32(p[16:], param2)
 	return dev.Launch(ctx, Module, reduceMaxFunc, cfg, p[:])
+}
+
+// reduceSumRun runs blocks of kernel reduce_sum for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			reduceSumB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 20
+			} else {
+				return pc, budget
+			}
+		case 1:
+			reduceSumB1(w, m)
+			return pc, budget
+		case 2:
+			reduceSumB1_1(w, m)
+			t := m & w.P[1]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 21
+			} else {
+				return pc, budget
+			}
+		case 3:
+			return pc, budget
+		case 4:
+			reduceSumB2_1(w, m)
+			t := m & w.P[2]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 22
+			} else {
+				return pc, budget
+			}
+		case 5:
+			return pc, budget
+		case 6:
+			reduceSumB3_1(w, m)
+			t := m & w.P[3]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 23
+			} else {
+				return pc, budget
+			}
+		case 7:
+			return pc, budget
+		case 8:
+			reduceSumB4_1(w, m)
+			t := m & w.P[4]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 24
+			} else {
+				return pc, budget
+			}
+		case 9:
+			return pc, budget
+		case 10:
+			reduceSumB5_1(w, m)
+			t := m & w.P[5]
+			if t == m {
+				next = 11
+			} else if t == 0 {
+				next = 25
+			} else {
+				return pc, budget
+			}
+		case 11:
+			return pc, budget
+		case 12:
+			reduceSumB6_1(w, m)
+			t := m & w.P[6]
+			if t == m {
+				next = 13
+			} else if t == 0 {
+				next = 26
+			} else {
+				return pc, budget
+			}
+		case 13:
+			return pc, budget
+		case 14:
+			reduceSumB7_1(w, m)
+			t := m & w.P[7]
+			if t == m {
+				next = 15
+			} else if t == 0 {
+				next = 27
+			} else {
+				return pc, budget
+			}
+		case 15:
+			return pc, budget
+		case 16:
+			reduceSumB8_1(w, m)
+			t := m & w.P[8]
+			if t == m {
+				next = 17
+			} else if t == 0 {
+				next = 28
+			} else {
+				return pc, budget
+			}
+		case 17:
+			return pc, budget
+		case 18:
+			t := m & w.P[8]
+			if t == m {
+				next = 19
+			} else if t == 0 {
+				next = 29
+			} else {
+				return pc, budget
+			}
+		case 19:
+			next = 30
+		case 20:
+			reduceSumB11(w, m)
+			next = 1
+		case 21:
+			reduceSumB122(w, m)
+			next = 3
+		case 22:
+			reduceSumB13(w, m)
+			next = 5
+		case 23:
+			reduceSumB14(w, m)
+			next = 7
+		case 24:
+			reduceSumB15(w, m)
+			next = 9
+		case 25:
+			reduceSumB16(w, m)
+			next = 11
+		case 26:
+			reduceSumB17(w, m)
+			next = 13
+		case 27:
+			reduceSumB18(w, m)
+			next = 15
+		case 28:
+			reduceSumB19(w, m)
+			next = 17
+		case 29:
+			reduceSumB20(w, m)
+			next = 19
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 30 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// reduceMaxRun runs blocks of kernel reduce_max for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			reduceMaxB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 20
+			} else {
+				return pc, budget
+			}
+		case 1:
+			reduceMaxB1(w, m)
+			return pc, budget
+		case 2:
+			reduceMaxB1_1(w, m)
+			t := m & w.P[1]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 21
+			} else {
+				return pc, budget
+			}
+		case 3:
+			return pc, budget
+		case 4:
+			reduceMaxB2_1(w, m)
+			t := m & w.P[2]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 22
+			} else {
+				return pc, budget
+			}
+		case 5:
+			return pc, budget
+		case 6:
+			reduceMaxB3_1(w, m)
+			t := m & w.P[3]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 23
+			} else {
+				return pc, budget
+			}
+		case 7:
+			return pc, budget
+		case 8:
+			reduceMaxB4_1(w, m)
+			t := m & w.P[4]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 24
+			} else {
+				return pc, budget
+			}
+		case 9:
+			return pc, budget
+		case 10:
+			reduceMaxB5_1(w, m)
+			t := m & w.P[5]
+			if t == m {
+				next = 11
+			} else if t == 0 {
+				next = 25
+			} else {
+				return pc, budget
+			}
+		case 11:
+			return pc, budget
+		case 12:
+			reduceMaxB6_1(w, m)
+			t := m & w.P[6]
+			if t == m {
+				next = 13
+			} else if t == 0 {
+				next = 26
+			} else {
+				return pc, budget
+			}
+		case 13:
+			return pc, budget
+		case 14:
+			reduceMaxB7_1(w, m)
+			t := m & w.P[7]
+			if t == m {
+				next = 15
+			} else if t == 0 {
+				next = 27
+			} else {
+				return pc, budget
+			}
+		case 15:
+			return pc, budget
+		case 16:
+			reduceMaxB8_1(w, m)
+			t := m & w.P[8]
+			if t == m {
+				next = 17
+			} else if t == 0 {
+				next = 28
+			} else {
+				return pc, budget
+			}
+		case 17:
+			return pc, budget
+		case 18:
+			t := m & w.P[8]
+			if t == m {
+				next = 19
+			} else if t == 0 {
+				next = 29
+			} else {
+				return pc, budget
+			}
+		case 19:
+			next = 30
+		case 20:
+			reduceMaxB11(w, m)
+			next = 1
+		case 21:
+			reduceMaxB122(w, m)
+			next = 3
+		case 22:
+			reduceMaxB13(w, m)
+			next = 5
+		case 23:
+			reduceMaxB14(w, m)
+			next = 7
+		case 24:
+			reduceMaxB15(w, m)
+			next = 9
+		case 25:
+			reduceMaxB16(w, m)
+			next = 11
+		case 26:
+			reduceMaxB17(w, m)
+			next = 13
+		case 27:
+			reduceMaxB18(w, m)
+			next = 15
+		case 28:
+			reduceMaxB19(w, m)
+			next = 17
+		case 29:
+			reduceMaxB20(w, m)
+			next = 19
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 30 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }
 
 // reduceSumB0 runs b0 of kernel reduce_sum, PTX lines 25-31.
@@ -1008,13 +1343,23 @@ func reduceSumB1(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 41: mov.u64, warp-uniform
 	u2 := uint64(k1)
-	// PTX lines 42: lane-local, one loop over the lanes
+	// PTX lines 42, 43: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 42: add.s64
 				v3 := uint64(uint64(u2) + uint64(r10[l]))
 				r12[l] = v3
+				// 43: st.shared.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r5[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:43")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1022,11 +1367,17 @@ func reduceSumB1(w *runtime.Warp, m uint32) {
 				// 42: add.s64
 				v3 := uint64(uint64(u2) + uint64(r10[l]))
 				r12[l] = v3
+				// 43: st.shared.u32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r5[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:43")
+				}
 			}
 		}
 	}
-	// PTX line 43: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r5, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:43")
 }
 
 // reduceSumB1_1 runs b1 ($L__BB0_2) of kernel reduce_sum, PTX lines 45-45.
@@ -1313,21 +1664,35 @@ func reduceSumB8_1(w *runtime.Warp, m uint32) {
 func reduceSumB11(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
-	r9 := w.Reg(9)
 	k0 := uint64(0x4)
 	// PTX line 34: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/reduce_shared.ptx:34")
 	// PTX line 35: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	// PTX lines 36, 37: lane-local, one loop over the lanes
+	// PTX lines 36, 37, 38: lane-local, one loop over the lanes
 	{
+		v5aw := w.Window(0)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 36: mul.wide.s32
 				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
 				// 37: add.s64
 				v4 := uint64(uint64(u2) + uint64(v3))
-				r9[l] = v4
+				// 38: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Mem, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/reduce_shared.ptx:38")
+						continue
+					}
+					v5 = v5x
+				}
+				r5[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1336,266 +1701,870 @@ func reduceSumB11(w *runtime.Warp, m uint32) {
 				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
 				// 37: add.s64
 				v4 := uint64(uint64(u2) + uint64(v3))
-				r9[l] = v4
+				// 38: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Mem, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/reduce_shared.ptx:38")
+						continue
+					}
+					v5 = v5x
+				}
+				r5[l] = v5
 			}
 		}
+		flt.Raise(w)
 	}
-	// PTX line 38: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r5, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:38")
 }
 
 // reduceSumB122 runs b12 of kernel reduce_sum, PTX lines 48-51.
 func reduceSumB122(w *runtime.Warp, m uint32) {
 	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
 	r15 := w.Reg(15)
-	// PTX line 48: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r13, r12, 0xffffffffffffffff, 0x200, 4, 0, m, "testdata/ptx/reduce_shared.ptx:48")
-	// PTX line 49: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r14, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:49")
-	// PTX lines 50: lane-local, one loop over the lanes
+	// PTX lines 48, 49, 50: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 48: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x200
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:48")
+						continue
+					}
+					v1 = v1x
+				}
+				// 49: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:49")
+						continue
+					}
+					v2 = v2x
+				}
 				// 50: add.s32
-				v1 := uint64(uint32(r14[l]) + uint32(r13[l]))
-				r15[l] = v1
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r15[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 48: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x200
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:48")
+						continue
+					}
+					v1 = v1x
+				}
+				// 49: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:49")
+						continue
+					}
+					v2 = v2x
+				}
 				// 50: add.s32
-				v1 := uint64(uint32(r14[l]) + uint32(r13[l]))
-				r15[l] = v1
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r15[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 51: lane-local, one loop over the lanes
+	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 51: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r15[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:51")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 51: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r15[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:51")
+				}
 			}
 		}
 	}
-	// PTX line 51: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r15, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:51")
 }
 
 // reduceSumB13 runs b13 of kernel reduce_sum, PTX lines 57-60.
 func reduceSumB13(w *runtime.Warp, m uint32) {
 	r12 := w.Reg(12)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
 	r18 := w.Reg(18)
-	// PTX line 57: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r16, r12, 0xffffffffffffffff, 0x100, 4, 0, m, "testdata/ptx/reduce_shared.ptx:57")
-	// PTX line 58: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r17, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:58")
-	// PTX lines 59: lane-local, one loop over the lanes
+	// PTX lines 57, 58, 59: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 57: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x100
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:57")
+						continue
+					}
+					v1 = v1x
+				}
+				// 58: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:58")
+						continue
+					}
+					v2 = v2x
+				}
 				// 59: add.s32
-				v1 := uint64(uint32(r17[l]) + uint32(r16[l]))
-				r18[l] = v1
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r18[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 57: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x100
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:57")
+						continue
+					}
+					v1 = v1x
+				}
+				// 58: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:58")
+						continue
+					}
+					v2 = v2x
+				}
 				// 59: add.s32
-				v1 := uint64(uint32(r17[l]) + uint32(r16[l]))
-				r18[l] = v1
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r18[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 60: lane-local, one loop over the lanes
+	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 60: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r18[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:60")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 60: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r18[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:60")
+				}
 			}
 		}
 	}
-	// PTX line 60: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r18, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:60")
 }
 
 // reduceSumB14 runs b14 of kernel reduce_sum, PTX lines 66-69.
 func reduceSumB14(w *runtime.Warp, m uint32) {
 	r12 := w.Reg(12)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
 	r21 := w.Reg(21)
-	// PTX line 66: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r19, r12, 0xffffffffffffffff, 0x80, 4, 0, m, "testdata/ptx/reduce_shared.ptx:66")
-	// PTX line 67: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r20, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:67")
-	// PTX lines 68: lane-local, one loop over the lanes
+	// PTX lines 66, 67, 68: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 66: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x80
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:66")
+						continue
+					}
+					v1 = v1x
+				}
+				// 67: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:67")
+						continue
+					}
+					v2 = v2x
+				}
 				// 68: add.s32
-				v1 := uint64(uint32(r20[l]) + uint32(r19[l]))
-				r21[l] = v1
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r21[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 66: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x80
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:66")
+						continue
+					}
+					v1 = v1x
+				}
+				// 67: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:67")
+						continue
+					}
+					v2 = v2x
+				}
 				// 68: add.s32
-				v1 := uint64(uint32(r20[l]) + uint32(r19[l]))
-				r21[l] = v1
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r21[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 69: lane-local, one loop over the lanes
+	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 69: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r21[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:69")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 69: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r21[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:69")
+				}
 			}
 		}
 	}
-	// PTX line 69: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r21, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:69")
 }
 
 // reduceSumB15 runs b15 of kernel reduce_sum, PTX lines 75-78.
 func reduceSumB15(w *runtime.Warp, m uint32) {
 	r12 := w.Reg(12)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
 	r24 := w.Reg(24)
-	// PTX line 75: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r22, r12, 0xffffffffffffffff, 0x40, 4, 0, m, "testdata/ptx/reduce_shared.ptx:75")
-	// PTX line 76: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r23, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:76")
-	// PTX lines 77: lane-local, one loop over the lanes
+	// PTX lines 75, 76, 77: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 75: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x40
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:75")
+						continue
+					}
+					v1 = v1x
+				}
+				// 76: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:76")
+						continue
+					}
+					v2 = v2x
+				}
 				// 77: add.s32
-				v1 := uint64(uint32(r23[l]) + uint32(r22[l]))
-				r24[l] = v1
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r24[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 75: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x40
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:75")
+						continue
+					}
+					v1 = v1x
+				}
+				// 76: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:76")
+						continue
+					}
+					v2 = v2x
+				}
 				// 77: add.s32
-				v1 := uint64(uint32(r23[l]) + uint32(r22[l]))
-				r24[l] = v1
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r24[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 78: lane-local, one loop over the lanes
+	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 78: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r24[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:78")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 78: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r24[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:78")
+				}
 			}
 		}
 	}
-	// PTX line 78: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r24, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:78")
 }
 
 // reduceSumB16 runs b16 of kernel reduce_sum, PTX lines 84-87.
 func reduceSumB16(w *runtime.Warp, m uint32) {
 	r12 := w.Reg(12)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
 	r27 := w.Reg(27)
-	// PTX line 84: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r25, r12, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/reduce_shared.ptx:84")
-	// PTX line 85: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r26, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:85")
-	// PTX lines 86: lane-local, one loop over the lanes
+	// PTX lines 84, 85, 86: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 84: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x20
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:84")
+						continue
+					}
+					v1 = v1x
+				}
+				// 85: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:85")
+						continue
+					}
+					v2 = v2x
+				}
 				// 86: add.s32
-				v1 := uint64(uint32(r26[l]) + uint32(r25[l]))
-				r27[l] = v1
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r27[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 84: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x20
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:84")
+						continue
+					}
+					v1 = v1x
+				}
+				// 85: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:85")
+						continue
+					}
+					v2 = v2x
+				}
 				// 86: add.s32
-				v1 := uint64(uint32(r26[l]) + uint32(r25[l]))
-				r27[l] = v1
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r27[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 87: lane-local, one loop over the lanes
+	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 87: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r27[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:87")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 87: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r27[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:87")
+				}
 			}
 		}
 	}
-	// PTX line 87: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r27, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:87")
 }
 
 // reduceSumB17 runs b17 of kernel reduce_sum, PTX lines 93-96.
 func reduceSumB17(w *runtime.Warp, m uint32) {
 	r12 := w.Reg(12)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
 	r30 := w.Reg(30)
-	// PTX line 93: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r28, r12, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/reduce_shared.ptx:93")
-	// PTX line 94: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r29, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:94")
-	// PTX lines 95: lane-local, one loop over the lanes
+	// PTX lines 93, 94, 95: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 93: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x10
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:93")
+						continue
+					}
+					v1 = v1x
+				}
+				// 94: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:94")
+						continue
+					}
+					v2 = v2x
+				}
 				// 95: add.s32
-				v1 := uint64(uint32(r29[l]) + uint32(r28[l]))
-				r30[l] = v1
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r30[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 93: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x10
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:93")
+						continue
+					}
+					v1 = v1x
+				}
+				// 94: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:94")
+						continue
+					}
+					v2 = v2x
+				}
 				// 95: add.s32
-				v1 := uint64(uint32(r29[l]) + uint32(r28[l]))
-				r30[l] = v1
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r30[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 96: lane-local, one loop over the lanes
+	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 96: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r30[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:96")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 96: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r30[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:96")
+				}
 			}
 		}
 	}
-	// PTX line 96: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r30, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:96")
 }
 
 // reduceSumB18 runs b18 of kernel reduce_sum, PTX lines 102-105.
 func reduceSumB18(w *runtime.Warp, m uint32) {
 	r12 := w.Reg(12)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
 	r33 := w.Reg(33)
-	// PTX line 102: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r31, r12, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/reduce_shared.ptx:102")
-	// PTX line 103: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r32, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:103")
-	// PTX lines 104: lane-local, one loop over the lanes
+	// PTX lines 102, 103, 104: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 102: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x8
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:102")
+						continue
+					}
+					v1 = v1x
+				}
+				// 103: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:103")
+						continue
+					}
+					v2 = v2x
+				}
 				// 104: add.s32
-				v1 := uint64(uint32(r32[l]) + uint32(r31[l]))
-				r33[l] = v1
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r33[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 102: ld.shared.u32
+				v1a := uint64(r12[l]) + 0x8
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:102")
+						continue
+					}
+					v1 = v1x
+				}
+				// 103: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:103")
+						continue
+					}
+					v2 = v2x
+				}
 				// 104: add.s32
-				v1 := uint64(uint32(r32[l]) + uint32(r31[l]))
-				r33[l] = v1
+				v3 := uint64(uint32(v2) + uint32(v1))
+				r33[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 105: lane-local, one loop over the lanes
+	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 105: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r33[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:105")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 105: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r33[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:105")
+				}
 			}
 		}
 	}
-	// PTX line 105: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r33, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:105")
 }
 
 // reduceSumB19 runs b19 of kernel reduce_sum, PTX lines 111-114.
 func reduceSumB19(w *runtime.Warp, m uint32) {
 	r12 := w.Reg(12)
-	r35 := w.Reg(35)
 	r36 := w.Reg(36)
 	// PTX line 111: ld.shared.u32
 	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/reduce_shared.ptx:111")
-	// PTX line 112: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r35, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:112")
-	// PTX lines 113: lane-local, one loop over the lanes
+	// PTX lines 112, 113: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 112: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:112")
+						continue
+					}
+					v2 = v2x
+				}
 				// 113: add.s32
-				v2 := uint64(uint32(r35[l]) + uint32(u1))
-				r36[l] = v2
+				v3 := uint64(uint32(v2) + uint32(u1))
+				r36[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 112: ld.shared.u32
+				v2a := uint64(r12[l]) + 0x0
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(0, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:112")
+						continue
+					}
+					v2 = v2x
+				}
 				// 113: add.s32
-				v2 := uint64(uint32(r35[l]) + uint32(u1))
-				r36[l] = v2
+				v3 := uint64(uint32(v2) + uint32(u1))
+				r36[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 114: lane-local, one loop over the lanes
+	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 114: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r36[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:114")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 114: st.shared.u32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r36[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:114")
+				}
 			}
 		}
 	}
-	// PTX line 114: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r36, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:114")
 }
 
 // reduceSumB20 runs b20 of kernel reduce_sum, PTX lines 119-124.
 func reduceSumB20(w *runtime.Warp, m uint32) {
 	r2 := w.Reg(2)
 	r40 := w.Reg(40)
-	r41 := w.Reg(41)
 	k0 := uint64(0x4)
 	// PTX line 119: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/reduce_shared.ptx:119")
@@ -1624,9 +2593,34 @@ func reduceSumB20(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 123: ld.shared.u32
 	u5 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:123")
-	runtime.Broadcast(r41, m, u5)
-	// PTX line 124: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r41, r40, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:124")
+	// PTX lines 124: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(1)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 124: st.global.u32
+				s6 := uint64(r40[l]) + 0x0
+				s6v := uint64(u5)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Mem, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/reduce_shared.ptx:124")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 124: st.global.u32
+				s6 := uint64(r40[l]) + 0x0
+				s6v := uint64(u5)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Mem, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/reduce_shared.ptx:124")
+				}
+			}
+		}
+	}
 }
 
 // reduceMaxB0 runs b0 of kernel reduce_max, PTX lines 143-149.
@@ -1729,13 +2723,23 @@ func reduceMaxB1(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 159: mov.u64, warp-uniform
 	u2 := uint64(k1)
-	// PTX lines 160: lane-local, one loop over the lanes
+	// PTX lines 160, 161: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 160: add.s64
 				v3 := uint64(uint64(u2) + uint64(r10[l]))
 				r12[l] = v3
+				// 161: st.shared.f32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r5[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:161")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1743,11 +2747,17 @@ func reduceMaxB1(w *runtime.Warp, m uint32) {
 				// 160: add.s64
 				v3 := uint64(uint64(u2) + uint64(r10[l]))
 				r12[l] = v3
+				// 161: st.shared.f32
+				s4 := uint64(v3) + 0x0
+				s4v := uint64(r5[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:161")
+				}
 			}
 		}
 	}
-	// PTX line 161: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r5, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:161")
 }
 
 // reduceMaxB1_1 runs b1 ($L__BB1_2) of kernel reduce_max, PTX lines 163-163.
@@ -2034,21 +3044,35 @@ func reduceMaxB8_1(w *runtime.Warp, m uint32) {
 func reduceMaxB11(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
-	r9 := w.Reg(9)
 	k0 := uint64(0x4)
 	// PTX line 152: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/reduce_shared.ptx:152")
 	// PTX line 153: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	// PTX lines 154, 155: lane-local, one loop over the lanes
+	// PTX lines 154, 155, 156: lane-local, one loop over the lanes
 	{
+		v5aw := w.Window(2)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 154: mul.wide.s32
 				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
 				// 155: add.s64
 				v4 := uint64(uint64(u2) + uint64(v3))
-				r9[l] = v4
+				// 156: ld.global.f32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Mem, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/reduce_shared.ptx:156")
+						continue
+					}
+					v5 = v5x
+				}
+				r5[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2057,266 +3081,870 @@ func reduceMaxB11(w *runtime.Warp, m uint32) {
 				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
 				// 155: add.s64
 				v4 := uint64(uint64(u2) + uint64(v3))
-				r9[l] = v4
+				// 156: ld.global.f32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Mem, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/reduce_shared.ptx:156")
+						continue
+					}
+					v5 = v5x
+				}
+				r5[l] = v5
 			}
 		}
+		flt.Raise(w)
 	}
-	// PTX line 156: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r5, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:156")
 }
 
 // reduceMaxB122 runs b12 of kernel reduce_max, PTX lines 166-169.
 func reduceMaxB122(w *runtime.Warp, m uint32) {
 	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
 	r15 := w.Reg(15)
-	// PTX line 166: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r13, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:166")
-	// PTX line 167: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r14, r12, 0xffffffffffffffff, 0x200, 4, 0, m, "testdata/ptx/reduce_shared.ptx:167")
-	// PTX lines 168: lane-local, one loop over the lanes
+	// PTX lines 166, 167, 168: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 166: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:166")
+						continue
+					}
+					v1 = v1x
+				}
+				// 167: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x200
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:167")
+						continue
+					}
+					v2 = v2x
+				}
 				// 168: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r13[l]), uint32(r14[l]), false))
-				r15[l] = v1
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r15[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 166: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:166")
+						continue
+					}
+					v1 = v1x
+				}
+				// 167: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x200
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:167")
+						continue
+					}
+					v2 = v2x
+				}
 				// 168: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r13[l]), uint32(r14[l]), false))
-				r15[l] = v1
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r15[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 169: lane-local, one loop over the lanes
+	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 169: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r15[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:169")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 169: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r15[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:169")
+				}
 			}
 		}
 	}
-	// PTX line 169: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r15, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:169")
 }
 
 // reduceMaxB13 runs b13 of kernel reduce_max, PTX lines 175-178.
 func reduceMaxB13(w *runtime.Warp, m uint32) {
 	r12 := w.Reg(12)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
 	r18 := w.Reg(18)
-	// PTX line 175: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r16, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:175")
-	// PTX line 176: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r17, r12, 0xffffffffffffffff, 0x100, 4, 0, m, "testdata/ptx/reduce_shared.ptx:176")
-	// PTX lines 177: lane-local, one loop over the lanes
+	// PTX lines 175, 176, 177: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 175: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:175")
+						continue
+					}
+					v1 = v1x
+				}
+				// 176: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x100
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:176")
+						continue
+					}
+					v2 = v2x
+				}
 				// 177: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r16[l]), uint32(r17[l]), false))
-				r18[l] = v1
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r18[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 175: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:175")
+						continue
+					}
+					v1 = v1x
+				}
+				// 176: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x100
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:176")
+						continue
+					}
+					v2 = v2x
+				}
 				// 177: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r16[l]), uint32(r17[l]), false))
-				r18[l] = v1
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r18[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 178: lane-local, one loop over the lanes
+	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 178: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r18[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:178")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 178: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r18[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:178")
+				}
 			}
 		}
 	}
-	// PTX line 178: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r18, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:178")
 }
 
 // reduceMaxB14 runs b14 of kernel reduce_max, PTX lines 184-187.
 func reduceMaxB14(w *runtime.Warp, m uint32) {
 	r12 := w.Reg(12)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
 	r21 := w.Reg(21)
-	// PTX line 184: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r19, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:184")
-	// PTX line 185: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r20, r12, 0xffffffffffffffff, 0x80, 4, 0, m, "testdata/ptx/reduce_shared.ptx:185")
-	// PTX lines 186: lane-local, one loop over the lanes
+	// PTX lines 184, 185, 186: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 184: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:184")
+						continue
+					}
+					v1 = v1x
+				}
+				// 185: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x80
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:185")
+						continue
+					}
+					v2 = v2x
+				}
 				// 186: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r19[l]), uint32(r20[l]), false))
-				r21[l] = v1
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r21[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 184: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:184")
+						continue
+					}
+					v1 = v1x
+				}
+				// 185: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x80
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:185")
+						continue
+					}
+					v2 = v2x
+				}
 				// 186: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r19[l]), uint32(r20[l]), false))
-				r21[l] = v1
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r21[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 187: lane-local, one loop over the lanes
+	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 187: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r21[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:187")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 187: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r21[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:187")
+				}
 			}
 		}
 	}
-	// PTX line 187: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r21, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:187")
 }
 
 // reduceMaxB15 runs b15 of kernel reduce_max, PTX lines 193-196.
 func reduceMaxB15(w *runtime.Warp, m uint32) {
 	r12 := w.Reg(12)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
 	r24 := w.Reg(24)
-	// PTX line 193: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r22, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:193")
-	// PTX line 194: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r23, r12, 0xffffffffffffffff, 0x40, 4, 0, m, "testdata/ptx/reduce_shared.ptx:194")
-	// PTX lines 195: lane-local, one loop over the lanes
+	// PTX lines 193, 194, 195: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 193: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:193")
+						continue
+					}
+					v1 = v1x
+				}
+				// 194: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x40
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:194")
+						continue
+					}
+					v2 = v2x
+				}
 				// 195: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r22[l]), uint32(r23[l]), false))
-				r24[l] = v1
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r24[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 193: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:193")
+						continue
+					}
+					v1 = v1x
+				}
+				// 194: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x40
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:194")
+						continue
+					}
+					v2 = v2x
+				}
 				// 195: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r22[l]), uint32(r23[l]), false))
-				r24[l] = v1
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r24[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 196: lane-local, one loop over the lanes
+	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 196: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r24[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:196")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 196: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r24[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:196")
+				}
 			}
 		}
 	}
-	// PTX line 196: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r24, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:196")
 }
 
 // reduceMaxB16 runs b16 of kernel reduce_max, PTX lines 202-205.
 func reduceMaxB16(w *runtime.Warp, m uint32) {
 	r12 := w.Reg(12)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
 	r27 := w.Reg(27)
-	// PTX line 202: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r25, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:202")
-	// PTX line 203: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r26, r12, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/ptx/reduce_shared.ptx:203")
-	// PTX lines 204: lane-local, one loop over the lanes
+	// PTX lines 202, 203, 204: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 202: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:202")
+						continue
+					}
+					v1 = v1x
+				}
+				// 203: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x20
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:203")
+						continue
+					}
+					v2 = v2x
+				}
 				// 204: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r25[l]), uint32(r26[l]), false))
-				r27[l] = v1
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r27[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 202: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:202")
+						continue
+					}
+					v1 = v1x
+				}
+				// 203: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x20
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:203")
+						continue
+					}
+					v2 = v2x
+				}
 				// 204: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r25[l]), uint32(r26[l]), false))
-				r27[l] = v1
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r27[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 205: lane-local, one loop over the lanes
+	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 205: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r27[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:205")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 205: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r27[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:205")
+				}
 			}
 		}
 	}
-	// PTX line 205: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r27, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:205")
 }
 
 // reduceMaxB17 runs b17 of kernel reduce_max, PTX lines 211-214.
 func reduceMaxB17(w *runtime.Warp, m uint32) {
 	r12 := w.Reg(12)
-	r28 := w.Reg(28)
-	r29 := w.Reg(29)
 	r30 := w.Reg(30)
-	// PTX line 211: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r28, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:211")
-	// PTX line 212: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r29, r12, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/ptx/reduce_shared.ptx:212")
-	// PTX lines 213: lane-local, one loop over the lanes
+	// PTX lines 211, 212, 213: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 211: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:211")
+						continue
+					}
+					v1 = v1x
+				}
+				// 212: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x10
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:212")
+						continue
+					}
+					v2 = v2x
+				}
 				// 213: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r28[l]), uint32(r29[l]), false))
-				r30[l] = v1
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r30[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 211: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:211")
+						continue
+					}
+					v1 = v1x
+				}
+				// 212: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x10
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:212")
+						continue
+					}
+					v2 = v2x
+				}
 				// 213: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r28[l]), uint32(r29[l]), false))
-				r30[l] = v1
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r30[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 214: lane-local, one loop over the lanes
+	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 214: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r30[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:214")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 214: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r30[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:214")
+				}
 			}
 		}
 	}
-	// PTX line 214: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r30, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:214")
 }
 
 // reduceMaxB18 runs b18 of kernel reduce_max, PTX lines 220-223.
 func reduceMaxB18(w *runtime.Warp, m uint32) {
 	r12 := w.Reg(12)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
 	r33 := w.Reg(33)
-	// PTX line 220: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r31, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:220")
-	// PTX line 221: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r32, r12, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/ptx/reduce_shared.ptx:221")
-	// PTX lines 222: lane-local, one loop over the lanes
+	// PTX lines 220, 221, 222: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 220: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:220")
+						continue
+					}
+					v1 = v1x
+				}
+				// 221: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x8
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:221")
+						continue
+					}
+					v2 = v2x
+				}
 				// 222: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r31[l]), uint32(r32[l]), false))
-				r33[l] = v1
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r33[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 220: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:220")
+						continue
+					}
+					v1 = v1x
+				}
+				// 221: ld.shared.f32
+				v2a := uint64(r12[l]) + 0x8
+				var v2 uint64
+				if v2a < shEnd4 && v2a&3 == 0 {
+					v2 = runtime.Load32(sh, v2a)
+				} else {
+					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+					if !v2ok {
+						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:221")
+						continue
+					}
+					v2 = v2x
+				}
 				// 222: max.f32
-				v1 := uint64(isa.MaxF32(uint32(r31[l]), uint32(r32[l]), false))
-				r33[l] = v1
+				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+				r33[l] = v3
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 223: lane-local, one loop over the lanes
+	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 223: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r33[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:223")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 223: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(r33[l])
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:223")
+				}
 			}
 		}
 	}
-	// PTX line 223: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r33, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:223")
 }
 
 // reduceMaxB19 runs b19 of kernel reduce_max, PTX lines 229-232.
 func reduceMaxB19(w *runtime.Warp, m uint32) {
 	r12 := w.Reg(12)
 	r34 := w.Reg(34)
-	r36 := w.Reg(36)
-	// PTX line 229: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r34, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/reduce_shared.ptx:229")
-	// PTX line 230: ld.shared.f32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x404, 4, m, "testdata/ptx/reduce_shared.ptx:230")
-	// PTX lines 231: lane-local, one loop over the lanes
+	// PTX lines 229: lane-local, one loop over the lanes
 	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
+		var flt runtime.LaneFault
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 229: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:229")
+						continue
+					}
+					v1 = v1x
+				}
+				r34[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 229: ld.shared.f32
+				v1a := uint64(r12[l]) + 0x0
+				var v1 uint64
+				if v1a < shEnd4 && v1a&3 == 0 {
+					v1 = runtime.Load32(sh, v1a)
+				} else {
+					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+					if !v1ok {
+						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:229")
+						continue
+					}
+					v1 = v1x
+				}
+				r34[l] = v1
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX line 230: ld.shared.f32
+	u2 := w.LoadUniform(runtime.SpaceShared, 0x404, 4, m, "testdata/ptx/reduce_shared.ptx:230")
+	// PTX lines 231, 232: lane-local, one loop over the lanes
+	{
+		sh := w.SharedMem()
+		shEnd4 := runtime.AccessEnd(sh, 4)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 231: max.f32
-				v2 := uint64(isa.MaxF32(uint32(r34[l]), uint32(u1), false))
-				r36[l] = v2
+				v3 := uint64(isa.MaxF32(uint32(r34[l]), uint32(u2), false))
+				// 232: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(v3)
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:232")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
 				// 231: max.f32
-				v2 := uint64(isa.MaxF32(uint32(r34[l]), uint32(u1), false))
-				r36[l] = v2
+				v3 := uint64(isa.MaxF32(uint32(r34[l]), uint32(u2), false))
+				// 232: st.shared.f32
+				s4 := uint64(r12[l]) + 0x0
+				s4v := uint64(v3)
+				if s4 < shEnd4 && s4&3 == 0 {
+					runtime.Store32(sh, s4, s4v)
+				} else {
+					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:232")
+				}
 			}
 		}
 	}
-	// PTX line 232: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r36, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:232")
 }
 
 // reduceMaxB20 runs b20 of kernel reduce_max, PTX lines 237-242.
 func reduceMaxB20(w *runtime.Warp, m uint32) {
 	r2 := w.Reg(2)
 	r40 := w.Reg(40)
-	r41 := w.Reg(41)
 	k0 := uint64(0x4)
 	// PTX line 237: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/reduce_shared.ptx:237")
@@ -2345,7 +3973,32 @@ func reduceMaxB20(w *runtime.Warp, m uint32) {
 	}
 	// PTX line 241: ld.shared.f32
 	u5 := w.LoadUniform(runtime.SpaceShared, 0x400, 4, m, "testdata/ptx/reduce_shared.ptx:241")
-	runtime.Broadcast(r41, m, u5)
-	// PTX line 242: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r41, r40, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:242")
+	// PTX lines 242: lane-local, one loop over the lanes
+	{
+		s6w := w.Window(3)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 242: st.global.f32
+				s6 := uint64(r40[l]) + 0x0
+				s6v := uint64(u5)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Mem, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/reduce_shared.ptx:242")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 242: st.global.f32
+				s6 := uint64(r40[l]) + 0x0
+				s6v := uint64(u5)
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Mem, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/reduce_shared.ptx:242")
+				}
+			}
+		}
+	}
 }

@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/saxpy_math.ptx",
+	NumWindows: 9,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -171,6 +172,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	saxpyFunc.Run = saxpyRun
 	floatMathFunc.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 65-70; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	floatMathFunc.Blocks[0] = runtime.Block{
@@ -213,6 +215,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	floatMathFunc.Run = floatMathRun
 }
 
 // Saxpy launches PTX kernel saxpy (testdata/ptx/saxpy_math.ptx:11) on dev with the launch configuration cfg. Parameters: param0 is saxpy_param_0, param1 is saxpy_param_1, param2 is saxpy_param_2, param3 is saxpy_param_3.
@@ -236,6 +239,68 @@ func FloatMath(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 	binary.LittleEndian.PutUint64(p[40:], uint64(param5))
 	binary.LittleEndian.PutUint32(p[48:], param6)
 	return dev.Launch(ctx, Module, floatMathFunc, cfg, p[:])
+}
+
+// saxpyRun runs blocks of kernel saxpy for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			saxpyB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			next = 3
+		case 2:
+			saxpyB2(w, m)
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// floatMathRun runs blocks of kernel float_math for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			floatMathB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			next = 3
+		case 2:
+			floatMathB2(w, m)
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }
 
 // saxpyB0 runs b0 of kernel saxpy, PTX lines 24-29.
@@ -293,9 +358,6 @@ func saxpyB0(w *runtime.Warp, m uint32) {
 func saxpyB2(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
 	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
 	r15 := w.Reg(15)
 	k0 := uint64(0x4)
 	// PTX line 32: ld.param.f32
@@ -308,8 +370,11 @@ func saxpyB2(w *runtime.Warp, m uint32) {
 	u4 := uint64(u3)
 	// PTX line 36: cvta.to.global.u64, warp-uniform
 	u5 := uint64(u2)
-	// PTX lines 37, 38, 39: lane-local, one loop over the lanes
+	// PTX lines 37, 38, 39, 40, 41, 42: lane-local, one loop over the lanes
 	{
+		v9aw := w.Window(0)
+		v10aw := w.Window(1)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 37: mul.wide.s32
@@ -319,7 +384,40 @@ func saxpyB2(w *runtime.Warp, m uint32) {
 				r11[l] = v7
 				// 39: add.s64
 				v8 := uint64(uint64(u4) + uint64(v6))
-				r12[l] = v8
+				// 40: ld.global.nc.f32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Mem, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/saxpy_math.ptx:40")
+						continue
+					}
+					v9 = v9x
+				}
+				// 41: ld.global.f32
+				v10a := uint64(v7) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Mem, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/saxpy_math.ptx:41")
+						continue
+					}
+					v10 = v10x
+				}
+				// 42: fma.rn.f32
+				var v11 uint64
+				if v11f := math.FMA(float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10)))); isa.FmaF32Direct(v11f) {
+					v11 = uint64(math.Float32bits(float32(v11f)))
+				} else {
+					v11 = uint64(isa.FmaF32RN(uint32(u1), uint32(v9), uint32(v10)))
+				}
+				r15[l] = v11
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -331,43 +429,72 @@ func saxpyB2(w *runtime.Warp, m uint32) {
 				r11[l] = v7
 				// 39: add.s64
 				v8 := uint64(uint64(u4) + uint64(v6))
-				r12[l] = v8
+				// 40: ld.global.nc.f32
+				v9a := uint64(v8) + 0x0
+				var v9 uint64
+				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+					v9 = runtime.Load32(v9aw.Mem, v9ao)
+				} else {
+					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+					if !v9ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/saxpy_math.ptx:40")
+						continue
+					}
+					v9 = v9x
+				}
+				// 41: ld.global.f32
+				v10a := uint64(v7) + 0x0
+				var v10 uint64
+				if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
+					v10 = runtime.Load32(v10aw.Mem, v10ao)
+				} else {
+					v10x, v10ok := w.TryLoad(v10aw, runtime.SpaceGlobal, v10a, 4, l)
+					if !v10ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v10a, 4, "testdata/ptx/saxpy_math.ptx:41")
+						continue
+					}
+					v10 = v10x
+				}
+				// 42: fma.rn.f32
+				var v11 uint64
+				if v11f := math.FMA(float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(v9))), float64(math.Float32frombits(uint32(v10)))); isa.FmaF32Direct(v11f) {
+					v11 = uint64(math.Float32bits(float32(v11f)))
+				} else {
+					v11 = uint64(isa.FmaF32RN(uint32(u1), uint32(v9), uint32(v10)))
+				}
+				r15[l] = v11
 			}
 		}
+		flt.Raise(w)
 	}
-	// PTX line 40: ld.global.nc.f32
-	w.LoadLanes(runtime.SpaceGlobal, r13, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/saxpy_math.ptx:40")
-	// PTX line 41: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r14, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/saxpy_math.ptx:41")
-	// PTX lines 42: lane-local, one loop over the lanes
+	// PTX lines 43: lane-local, one loop over the lanes
 	{
+		s12w := w.Window(2)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 42: fma.rn.f32
-				var v9 uint64
-				if v9f := math.FMA(float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r13[l]))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v9f) {
-					v9 = uint64(math.Float32bits(float32(v9f)))
+				// 43: st.global.f32
+				s12 := uint64(r11[l]) + 0x0
+				s12v := uint64(r15[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Mem, s12o, s12v)
 				} else {
-					v9 = uint64(isa.FmaF32RN(uint32(u1), uint32(r13[l]), uint32(r14[l])))
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/saxpy_math.ptx:43")
 				}
-				r15[l] = v9
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 42: fma.rn.f32
-				var v9 uint64
-				if v9f := math.FMA(float64(math.Float32frombits(uint32(u1))), float64(math.Float32frombits(uint32(r13[l]))), float64(math.Float32frombits(uint32(r14[l])))); isa.FmaF32Direct(v9f) {
-					v9 = uint64(math.Float32bits(float32(v9f)))
+				// 43: st.global.f32
+				s12 := uint64(r11[l]) + 0x0
+				s12v := uint64(r15[l])
+				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+					runtime.Store32(s12w.Mem, s12o, s12v)
 				} else {
-					v9 = uint64(isa.FmaF32RN(uint32(u1), uint32(r13[l]), uint32(r14[l])))
+					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/saxpy_math.ptx:43")
 				}
-				r15[l] = v9
 			}
 		}
 	}
-	// PTX line 43: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r15, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/saxpy_math.ptx:43")
 }
 
 // floatMathB0 runs b0 of kernel float_math, PTX lines 65-70.
@@ -425,9 +552,7 @@ func floatMathB0(w *runtime.Warp, m uint32) {
 func floatMathB2(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
 	r17 := w.Reg(17)
-	r18 := w.Reg(18)
 	r19 := w.Reg(19)
-	r20 := w.Reg(20)
 	r21 := w.Reg(21)
 	r23 := w.Reg(23)
 	r24 := w.Reg(24)
@@ -466,8 +591,11 @@ func floatMathB2(w *runtime.Warp, m uint32) {
 	u11 := uint64(u4)
 	// PTX line 84: cvta.to.global.u64, warp-uniform
 	u12 := uint64(u1)
-	// PTX lines 85, 86: lane-local, one loop over the lanes
+	// PTX lines 85, 86, 87, 88, 89, 90, 91, 92: lane-local, one loop over the lanes
 	{
+		v15aw := w.Window(3)
+		v17aw := w.Window(4)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 85: mul.wide.s32
@@ -475,7 +603,44 @@ func floatMathB2(w *runtime.Warp, m uint32) {
 				r17[l] = v13
 				// 86: add.s64
 				v14 := uint64(uint64(u6) + uint64(v13))
-				r18[l] = v14
+				// 87: ld.global.f32
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Mem, v15ao)
+				} else {
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/saxpy_math.ptx:87")
+						continue
+					}
+					v15 = v15x
+				}
+				r19[l] = v15
+				// 88: add.s64
+				v16 := uint64(uint64(u3) + uint64(v13))
+				// 89: ld.global.f32
+				v17a := uint64(v16) + 0x0
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Mem, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
+					if !v17ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/saxpy_math.ptx:89")
+						continue
+					}
+					v17 = v17x
+				}
+				r21[l] = v17
+				// 90: abs.f32
+				v18 := uint64(isa.AbsF32(uint32(v15)))
+				// 91: sqrt.rn.f32
+				v19 := uint64(isa.SqrtF32(uint32(v18), isa.RN))
+				r23[l] = v19
+				// 92: add.s64
+				v20 := uint64(uint64(u12) + uint64(v13))
+				r24[l] = v20
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -485,185 +650,246 @@ func floatMathB2(w *runtime.Warp, m uint32) {
 				r17[l] = v13
 				// 86: add.s64
 				v14 := uint64(uint64(u6) + uint64(v13))
-				r18[l] = v14
-			}
-		}
-	}
-	// PTX line 87: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r19, r18, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/saxpy_math.ptx:87")
-	// PTX lines 88: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 88: add.s64
-				v15 := uint64(uint64(u3) + uint64(r17[l]))
-				r20[l] = v15
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 88: add.s64
-				v15 := uint64(uint64(u3) + uint64(r17[l]))
-				r20[l] = v15
-			}
-		}
-	}
-	// PTX line 89: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r21, r20, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/saxpy_math.ptx:89")
-	// PTX lines 90, 91, 92: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 90: abs.f32
-				v16 := uint64(isa.AbsF32(uint32(r19[l])))
-				// 91: sqrt.rn.f32
-				v17 := uint64(isa.SqrtF32(uint32(v16), isa.RN))
-				r23[l] = v17
-				// 92: add.s64
-				v18 := uint64(uint64(u12) + uint64(r17[l]))
-				r24[l] = v18
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 90: abs.f32
-				v16 := uint64(isa.AbsF32(uint32(r19[l])))
-				// 91: sqrt.rn.f32
-				v17 := uint64(isa.SqrtF32(uint32(v16), isa.RN))
-				r23[l] = v17
-				// 92: add.s64
-				v18 := uint64(uint64(u12) + uint64(r17[l]))
-				r24[l] = v18
-			}
-		}
-	}
-	// PTX line 93: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r23, r24, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/saxpy_math.ptx:93")
-	// PTX lines 94, 95, 96, 97, 98, 99: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 94: min.f32
-				v19 := uint64(isa.MinF32(uint32(r19[l]), uint32(r21[l]), false))
-				// 95: max.f32
-				v20 := uint64(isa.MaxF32(uint32(r19[l]), uint32(r21[l]), false))
-				// 96: fma.rn.f32
-				var v21 uint64
-				if v21f := math.FMA(float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v21f) {
-					v21 = uint64(math.Float32bits(float32(v21f)))
+				// 87: ld.global.f32
+				v15a := uint64(v14) + 0x0
+				var v15 uint64
+				if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
+					v15 = runtime.Load32(v15aw.Mem, v15ao)
 				} else {
-					v21 = uint64(isa.FmaF32RN(uint32(r21[l]), uint32(r21[l]), uint32(k1)))
+					v15x, v15ok := w.TryLoad(v15aw, runtime.SpaceGlobal, v15a, 4, l)
+					if !v15ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v15a, 4, "testdata/ptx/saxpy_math.ptx:87")
+						continue
+					}
+					v15 = v15x
+				}
+				r19[l] = v15
+				// 88: add.s64
+				v16 := uint64(uint64(u3) + uint64(v13))
+				// 89: ld.global.f32
+				v17a := uint64(v16) + 0x0
+				var v17 uint64
+				if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
+					v17 = runtime.Load32(v17aw.Mem, v17ao)
+				} else {
+					v17x, v17ok := w.TryLoad(v17aw, runtime.SpaceGlobal, v17a, 4, l)
+					if !v17ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v17a, 4, "testdata/ptx/saxpy_math.ptx:89")
+						continue
+					}
+					v17 = v17x
+				}
+				r21[l] = v17
+				// 90: abs.f32
+				v18 := uint64(isa.AbsF32(uint32(v15)))
+				// 91: sqrt.rn.f32
+				v19 := uint64(isa.SqrtF32(uint32(v18), isa.RN))
+				r23[l] = v19
+				// 92: add.s64
+				v20 := uint64(uint64(u12) + uint64(v13))
+				r24[l] = v20
+			}
+		}
+		flt.Raise(w)
+	}
+	// PTX lines 93, 94, 95, 96, 97, 98, 99: lane-local, one loop over the lanes
+	{
+		s21w := w.Window(5)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 93: st.global.f32
+				s21 := uint64(r24[l]) + 0x0
+				s21v := uint64(r23[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Mem, s21o, s21v)
+				} else {
+					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/saxpy_math.ptx:93")
+				}
+				// 94: min.f32
+				v22 := uint64(isa.MinF32(uint32(r19[l]), uint32(r21[l]), false))
+				// 95: max.f32
+				v23 := uint64(isa.MaxF32(uint32(r19[l]), uint32(r21[l]), false))
+				// 96: fma.rn.f32
+				var v24 uint64
+				if v24f := math.FMA(float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v24f) {
+					v24 = uint64(math.Float32bits(float32(v24f)))
+				} else {
+					v24 = uint64(isa.FmaF32RN(uint32(r21[l]), uint32(r21[l]), uint32(k1)))
 				}
 				// 97: div.rn.f32
-				v22 := uint64(isa.DivF32(uint32(v20), uint32(v21), isa.RN))
+				v25 := uint64(isa.DivF32(uint32(v23), uint32(v24), isa.RN))
 				// 98: sub.f32
-				v23 := uint64(isa.SubF32RN(uint32(v19), uint32(v22)))
-				r29[l] = v23
+				v26 := uint64(isa.SubF32RN(uint32(v22), uint32(v25)))
+				r29[l] = v26
 				// 99: add.s64
-				v24 := uint64(uint64(u11) + uint64(r17[l]))
-				r30[l] = v24
+				v27 := uint64(uint64(u11) + uint64(r17[l]))
+				r30[l] = v27
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 94: min.f32
-				v19 := uint64(isa.MinF32(uint32(r19[l]), uint32(r21[l]), false))
-				// 95: max.f32
-				v20 := uint64(isa.MaxF32(uint32(r19[l]), uint32(r21[l]), false))
-				// 96: fma.rn.f32
-				var v21 uint64
-				if v21f := math.FMA(float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v21f) {
-					v21 = uint64(math.Float32bits(float32(v21f)))
+				// 93: st.global.f32
+				s21 := uint64(r24[l]) + 0x0
+				s21v := uint64(r23[l])
+				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
+					runtime.Store32(s21w.Mem, s21o, s21v)
 				} else {
-					v21 = uint64(isa.FmaF32RN(uint32(r21[l]), uint32(r21[l]), uint32(k1)))
+					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 4, s21v, l, "testdata/ptx/saxpy_math.ptx:93")
+				}
+				// 94: min.f32
+				v22 := uint64(isa.MinF32(uint32(r19[l]), uint32(r21[l]), false))
+				// 95: max.f32
+				v23 := uint64(isa.MaxF32(uint32(r19[l]), uint32(r21[l]), false))
+				// 96: fma.rn.f32
+				var v24 uint64
+				if v24f := math.FMA(float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k1)))); isa.FmaF32Direct(v24f) {
+					v24 = uint64(math.Float32bits(float32(v24f)))
+				} else {
+					v24 = uint64(isa.FmaF32RN(uint32(r21[l]), uint32(r21[l]), uint32(k1)))
 				}
 				// 97: div.rn.f32
-				v22 := uint64(isa.DivF32(uint32(v20), uint32(v21), isa.RN))
+				v25 := uint64(isa.DivF32(uint32(v23), uint32(v24), isa.RN))
 				// 98: sub.f32
-				v23 := uint64(isa.SubF32RN(uint32(v19), uint32(v22)))
-				r29[l] = v23
+				v26 := uint64(isa.SubF32RN(uint32(v22), uint32(v25)))
+				r29[l] = v26
 				// 99: add.s64
-				v24 := uint64(uint64(u11) + uint64(r17[l]))
-				r30[l] = v24
+				v27 := uint64(uint64(u11) + uint64(r17[l]))
+				r30[l] = v27
 			}
 		}
 	}
-	// PTX line 100: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r29, r30, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/saxpy_math.ptx:100")
-	// PTX lines 101, 102, 103, 104: lane-local, one loop over the lanes
+	// PTX lines 100, 101, 102, 103, 104: lane-local, one loop over the lanes
 	{
+		s28w := w.Window(6)
 		if m == 0xffffffff {
 			for l := range 32 {
+				// 100: st.global.f32
+				s28 := uint64(r30[l]) + 0x0
+				s28v := uint64(r29[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Mem, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/saxpy_math.ptx:100")
+				}
 				// 101: mul.f32
-				v25 := uint64(isa.MulF32RN(uint32(r19[l]), uint32(r19[l])))
+				v29 := uint64(isa.MulF32RN(uint32(r19[l]), uint32(r19[l])))
 				// 102: mul.f32
-				v26 := uint64(isa.MulF32RN(uint32(v25), uint32(k2)))
+				v30 := uint64(isa.MulF32RN(uint32(v29), uint32(k2)))
 				// 103: ex2.approx.f32
-				v27 := uint64(isa.Ex2ApproxF32(uint32(v26)))
-				r33[l] = v27
+				v31 := uint64(isa.Ex2ApproxF32(uint32(v30)))
+				r33[l] = v31
 				// 104: add.s64
-				v28 := uint64(uint64(u10) + uint64(r17[l]))
-				r34[l] = v28
+				v32 := uint64(uint64(u10) + uint64(r17[l]))
+				r34[l] = v32
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
+				// 100: st.global.f32
+				s28 := uint64(r30[l]) + 0x0
+				s28v := uint64(r29[l])
+				if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
+					runtime.Store32(s28w.Mem, s28o, s28v)
+				} else {
+					w.StoreLane(s28w, runtime.SpaceGlobal, s28, 4, s28v, l, "testdata/ptx/saxpy_math.ptx:100")
+				}
 				// 101: mul.f32
-				v25 := uint64(isa.MulF32RN(uint32(r19[l]), uint32(r19[l])))
+				v29 := uint64(isa.MulF32RN(uint32(r19[l]), uint32(r19[l])))
 				// 102: mul.f32
-				v26 := uint64(isa.MulF32RN(uint32(v25), uint32(k2)))
+				v30 := uint64(isa.MulF32RN(uint32(v29), uint32(k2)))
 				// 103: ex2.approx.f32
-				v27 := uint64(isa.Ex2ApproxF32(uint32(v26)))
-				r33[l] = v27
+				v31 := uint64(isa.Ex2ApproxF32(uint32(v30)))
+				r33[l] = v31
 				// 104: add.s64
-				v28 := uint64(uint64(u10) + uint64(r17[l]))
-				r34[l] = v28
+				v32 := uint64(uint64(u10) + uint64(r17[l]))
+				r34[l] = v32
 			}
 		}
 	}
-	// PTX line 105: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r33, r34, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/saxpy_math.ptx:105")
-	// PTX lines 106, 107, 108, 109: lane-local, one loop over the lanes
+	// PTX lines 105, 106, 107, 108, 109: lane-local, one loop over the lanes
 	{
+		s33w := w.Window(7)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 106: fma.rn.f32
-				var v29 uint64
-				if v29f := math.FMA(float64(math.Float32frombits(uint32(r19[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k3)))); isa.FmaF32Direct(v29f) {
-					v29 = uint64(math.Float32bits(float32(v29f)))
+				// 105: st.global.f32
+				s33 := uint64(r34[l]) + 0x0
+				s33v := uint64(r33[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
+					runtime.Store32(s33w.Mem, s33o, s33v)
 				} else {
-					v29 = uint64(isa.FmaF32RN(uint32(r19[l]), uint32(r21[l]), uint32(k3)))
+					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/saxpy_math.ptx:105")
+				}
+				// 106: fma.rn.f32
+				var v34 uint64
+				if v34f := math.FMA(float64(math.Float32frombits(uint32(r19[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k3)))); isa.FmaF32Direct(v34f) {
+					v34 = uint64(math.Float32bits(float32(v34f)))
+				} else {
+					v34 = uint64(isa.FmaF32RN(uint32(r19[l]), uint32(r21[l]), uint32(k3)))
 				}
 				// 107: max.f32
-				v30 := uint64(isa.MaxF32(uint32(v29), uint32(k4), false))
+				v35 := uint64(isa.MaxF32(uint32(v34), uint32(k4), false))
 				// 108: min.f32
-				v31 := uint64(isa.MinF32(uint32(v30), uint32(k1), false))
-				r37[l] = v31
+				v36 := uint64(isa.MinF32(uint32(v35), uint32(k1), false))
+				r37[l] = v36
 				// 109: add.s64
-				v32 := uint64(uint64(u9) + uint64(r17[l]))
-				r38[l] = v32
+				v37 := uint64(uint64(u9) + uint64(r17[l]))
+				r38[l] = v37
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 106: fma.rn.f32
-				var v29 uint64
-				if v29f := math.FMA(float64(math.Float32frombits(uint32(r19[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k3)))); isa.FmaF32Direct(v29f) {
-					v29 = uint64(math.Float32bits(float32(v29f)))
+				// 105: st.global.f32
+				s33 := uint64(r34[l]) + 0x0
+				s33v := uint64(r33[l])
+				if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
+					runtime.Store32(s33w.Mem, s33o, s33v)
 				} else {
-					v29 = uint64(isa.FmaF32RN(uint32(r19[l]), uint32(r21[l]), uint32(k3)))
+					w.StoreLane(s33w, runtime.SpaceGlobal, s33, 4, s33v, l, "testdata/ptx/saxpy_math.ptx:105")
+				}
+				// 106: fma.rn.f32
+				var v34 uint64
+				if v34f := math.FMA(float64(math.Float32frombits(uint32(r19[l]))), float64(math.Float32frombits(uint32(r21[l]))), float64(math.Float32frombits(uint32(k3)))); isa.FmaF32Direct(v34f) {
+					v34 = uint64(math.Float32bits(float32(v34f)))
+				} else {
+					v34 = uint64(isa.FmaF32RN(uint32(r19[l]), uint32(r21[l]), uint32(k3)))
 				}
 				// 107: max.f32
-				v30 := uint64(isa.MaxF32(uint32(v29), uint32(k4), false))
+				v35 := uint64(isa.MaxF32(uint32(v34), uint32(k4), false))
 				// 108: min.f32
-				v31 := uint64(isa.MinF32(uint32(v30), uint32(k1), false))
-				r37[l] = v31
+				v36 := uint64(isa.MinF32(uint32(v35), uint32(k1), false))
+				r37[l] = v36
 				// 109: add.s64
-				v32 := uint64(uint64(u9) + uint64(r17[l]))
-				r38[l] = v32
+				v37 := uint64(uint64(u9) + uint64(r17[l]))
+				r38[l] = v37
 			}
 		}
 	}
-	// PTX line 110: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r37, r38, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/saxpy_math.ptx:110")
+	// PTX lines 110: lane-local, one loop over the lanes
+	{
+		s38w := w.Window(8)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 110: st.global.f32
+				s38 := uint64(r38[l]) + 0x0
+				s38v := uint64(r37[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
+					runtime.Store32(s38w.Mem, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/saxpy_math.ptx:110")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 110: st.global.f32
+				s38 := uint64(r38[l]) + 0x0
+				s38v := uint64(r37[l])
+				if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
+					runtime.Store32(s38w.Mem, s38o, s38v)
+				} else {
+					w.StoreLane(s38w, runtime.SpaceGlobal, s38, 4, s38v, l, "testdata/ptx/saxpy_math.ptx:110")
+				}
+			}
+		}
+	}
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/switch_dense.ptx",
+	NumWindows: 4,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -473,6 +474,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	switchDenseFunc.Run = switchDenseRun
 	switchDefaultFunc.Blocks = make([]runtime.Block, 31)
 	// b0, PTX lines 130-135; divergent, reconverges at block 16 (b16 ($L__BB1_23))
 	switchDefaultFunc.Blocks[0] = runtime.Block{
@@ -845,6 +847,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	switchDefaultFunc.Run = switchDefaultRun
 }
 
 // SwitchDense launches PTX kernel switch_dense (testdata/ptx/switch_dense.ptx:11) on dev with the launch configuration cfg. Parameters: param0 is switch_dense_param_0, param1 is switch_dense_param_1, param2 is switch_dense_param_2.
@@ -863,6 +866,379 @@ func SwitchDefault(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchC
 	binary.LittleEndian.PutUint64(p[8:], uint64(param1))
 	binary.LittleEndian.PutUint32(p[16:], param2)
 	return dev.Launch(ctx, Module, switchDefaultFunc, cfg, p[:])
+}
+
+// switchDenseRun runs blocks of kernel switch_dense for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			switchDenseB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 17
+			} else if t == 0 {
+				next = 19
+			} else {
+				return pc, budget
+			}
+		case 1:
+			switchDenseB1(w, m)
+			next = 16
+		case 2:
+			switchDenseB2(w, m)
+			t := m & w.P[4]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 23
+			} else {
+				return pc, budget
+			}
+		case 3:
+			switchDenseB3(w, m)
+			next = 16
+		case 4:
+			switchDenseB4(w, m)
+			t := m & w.P[6]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 25
+			} else {
+				return pc, budget
+			}
+		case 5:
+			switchDenseB5(w, m)
+			next = 16
+		case 6:
+			switchDenseB6(w, m)
+			t := m & w.P[7]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 26
+			} else {
+				return pc, budget
+			}
+		case 7:
+			switchDenseB7(w, m)
+			next = 16
+		case 8:
+			switchDenseB8(w, m)
+			t := m & w.P[8]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 27
+			} else {
+				return pc, budget
+			}
+		case 9:
+			switchDenseB9(w, m)
+			next = 16
+		case 10:
+			switchDenseB10(w, m)
+			t := m & w.P[9]
+			if t == m {
+				next = 11
+			} else if t == 0 {
+				next = 28
+			} else {
+				return pc, budget
+			}
+		case 11:
+			switchDenseB11(w, m)
+			next = 16
+		case 12:
+			switchDenseB12(w, m)
+			t := m & w.P[10]
+			if t == m {
+				next = 13
+			} else if t == 0 {
+				next = 29
+			} else {
+				return pc, budget
+			}
+		case 13:
+			switchDenseB13(w, m)
+			next = 16
+		case 14:
+			switchDenseB14(w, m)
+			t := m & w.P[11]
+			if t == m {
+				next = 15
+			} else if t == 0 {
+				next = 30
+			} else {
+				return pc, budget
+			}
+		case 15:
+			switchDenseB15(w, m)
+			next = 16
+		case 16:
+			switchDenseB16(w, m)
+			next = 17
+		case 17:
+			next = 31
+		case 18:
+			return pc, budget
+		case 19:
+			switchDenseB19(w, m)
+			t := m & w.P[1]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 20
+			} else {
+				return pc, budget
+			}
+		case 20:
+			switchDenseB20(w, m)
+			t := m & w.P[2]
+			if t == m {
+				next = 4
+			} else if t == 0 {
+				next = 21
+			} else {
+				return pc, budget
+			}
+		case 21:
+			switchDenseB21(w, m)
+			t := m & w.P[3]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 22
+			} else {
+				return pc, budget
+			}
+		case 22:
+			next = 8
+		case 23:
+			switchDenseB23(w, m)
+			t := m & w.P[5]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 24
+			} else {
+				return pc, budget
+			}
+		case 24:
+			next = 10
+		case 25:
+			next = 12
+		case 26:
+			next = 14
+		case 27:
+			next = 18
+		case 28:
+			next = 18
+		case 29:
+			next = 18
+		case 30:
+			next = 18
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 31 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// switchDefaultRun runs blocks of kernel switch_default for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			switchDefaultB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 16
+			} else if t == 0 {
+				next = 17
+			} else {
+				return pc, budget
+			}
+		case 1:
+			switchDefaultB1(w, m)
+			t := m & w.P[2]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 19
+			} else {
+				return pc, budget
+			}
+		case 2:
+			switchDefaultB2(w, m)
+			t := m & w.P[3]
+			if t == m {
+				next = 11
+			} else if t == 0 {
+				next = 20
+			} else {
+				return pc, budget
+			}
+		case 3:
+			switchDefaultB3(w, m)
+			next = 15
+		case 4:
+			switchDefaultB4(w, m)
+			t := m & w.P[6]
+			if t == m {
+				next = 6
+			} else if t == 0 {
+				next = 23
+			} else {
+				return pc, budget
+			}
+		case 5:
+			switchDefaultB5(w, m)
+			next = 15
+		case 6:
+			switchDefaultB6(w, m)
+			t := m & w.P[9]
+			if t == m {
+				next = 10
+			} else if t == 0 {
+				next = 26
+			} else {
+				return pc, budget
+			}
+		case 7:
+			switchDefaultB7(w, m)
+			next = 15
+		case 8:
+			switchDefaultB8(w, m)
+			t := m & w.P[11]
+			if t == m {
+				next = 12
+			} else if t == 0 {
+				next = 28
+			} else {
+				return pc, budget
+			}
+		case 9:
+			switchDefaultB9(w, m)
+			next = 15
+		case 10:
+			switchDefaultB10(w, m)
+			next = 15
+		case 11:
+			switchDefaultB11(w, m)
+			next = 15
+		case 12:
+			switchDefaultB12(w, m)
+			next = 15
+		case 13:
+			switchDefaultB13(w, m)
+			next = 15
+		case 14:
+			switchDefaultB14(w, m)
+			next = 15
+		case 15:
+			switchDefaultB15(w, m)
+			next = 16
+		case 16:
+			next = 30
+		case 17:
+			switchDefaultB17(w, m)
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 18
+			} else {
+				return pc, budget
+			}
+		case 18:
+			next = 4
+		case 19:
+			next = 8
+		case 20:
+			switchDefaultB20(w, m)
+			t := m & w.P[4]
+			if t == m {
+				next = 13
+			} else if t == 0 {
+				next = 21
+			} else {
+				return pc, budget
+			}
+		case 21:
+			switchDefaultB21(w, m)
+			t := m & w.P[5]
+			if t == m {
+				next = 3
+			} else if t == 0 {
+				next = 22
+			} else {
+				return pc, budget
+			}
+		case 22:
+			next = 14
+		case 23:
+			switchDefaultB23(w, m)
+			t := m & w.P[7]
+			if t == m {
+				next = 15
+			} else if t == 0 {
+				next = 24
+			} else {
+				return pc, budget
+			}
+		case 24:
+			switchDefaultB24(w, m)
+			t := m & w.P[8]
+			if t == m {
+				next = 5
+			} else if t == 0 {
+				next = 25
+			} else {
+				return pc, budget
+			}
+		case 25:
+			next = 14
+		case 26:
+			switchDefaultB26(w, m)
+			t := m & w.P[10]
+			if t == m {
+				next = 7
+			} else if t == 0 {
+				next = 27
+			} else {
+				return pc, budget
+			}
+		case 27:
+			next = 14
+		case 28:
+			switchDefaultB28(w, m)
+			t := m & w.P[12]
+			if t == m {
+				next = 9
+			} else if t == 0 {
+				next = 29
+			} else {
+				return pc, budget
+			}
+		case 29:
+			next = 14
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 30 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }
 
 // switchDenseB0 runs b0 of kernel switch_dense, PTX lines 22-27.
@@ -1374,14 +1750,14 @@ func switchDenseB15(w *runtime.Warp, m uint32) {
 func switchDenseB16(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
 	r11 := w.Reg(11)
-	r20 := w.Reg(20)
 	k0 := uint64(0x2)
 	// PTX line 104: ld.param.u64
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/switch_dense.ptx:104")
 	// PTX line 105: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	// PTX lines 106, 107, 108: lane-local, one loop over the lanes
+	// PTX lines 106, 107, 108, 109: lane-local, one loop over the lanes
 	{
+		s6w := w.Window(0)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 106: cvt.s64.s32
@@ -1390,7 +1766,14 @@ func switchDenseB16(w *runtime.Warp, m uint32) {
 				v4 := uint64(uint64(v3) << uint32(k0))
 				// 108: add.s64
 				v5 := uint64(uint64(u2) + uint64(v4))
-				r20[l] = v5
+				// 109: st.global.u32
+				s6 := uint64(v5) + 0x0
+				s6v := uint64(r11[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Mem, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/switch_dense.ptx:109")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -1401,18 +1784,22 @@ func switchDenseB16(w *runtime.Warp, m uint32) {
 				v4 := uint64(uint64(v3) << uint32(k0))
 				// 108: add.s64
 				v5 := uint64(uint64(u2) + uint64(v4))
-				r20[l] = v5
+				// 109: st.global.u32
+				s6 := uint64(v5) + 0x0
+				s6v := uint64(r11[l])
+				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+					runtime.Store32(s6w.Mem, s6o, s6v)
+				} else {
+					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/switch_dense.ptx:109")
+				}
 			}
 		}
 	}
-	// PTX line 109: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r11, r20, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/switch_dense.ptx:109")
 }
 
 // switchDenseB19 runs b19 of kernel switch_dense, PTX lines 30-36.
 func switchDenseB19(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
-	r8 := w.Reg(8)
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
 	k0 := uint64(0x4)
@@ -1422,62 +1809,78 @@ func switchDenseB19(w *runtime.Warp, m uint32) {
 	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/switch_dense.ptx:30")
 	// PTX line 31: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	// PTX lines 32, 33: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 32: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 33: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r8[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 32: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 33: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r8[l] = v4
-			}
-		}
-	}
-	// PTX line 34: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r9, r8, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/switch_dense.ptx:34")
-	// PTX lines 35, 36: lane-local, one loop over the lanes
+	// PTX lines 32, 33, 34, 35, 36: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		v5aw := w.Window(1)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 35: and.b32
-				v5 := uint64(uint32(r9[l]) & uint32(k1))
-				r10[l] = v5
-				// 36: setp.gt.s32
-				c6t := int32(v5) > int32(k2)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// 32: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 33: add.s64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 34: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Mem, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/switch_dense.ptx:34")
+						continue
+					}
+					v5 = v5x
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				r9[l] = v5
+				// 35: and.b32
+				v6 := uint64(uint32(v5) & uint32(k1))
+				r10[l] = v6
+				// 36: setp.gt.s32
+				c7t := int32(v6) > int32(k2)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p1 = p1&^(1<<l) | c7b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 35: and.b32
-				v5 := uint64(uint32(r9[l]) & uint32(k1))
-				r10[l] = v5
-				// 36: setp.gt.s32
-				c6t := int32(v5) > int32(k2)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
+				// 32: mul.wide.s32
+				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 33: add.s64
+				v4 := uint64(uint64(u2) + uint64(v3))
+				// 34: ld.global.u32
+				v5a := uint64(v4) + 0x0
+				var v5 uint64
+				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+					v5 = runtime.Load32(v5aw.Mem, v5ao)
+				} else {
+					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+					if !v5ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/switch_dense.ptx:34")
+						continue
+					}
+					v5 = v5x
 				}
-				p1 = p1&^(1<<l) | c6b0<<l
+				r9[l] = v5
+				// 35: and.b32
+				v6 := uint64(uint32(v5) & uint32(k1))
+				r10[l] = v6
+				// 36: setp.gt.s32
+				c7t := int32(v6) > int32(k2)
+				c7 := c7t
+				c7b0 := uint32(0)
+				if c7 {
+					c7b0 = 1
+				}
+				p1 = p1&^(1<<l) | c7b0<<l
 			}
 		}
+		flt.Raise(w)
 		w.P[1] = p1
 	}
 }
@@ -2025,17 +2428,24 @@ func switchDefaultB15(w *runtime.Warp, m uint32) {
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)
 	r13 := w.Reg(13)
-	r15 := w.Reg(15)
 	k0 := uint64(0x2)
-	// PTX lines 215, 216: lane-local, one loop over the lanes
+	// PTX lines 215, 216, 217: lane-local, one loop over the lanes
 	{
+		s3w := w.Window(2)
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 215: shl.b64
 				v1 := uint64(uint64(r9[l]) << uint32(k0))
 				// 216: add.s64
 				v2 := uint64(uint64(r8[l]) + uint64(v1))
-				r15[l] = v2
+				// 217: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r13[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Mem, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/switch_dense.ptx:217")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -2044,12 +2454,17 @@ func switchDefaultB15(w *runtime.Warp, m uint32) {
 				v1 := uint64(uint64(r9[l]) << uint32(k0))
 				// 216: add.s64
 				v2 := uint64(uint64(r8[l]) + uint64(v1))
-				r15[l] = v2
+				// 217: st.global.u32
+				s3 := uint64(v2) + 0x0
+				s3v := uint64(r13[l])
+				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+					runtime.Store32(s3w.Mem, s3o, s3v)
+				} else {
+					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/switch_dense.ptx:217")
+				}
 			}
 		}
 	}
-	// PTX line 217: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r13, r15, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/switch_dense.ptx:217")
 }
 
 // switchDefaultB17 runs b17 of kernel switch_default, PTX lines 138-146.
@@ -2057,7 +2472,6 @@ func switchDefaultB17(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)
-	r11 := w.Reg(11)
 	r12 := w.Reg(12)
 	k0 := uint64(0x4)
 	k1 := uint64(0x3)
@@ -2070,62 +2484,78 @@ func switchDefaultB17(w *runtime.Warp, m uint32) {
 	// PTX line 141: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u1)
 	runtime.Broadcast(r8, m, u4)
-	// PTX lines 142, 143, 144: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 142: cvt.s64.s32
-				v5 := uint64(uint64(int32(r4[l])))
-				r9[l] = v5
-				// 143: mul.wide.s32
-				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 144: add.s64
-				v7 := uint64(uint64(u3) + uint64(v6))
-				r11[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 142: cvt.s64.s32
-				v5 := uint64(uint64(int32(r4[l])))
-				r9[l] = v5
-				// 143: mul.wide.s32
-				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 144: add.s64
-				v7 := uint64(uint64(u3) + uint64(v6))
-				r11[l] = v7
-			}
-		}
-	}
-	// PTX line 145: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r12, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/switch_dense.ptx:145")
-	// PTX lines 146: lane-local, one loop over the lanes
+	// PTX lines 142, 143, 144, 145, 146: lane-local, one loop over the lanes
 	{
 		p1 := w.P[1]
+		v8aw := w.Window(3)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 146: setp.gt.s32
-				c8t := int32(r12[l]) > int32(k1)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				// 142: cvt.s64.s32
+				v5 := uint64(uint64(int32(r4[l])))
+				r9[l] = v5
+				// 143: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 144: add.s64
+				v7 := uint64(uint64(u3) + uint64(v6))
+				// 145: ld.global.u32
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Mem, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/switch_dense.ptx:145")
+						continue
+					}
+					v8 = v8x
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
+				r12[l] = v8
+				// 146: setp.gt.s32
+				c9t := int32(v8) > int32(k1)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 146: setp.gt.s32
-				c8t := int32(r12[l]) > int32(k1)
-				c8 := c8t
-				c8b0 := uint32(0)
-				if c8 {
-					c8b0 = 1
+				// 142: cvt.s64.s32
+				v5 := uint64(uint64(int32(r4[l])))
+				r9[l] = v5
+				// 143: mul.wide.s32
+				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+				// 144: add.s64
+				v7 := uint64(uint64(u3) + uint64(v6))
+				// 145: ld.global.u32
+				v8a := uint64(v7) + 0x0
+				var v8 uint64
+				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+					v8 = runtime.Load32(v8aw.Mem, v8ao)
+				} else {
+					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+					if !v8ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/switch_dense.ptx:145")
+						continue
+					}
+					v8 = v8x
 				}
-				p1 = p1&^(1<<l) | c8b0<<l
+				r12[l] = v8
+				// 146: setp.gt.s32
+				c9t := int32(v8) > int32(k1)
+				c9 := c9t
+				c9b0 := uint32(0)
+				if c9 {
+					c9b0 = 1
+				}
+				p1 = p1&^(1<<l) | c9b0<<l
 			}
 		}
+		flt.Raise(w)
 		w.P[1] = p1
 	}
 }

@@ -17,6 +17,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/vecadd.ptx",
+	NumWindows: 3,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -109,6 +110,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	vecaddFunc.Run = vecaddRun
 }
 
 // Vecadd launches PTX kernel vecadd (testdata/ptx/vecadd.ptx:11) on dev with the launch configuration cfg. Parameters: param0 is vecadd_param_0, param1 is vecadd_param_1, param2 is vecadd_param_2, param3 is vecadd_param_3.
@@ -119,6 +121,37 @@ func Vecadd(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, 
 	binary.LittleEndian.PutUint64(p[16:], uint64(param2))
 	binary.LittleEndian.PutUint32(p[24:], param3)
 	return dev.Launch(ctx, Module, vecaddFunc, cfg, p[:])
+}
+
+// vecaddRun runs blocks of kernel vecadd for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func vecaddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			vecaddB0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			next = 3
+		case 2:
+			vecaddB2(w, m)
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }
 
 // vecaddB0 runs b0 of kernel vecadd, PTX lines 24-29.
@@ -176,10 +209,6 @@ func vecaddB0(w *runtime.Warp, m uint32) {
 func vecaddB2(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
 	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r14 := w.Reg(14)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
 	r17 := w.Reg(17)
 	k0 := uint64(0x4)
 	// PTX line 32: ld.param.u64
@@ -194,8 +223,11 @@ func vecaddB2(w *runtime.Warp, m uint32) {
 	u5 := uint64(u4)
 	// PTX line 37: cvta.to.global.u64, warp-uniform
 	u6 := uint64(u1)
-	// PTX lines 38, 39, 40, 41: lane-local, one loop over the lanes
+	// PTX lines 38, 39, 40, 41, 42, 43, 44: lane-local, one loop over the lanes
 	{
+		v11aw := w.Window(0)
+		v12aw := w.Window(1)
+		var flt runtime.LaneFault
 		if m == 0xffffffff {
 			for l := range 32 {
 				// 38: mul.wide.s32
@@ -205,10 +237,37 @@ func vecaddB2(w *runtime.Warp, m uint32) {
 				r12[l] = v8
 				// 40: add.s64
 				v9 := uint64(uint64(u3) + uint64(v7))
-				r13[l] = v9
 				// 41: add.s64
 				v10 := uint64(uint64(u5) + uint64(v7))
-				r14[l] = v10
+				// 42: ld.global.f32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Mem, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/vecadd.ptx:42")
+						continue
+					}
+					v11 = v11x
+				}
+				// 43: ld.global.f32
+				v12a := uint64(v9) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Mem, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+					if !v12ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/vecadd.ptx:43")
+						continue
+					}
+					v12 = v12x
+				}
+				// 44: add.f32
+				v13 := uint64(isa.AddF32RN(uint32(v11), uint32(v12)))
+				r17[l] = v13
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
@@ -220,34 +279,67 @@ func vecaddB2(w *runtime.Warp, m uint32) {
 				r12[l] = v8
 				// 40: add.s64
 				v9 := uint64(uint64(u3) + uint64(v7))
-				r13[l] = v9
 				// 41: add.s64
 				v10 := uint64(uint64(u5) + uint64(v7))
-				r14[l] = v10
+				// 42: ld.global.f32
+				v11a := uint64(v10) + 0x0
+				var v11 uint64
+				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+					v11 = runtime.Load32(v11aw.Mem, v11ao)
+				} else {
+					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+					if !v11ok {
+						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/vecadd.ptx:42")
+						continue
+					}
+					v11 = v11x
+				}
+				// 43: ld.global.f32
+				v12a := uint64(v9) + 0x0
+				var v12 uint64
+				if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
+					v12 = runtime.Load32(v12aw.Mem, v12ao)
+				} else {
+					v12x, v12ok := w.TryLoad(v12aw, runtime.SpaceGlobal, v12a, 4, l)
+					if !v12ok {
+						flt.Note(1, l, runtime.SpaceGlobal, v12a, 4, "testdata/ptx/vecadd.ptx:43")
+						continue
+					}
+					v12 = v12x
+				}
+				// 44: add.f32
+				v13 := uint64(isa.AddF32RN(uint32(v11), uint32(v12)))
+				r17[l] = v13
 			}
 		}
+		flt.Raise(w)
 	}
-	// PTX line 42: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r15, r14, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/vecadd.ptx:42")
-	// PTX line 43: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r16, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/vecadd.ptx:43")
-	// PTX lines 44: lane-local, one loop over the lanes
+	// PTX lines 45: lane-local, one loop over the lanes
 	{
+		s14w := w.Window(2)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 44: add.f32
-				v11 := uint64(isa.AddF32RN(uint32(r15[l]), uint32(r16[l])))
-				r17[l] = v11
+				// 45: st.global.f32
+				s14 := uint64(r12[l]) + 0x0
+				s14v := uint64(r17[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Mem, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/vecadd.ptx:45")
+				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 44: add.f32
-				v11 := uint64(isa.AddF32RN(uint32(r15[l]), uint32(r16[l])))
-				r17[l] = v11
+				// 45: st.global.f32
+				s14 := uint64(r12[l]) + 0x0
+				s14v := uint64(r17[l])
+				if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
+					runtime.Store32(s14w.Mem, s14o, s14v)
+				} else {
+					w.StoreLane(s14w, runtime.SpaceGlobal, s14, 4, s14v, l, "testdata/ptx/vecadd.ptx:45")
+				}
 			}
 		}
 	}
-	// PTX line 45: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r17, r12, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/vecadd.ptx:45")
 }

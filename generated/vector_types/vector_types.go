@@ -18,6 +18,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/vector_types.ptx",
+	NumWindows: 0,
 	SM:         80,
 	SharedSize: 0,
 }
@@ -150,6 +151,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	scale4Func.Run = scale4Run
 	swap2Func.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 67-72; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	swap2Func.Blocks[0] = runtime.Block{
@@ -192,6 +194,7 @@ func init() {
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
+	swap2Func.Run = swap2Run
 }
 
 // Scale4 launches PTX kernel scale4 (testdata/ptx/vector_types.ptx:11) on dev with the launch configuration cfg. Parameters: param0 is scale4_param_0, param1 is scale4_param_1, param2 is scale4_param_2, param3 is scale4_param_3, param4 is scale4_param_4.
@@ -212,6 +215,68 @@ func Swap2(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, p
 	binary.LittleEndian.PutUint64(p[8:], uint64(param1))
 	binary.LittleEndian.PutUint32(p[16:], param2)
 	return dev.Launch(ctx, Module, swap2Func, cfg, p[:])
+}
+
+// scale4Run runs blocks of kernel scale4 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func scale4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			scale4B0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			next = 3
+		case 2:
+			scale4B2(w, m)
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// swap2Run runs blocks of kernel swap2 for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func swap2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			swap2B0(w, m)
+			t := m & w.P[0]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 2
+			} else {
+				return pc, budget
+			}
+		case 1:
+			next = 3
+		case 2:
+			swap2B2(w, m)
+			next = 1
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
 }
 
 // scale4B0 runs b0 of kernel scale4, PTX lines 25-30.
