@@ -104,8 +104,13 @@ func (w *Warp) run() runStatus {
 		if st := w.CTA.stats; st != nil {
 			w.runCounted(st, b, e.pc, m)
 		} else if fn.Run != nil {
-			e.pc, w.budget = fn.Run(w, e.pc, m, e.reconv, w.budget)
-			b = &fn.Blocks[e.pc]
+			pc, budget := fn.Run(w, e.pc, m, e.reconv, w.budget)
+			w.budget = budget
+			if pc == RunDone {
+				continue
+			}
+			e.pc = pc
+			b = &fn.Blocks[pc]
 		} else {
 			for _, in := range b.Code {
 				in(w, m)

@@ -217,3 +217,35 @@ func (f *LaneFault) raise(w *Warp) {
 	w.Bytes(f.sp, f.addr, f.n, f.lane, f.loc)
 	panic("runtime: LaneFault: no fault for a failed access")
 }
+
+// RunDone is what Func.Run returns when the code has set the running SIMT entry itself.
+const RunDone = -1
+
+// Split ends a region of a function that generated code ran for each lane of the running
+// SIMT entry on its own, after the divergent branch that starts it: register arithmetic and
+// branches only, every path leading to the branch's reconvergence point reconv, so the order
+// of the lanes cannot be seen. The lanes in parked stopped inside the region (lane l at block
+// at[l]) after a bounded number of blocks; the others reached reconv. As after any divergent
+// branch, the entry waits at reconv and the parked lanes continue above it, one entry per
+// block, so a lane that loops forever is scheduled, checked and cancelled as usual.
+func (w *Warp) Split(reconv int32, parked uint32, at *[WarpSize]int32) {
+	if parked == 0 {
+		w.stack[len(w.stack)-1].pc = reconv
+		return
+	}
+	var groups [WarpSize]target
+	ng := 0
+	for mm := parked; mm != 0; mm &= mm - 1 {
+		l := firstLane(mm)
+		g := 0
+		for g < ng && groups[g].pc != at[l] {
+			g++
+		}
+		if g == ng {
+			groups[g] = target{pc: at[l]}
+			ng++
+		}
+		groups[g].mask |= 1 << l
+	}
+	w.diverge(reconv, groups[:ng])
+}

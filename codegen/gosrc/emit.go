@@ -34,6 +34,10 @@ type blockEmit struct {
 	// local are the block's lane-local instructions: a warp-uniform result read only by them
 	// needs no broadcast, as they read the scalar.
 	local map[*ssa.Instr]bool
+	// lane says the code runs for one lane l with its registers in Go locals (xN, region.go)
+	// instead of the register file; written are the register slots it writes.
+	lane    bool
+	written map[int]bool
 }
 
 // segment is a fused lane loop being built.
@@ -76,12 +80,34 @@ func (e *blockEmit) fresh(prefix string) string {
 	return fmt.Sprintf("%s%d", prefix, e.nvar)
 }
 
-func regName(s int) string  { return fmt.Sprintf("r%d", s) }
+func regName(s int) string { return fmt.Sprintf("r%d", s) }
+
+// laneBool names lane l's bit of predicate p in lane mode (region.go).
+func laneBool(p int) string { return fmt.Sprintf("q%d", p) }
 func predName(p int) string { return fmt.Sprintf("p%d", p) }
 
 func (e *blockEmit) reg(s int) string {
 	e.regs[s] = true
 	return regName(s)
+}
+
+// laneReg is lane l's value of register slot s: rN[l], or the local xN in lane mode.
+func (e *blockEmit) laneReg(s int) jen.Code {
+	if e.lane {
+		e.regs[s] = true
+		return jen.Id(fmt.Sprintf("x%d", s))
+	}
+	return jen.Id(e.reg(s)).Index(jen.Id("l"))
+}
+
+// setLaneReg assigns the local n to lane l's register slot s.
+func (e *blockEmit) setLaneReg(s int, n string) jen.Code {
+	if e.lane {
+		e.regs[s] = true
+		e.written[s] = true
+		return jen.Id(fmt.Sprintf("x%d", s)).Op("=").Id(n)
+	}
+	return jen.Id(e.reg(s)).Index(jen.Id("l")).Op("=").Id(n)
 }
 
 // emitBlock generates the function name for the instructions of one runtime block.
@@ -282,7 +308,7 @@ func (c ctx) src(in *ssa.Instr, a ssa.Arg, t frontend.Type) jen.Code {
 		if c.scalar {
 			panic("non-uniform operand in a uniform instruction")
 		}
-		return jen.Id(e.reg(s)).Index(jen.Id("l"))
+		return e.laneReg(s)
 	case ssa.ArgImm:
 		v := a.Imm
 		if t == frontend.F32 || t == frontend.F64 {
@@ -416,6 +442,12 @@ func (c ctx) pred(a ssa.Arg) jen.Code {
 			return jen.Id(strings.TrimPrefix(x, "!"))
 		}
 		e.seg.preds[p] = true
+		if e.lane {
+			if a.Not {
+				return jen.Op("!").Id(laneBool(p))
+			}
+			return jen.Id(laneBool(p))
+		}
 		op := "!="
 		if a.Not {
 			op = "=="
@@ -472,7 +504,7 @@ func spaceOf(in *ssa.Instr) frontend.Space {
 // uniformInstr lowers an unguarded lane-local instruction whose result is warp-uniform and
 // whose operands are all known once per warp into a scalar computation and a broadcast.
 func (e *blockEmit) uniformInstr(in *ssa.Instr) bool {
-	if in.Guard != nil || len(in.Dsts) != 1 || len(in.Defs) != 1 || in.Dsts[0].Kind != ssa.ArgValue {
+	if e.lane || in.Guard != nil || len(in.Dsts) != 1 || len(in.Defs) != 1 || in.Dsts[0].Kind != ssa.ArgValue {
 		return false
 	}
 	d := in.Defs[0]
@@ -584,12 +616,16 @@ func (e *blockEmit) laneInstr(in *ssa.Instr) {
 				if pairComb(in) != "" && negs[i] {
 					cond = jen.Id(n + "q")
 				}
-				// Branch-free: the bit is a conditional move, not a data-dependent branch.
-				bit := fmt.Sprintf("%sb%d", n, i)
-				out = append(out,
-					jen.Id(bit).Op(":=").Uint32().Call(jen.Lit(0)),
-					jen.If(cond).Block(jen.Id(bit).Op("=").Lit(1)),
-					jen.Id(predName(p)).Op("=").Id(predName(p)).Op("&^").Parens(jen.Lit(1).Op("<<").Id("l")).Op("|").Id(bit).Op("<<").Id("l"))
+				if e.lane {
+					out = append(out, jen.Id(laneBool(p)).Op("=").Add(cond))
+				} else {
+					// Branch-free: the bit is a conditional move, not a data-dependent branch.
+					bit := fmt.Sprintf("%sb%d", n, i)
+					out = append(out,
+						jen.Id(bit).Op(":=").Uint32().Call(jen.Lit(0)),
+						jen.If(cond).Block(jen.Id(bit).Op("=").Lit(1)),
+						jen.Id(predName(p)).Op("=").Id(predName(p)).Op("&^").Parens(jen.Lit(1).Op("<<").Id("l")).Op("|").Id(bit).Op("<<").Id("l"))
+				}
 				if in.Guard == nil && pairComb(in) == "" {
 					if negs[i] {
 						defer func() { s.plocal[p] = "!" + n }()
@@ -612,9 +648,9 @@ func (e *blockEmit) laneInstr(in *ssa.Instr) {
 		slot := e.f.Regs[dst.Value.Reg.ID]
 		written = append(written, slot)
 		write = func() []jen.Code {
-			return []jen.Code{jen.Id(e.reg(slot)).Index(jen.Id("l")).Op("=").Id(n)}
+			return []jen.Code{e.setLaneReg(slot, n)}
 		}
-		if in.Guard == nil && len(in.Defs) == 1 {
+		if in.Guard == nil && len(in.Defs) == 1 && !e.lane {
 			st := jen.Null()
 			s.stores = append(s.stores, laneStore{v: in.Defs[0], stmt: st, slot: slot, name: n})
 			write = func() []jen.Code { return []jen.Code{st} }

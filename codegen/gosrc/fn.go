@@ -48,7 +48,7 @@ func (f *fnGen) block(b *ssa.Block) {
 		} else if b.Pos.Line > 0 {
 			lines = fmt.Sprintf(", PTX line %d", b.Pos.Line)
 		}
-		f.blocks = append(f.blocks, blockGen{code: name, ptxInstrs: count, term: term, rt: rt, comment: blockName(b) + lines + comment})
+		f.blocks = append(f.blocks, blockGen{code: name, ptxInstrs: count, term: term, rt: rt, comment: blockName(b) + lines + comment, instrs: pending})
 		pending, count = nil, 0
 		part++
 	}

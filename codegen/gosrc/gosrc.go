@@ -104,6 +104,8 @@ type blockGen struct {
 	// function's block chain (run.go).
 	rt      runtime.Term
 	comment string
+	// instrs are the instructions of its code.
+	instrs []*ssa.Instr
 }
 
 // PackageName is the default package name for a PTX file.

@@ -14,6 +14,7 @@ import (
 // the time slice) returns to the runtime, which runs the last block's terminator.
 func (f *fnGen) runFunc() (string, jen.Code) {
 	name := f.g.names.unique(f.ident[:len(f.ident)-len("Func")] + "Run")
+	plan := f.regionPlan()
 	var cases []jen.Code
 	for i, b := range f.blocks {
 		if b.rt.Kind == runtime.TermNone {
@@ -31,11 +32,23 @@ func (f *fnGen) runFunc() (string, jen.Code) {
 			if b.rt.Negate {
 				p = jen.Op("^").Add(p)
 			}
+			// The lanes split: each runs a region on its own (region.go) unless the running
+			// SIMT entry ends inside it.
+			var diverged []jen.Code
+			for _, r := range plan[i] {
+				var in []jen.Code
+				for _, x := range r.blocks {
+					in = append(in, jen.Lit(x))
+				}
+				diverged = append(diverged, jen.Switch(jen.Id("stop")).Block(jen.Case(in...), jen.Default().Block(
+					jen.Return(jen.Qual(rtPath, "RunDone"), jen.Id("budget").Op("-").Id(r.fn).Call(jen.Id("w"), jen.Id("m"), jen.Id("pc"))))))
+			}
+			diverged = append(diverged, jen.Return(jen.Id("pc"), jen.Id("budget")))
 			body = append(body,
 				jen.Id("t").Op(":=").Id("m").Op("&").Add(p),
 				jen.If(jen.Id("t").Op("==").Id("m")).Block(jen.Id("next").Op("=").Lit(int(b.rt.Succ))).
 					Else().If(jen.Id("t").Op("==").Lit(0)).Block(jen.Id("next").Op("=").Lit(int(b.rt.Alt))).
-					Else().Block(jen.Return(jen.Id("pc"), jen.Id("budget"))))
+					Else().Block(diverged...))
 		default:
 			body = append(body, jen.Return(jen.Id("pc"), jen.Id("budget")))
 		}

@@ -423,6 +423,16 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 9
 			} else {
+				switch stop {
+				case 3, 4, 5, 6, 8, 9, 10:
+				default:
+					return runtime.RunDone, budget - collatzStepsRegion7(w, m, pc)
+				}
+				switch stop {
+				case 4, 5, 6, 10:
+				default:
+					return runtime.RunDone, budget - collatzStepsRegion5(w, m, pc)
+				}
 				return pc, budget
 			}
 		case 6:
@@ -433,6 +443,16 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 10
 			} else {
+				switch stop {
+				case 3, 4, 5, 6, 8, 9, 10:
+				default:
+					return runtime.RunDone, budget - collatzStepsRegion7(w, m, pc)
+				}
+				switch stop {
+				case 4, 5, 6, 10:
+				default:
+					return runtime.RunDone, budget - collatzStepsRegion5(w, m, pc)
+				}
 				return pc, budget
 			}
 		case 7:
@@ -443,6 +463,11 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			} else if t == 0 {
 				next = 8
 			} else {
+				switch stop {
+				case 3, 4, 5, 6, 8, 9, 10:
+				default:
+					return runtime.RunDone, budget - collatzStepsRegion7(w, m, pc)
+				}
 				return pc, budget
 			}
 		case 8:
@@ -486,6 +511,16 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 8
 			} else {
+				switch stop {
+				case 1, 7, 8:
+				default:
+					return runtime.RunDone, budget - tidHashRegion6(w, m, pc)
+				}
+				switch stop {
+				case 1, 8:
+				default:
+					return runtime.RunDone, budget - tidHashRegion1(w, m, pc)
+				}
 				return pc, budget
 			}
 		case 2:
@@ -496,6 +531,11 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 9
 			} else {
+				switch stop {
+				case 3, 9, 10:
+				default:
+					return runtime.RunDone, budget - tidHashRegion2(w, m, pc)
+				}
 				return pc, budget
 			}
 		case 3:
@@ -506,6 +546,16 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 10
 			} else {
+				switch stop {
+				case 3, 9, 10:
+				default:
+					return runtime.RunDone, budget - tidHashRegion2(w, m, pc)
+				}
+				switch stop {
+				case 3:
+				default:
+					return runtime.RunDone, budget - tidHashRegion3(w, m, pc)
+				}
 				return pc, budget
 			}
 		case 4:
@@ -521,6 +571,11 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			} else if t == 0 {
 				next = 7
 			} else {
+				switch stop {
+				case 1, 7, 8:
+				default:
+					return runtime.RunDone, budget - tidHashRegion6(w, m, pc)
+				}
 				return pc, budget
 			}
 		case 7:
@@ -976,6 +1031,418 @@ func collatzStepsB10(w *runtime.Warp, m uint32) {
 			}
 		}
 	}
+}
+
+// collatzStepsRegion5 runs blocks 4, 5, 6, 10 of kernel collatz_steps for each lane of m on its own, from the branch ending block from (one of 5, 6) to block 9,
+// the reconvergence point of the divergent branch of block 5 (a per-lane region, region.go in codegen/gosrc).
+func collatzStepsRegion5(w *runtime.Warp, m uint32, from int32) int {
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	k0 := uint64(0x1)
+	k1 := uint64(0x3e7)
+	k2 := uint64(0x3)
+	p2 := w.P[2]
+	p3 := w.P[3]
+	p4 := w.P[4]
+	p5 := w.P[5]
+	p6 := w.P[6]
+	p7 := w.P[7]
+	p8 := w.P[8]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x12 := r12[l]
+		x13 := r13[l]
+		x16 := r16[l]
+		x17 := r17[l]
+		x18 := r18[l]
+		q2 := p2>>l&1 != 0
+		q3 := p3>>l&1 != 0
+		q4 := p4>>l&1 != 0
+		q5 := p5>>l&1 != 0
+		q6 := p6>>l&1 != 0
+		q7 := p7>>l&1 != 0
+		q8 := p8>>l&1 != 0
+		n := 0
+		switch from {
+		case 5:
+			if q5 {
+				goto b6
+			}
+			goto done
+		case 6:
+			if q8 {
+				goto b4
+			}
+			goto b10
+		}
+	b4:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 4
+				goto done
+			}
+			n++
+			// 53: shr.u64
+			v1 := uint64(uint64(x12) >> uint32(k0))
+			x12 = v1
+			goto b5
+		}
+	b5:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 5
+				goto done
+			}
+			n++
+			// 55: add.s32
+			v2 := uint64(uint32(x16) + uint32(k0))
+			x13 = v2
+			// 56: setp.ne.s64
+			c3t := uint64(x12) != uint64(k0)
+			c3 := c3t
+			q3 = c3
+			// 57: setp.lt.u32
+			c4t := uint32(x16) < uint32(k1)
+			c4 := c4t
+			q4 = c4
+			// 58: and.pred
+			c5 := (c3) && (c4)
+			q5 = c5
+			// 59: mov.u32
+			v6 := uint64(x13)
+			x16 = v6
+			if q5 {
+				goto b6
+			}
+			goto done
+		}
+	b6:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 6
+				goto done
+			}
+			n++
+			// 63: and.b64
+			v7 := uint64(uint64(x12) & uint64(k0))
+			x17 = v7
+			// 64: setp.eq.b64
+			c8t := uint64(x17) == uint64(k0)
+			c8 := c8t
+			q6 = c8
+			// 65: xor.pred
+			c9 := (c8) != (q2)
+			q7 = c9
+			// 66: not.pred
+			c10 := !(c9)
+			q8 = c10
+			if q8 {
+				goto b4
+			}
+			goto b10
+		}
+	b10:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 10
+				goto done
+			}
+			n++
+			// 69: mul.lo.s64
+			v11 := uint64(uint64(x12) * uint64(k2))
+			x18 = v11
+			// 70: add.s64
+			v12 := uint64(uint64(x18) + uint64(k0))
+			x12 = v12
+			goto b5
+		}
+	done:
+		most = max(most, n)
+		r12[l] = x12
+		r13[l] = x13
+		r16[l] = x16
+		r17[l] = x17
+		r18[l] = x18
+		if q3 {
+			p3 |= 1 << l
+		} else {
+			p3 &^= 1 << l
+		}
+		if q4 {
+			p4 |= 1 << l
+		} else {
+			p4 &^= 1 << l
+		}
+		if q5 {
+			p5 |= 1 << l
+		} else {
+			p5 &^= 1 << l
+		}
+		if q6 {
+			p6 |= 1 << l
+		} else {
+			p6 &^= 1 << l
+		}
+		if q7 {
+			p7 |= 1 << l
+		} else {
+			p7 &^= 1 << l
+		}
+		if q8 {
+			p8 |= 1 << l
+		} else {
+			p8 &^= 1 << l
+		}
+	}
+	w.P[3] = p3
+	w.P[4] = p4
+	w.P[5] = p5
+	w.P[6] = p6
+	w.P[7] = p7
+	w.P[8] = p8
+	w.Split(9, parked, &at)
+	return most
+}
+
+// collatzStepsRegion7 runs blocks 3, 4, 5, 6, 8, 9, 10 of kernel collatz_steps for each lane of m on its own, from the branch ending block from (one of 5, 6, 7) to block 1,
+// the reconvergence point of the divergent branch of block 7 (a per-lane region, region.go in codegen/gosrc).
+func collatzStepsRegion7(w *runtime.Warp, m uint32, from int32) int {
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	k2 := uint64(0x3e7)
+	k3 := uint64(0x3)
+	p1 := w.P[1]
+	p2 := w.P[2]
+	p3 := w.P[3]
+	p4 := w.P[4]
+	p5 := w.P[5]
+	p6 := w.P[6]
+	p7 := w.P[7]
+	p8 := w.P[8]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x12 := r12[l]
+		x13 := r13[l]
+		x16 := r16[l]
+		x17 := r17[l]
+		x18 := r18[l]
+		q1 := p1>>l&1 != 0
+		q2 := p2>>l&1 != 0
+		q3 := p3>>l&1 != 0
+		q4 := p4>>l&1 != 0
+		q5 := p5>>l&1 != 0
+		q6 := p6>>l&1 != 0
+		q7 := p7>>l&1 != 0
+		q8 := p8>>l&1 != 0
+		n := 0
+		switch from {
+		case 5:
+			if q5 {
+				goto b6
+			}
+			goto b9
+		case 6:
+			if q8 {
+				goto b4
+			}
+			goto b10
+		case 7:
+			if q1 {
+				goto done
+			}
+			goto b8
+		}
+	b3:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 3
+				goto done
+			}
+			n++
+			// 49: mov.b32
+			v1 := uint64(k0)
+			x16 = v1
+			// 50: mov.pred
+			c2 := false
+			q2 = c2
+			goto b6
+		}
+	b4:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 4
+				goto done
+			}
+			n++
+			// 53: shr.u64
+			v3 := uint64(uint64(x12) >> uint32(k1))
+			x12 = v3
+			goto b5
+		}
+	b5:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 5
+				goto done
+			}
+			n++
+			// 55: add.s32
+			v4 := uint64(uint32(x16) + uint32(k1))
+			x13 = v4
+			// 56: setp.ne.s64
+			c5t := uint64(x12) != uint64(k1)
+			c5 := c5t
+			q3 = c5
+			// 57: setp.lt.u32
+			c6t := uint32(x16) < uint32(k2)
+			c6 := c6t
+			q4 = c6
+			// 58: and.pred
+			c7 := (c5) && (c6)
+			q5 = c7
+			// 59: mov.u32
+			v8 := uint64(x13)
+			x16 = v8
+			if q5 {
+				goto b6
+			}
+			goto b9
+		}
+	b6:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 6
+				goto done
+			}
+			n++
+			// 63: and.b64
+			v9 := uint64(uint64(x12) & uint64(k1))
+			x17 = v9
+			// 64: setp.eq.b64
+			c10t := uint64(x17) == uint64(k1)
+			c10 := c10t
+			q6 = c10
+			// 65: xor.pred
+			c11 := (c10) != (q2)
+			q7 = c11
+			// 66: not.pred
+			c12 := !(c11)
+			q8 = c12
+			if q8 {
+				goto b4
+			}
+			goto b10
+		}
+	b8:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 8
+				goto done
+			}
+			n++
+			goto b3
+		}
+	b9:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 9
+				goto done
+			}
+			n++
+			goto done
+		}
+	b10:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 10
+				goto done
+			}
+			n++
+			// 69: mul.lo.s64
+			v13 := uint64(uint64(x12) * uint64(k3))
+			x18 = v13
+			// 70: add.s64
+			v14 := uint64(uint64(x18) + uint64(k1))
+			x12 = v14
+			goto b5
+		}
+	done:
+		most = max(most, n)
+		r12[l] = x12
+		r13[l] = x13
+		r16[l] = x16
+		r17[l] = x17
+		r18[l] = x18
+		if q2 {
+			p2 |= 1 << l
+		} else {
+			p2 &^= 1 << l
+		}
+		if q3 {
+			p3 |= 1 << l
+		} else {
+			p3 &^= 1 << l
+		}
+		if q4 {
+			p4 |= 1 << l
+		} else {
+			p4 &^= 1 << l
+		}
+		if q5 {
+			p5 |= 1 << l
+		} else {
+			p5 &^= 1 << l
+		}
+		if q6 {
+			p6 |= 1 << l
+		} else {
+			p6 &^= 1 << l
+		}
+		if q7 {
+			p7 |= 1 << l
+		} else {
+			p7 &^= 1 << l
+		}
+		if q8 {
+			p8 |= 1 << l
+		} else {
+			p8 &^= 1 << l
+		}
+	}
+	w.P[2] = p2
+	w.P[3] = p3
+	w.P[4] = p4
+	w.P[5] = p5
+	w.P[6] = p6
+	w.P[7] = p7
+	w.P[8] = p8
+	w.Split(1, parked, &at)
+	return most
 }
 
 // tidHashB0 runs b0 of kernel tid_hash, PTX lines 86-91.
@@ -1478,4 +1945,649 @@ func tidHashB7(w *runtime.Warp, m uint32) {
 	// PTX line 109: mov.b32, warp-uniform
 	u3 := uint64(k2)
 	runtime.Broadcast(r14, m, u3)
+}
+
+// tidHashRegion1 runs blocks 1, 8 of kernel tid_hash for each lane of m on its own, from the branch ending block from (one of 1) to block 2,
+// the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
+func tidHashRegion1(w *runtime.Warp, m uint32, from int32) int {
+	r10 := w.Reg(10)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x1)
+	k2 := uint64(0x2)
+	k3 := uint64(0x3)
+	k4 := uint64(0x4)
+	k5 := uint64(0x5)
+	k6 := uint64(0x6)
+	k7 := uint64(0x7)
+	k8 := uint64(0x8)
+	p2 := w.P[2]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x10 := r10[l]
+		x13 := r13[l]
+		x14 := r14[l]
+		x15 := r15[l]
+		x16 := r16[l]
+		x17 := r17[l]
+		x18 := r18[l]
+		x19 := r19[l]
+		x20 := r20[l]
+		x21 := r21[l]
+		x22 := r22[l]
+		x23 := r23[l]
+		x24 := r24[l]
+		x25 := r25[l]
+		x26 := r26[l]
+		x27 := r27[l]
+		x28 := r28[l]
+		x29 := r29[l]
+		x30 := r30[l]
+		x31 := r31[l]
+		x32 := r32[l]
+		x33 := r33[l]
+		x34 := r34[l]
+		x35 := r35[l]
+		x36 := r36[l]
+		x37 := r37[l]
+		q2 := p2>>l&1 != 0
+		n := 0
+		switch from {
+		case 1:
+			if q2 {
+				goto done
+			}
+			goto b8
+		}
+	b1:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 1
+				goto done
+			}
+			n++
+			// 111: xor.b32
+			v1 := uint64(uint32(x14) ^ uint32(x10))
+			x16 = v1
+			// 112: mad.lo.s32
+			v2 := uint64(uint32(uint32(x13)*uint32(k0) + uint32(x16)))
+			x17 = v2
+			// 113: add.s32
+			v3 := uint64(uint32(x14) + uint32(k1))
+			x18 = v3
+			// 114: xor.b32
+			v4 := uint64(uint32(x18) ^ uint32(x10))
+			x19 = v4
+			// 115: mad.lo.s32
+			v5 := uint64(uint32(uint32(x17)*uint32(k0) + uint32(x19)))
+			x20 = v5
+			// 116: add.s32
+			v6 := uint64(uint32(x14) + uint32(k2))
+			x21 = v6
+			// 117: xor.b32
+			v7 := uint64(uint32(x21) ^ uint32(x10))
+			x22 = v7
+			// 118: mad.lo.s32
+			v8 := uint64(uint32(uint32(x20)*uint32(k0) + uint32(x22)))
+			x23 = v8
+			// 119: add.s32
+			v9 := uint64(uint32(x14) + uint32(k3))
+			x24 = v9
+			// 120: xor.b32
+			v10 := uint64(uint32(x24) ^ uint32(x10))
+			x25 = v10
+			// 121: mad.lo.s32
+			v11 := uint64(uint32(uint32(x23)*uint32(k0) + uint32(x25)))
+			x26 = v11
+			// 122: add.s32
+			v12 := uint64(uint32(x14) + uint32(k4))
+			x27 = v12
+			// 123: xor.b32
+			v13 := uint64(uint32(x27) ^ uint32(x10))
+			x28 = v13
+			// 124: mad.lo.s32
+			v14 := uint64(uint32(uint32(x26)*uint32(k0) + uint32(x28)))
+			x29 = v14
+			// 125: add.s32
+			v15 := uint64(uint32(x14) + uint32(k5))
+			x30 = v15
+			// 126: xor.b32
+			v16 := uint64(uint32(x30) ^ uint32(x10))
+			x31 = v16
+			// 127: mad.lo.s32
+			v17 := uint64(uint32(uint32(x29)*uint32(k0) + uint32(x31)))
+			x32 = v17
+			// 128: add.s32
+			v18 := uint64(uint32(x14) + uint32(k6))
+			x33 = v18
+			// 129: xor.b32
+			v19 := uint64(uint32(x33) ^ uint32(x10))
+			x34 = v19
+			// 130: mad.lo.s32
+			v20 := uint64(uint32(uint32(x32)*uint32(k0) + uint32(x34)))
+			x35 = v20
+			// 131: add.s32
+			v21 := uint64(uint32(x14) + uint32(k7))
+			x36 = v21
+			// 132: xor.b32
+			v22 := uint64(uint32(x36) ^ uint32(x10))
+			x37 = v22
+			// 133: mad.lo.s32
+			v23 := uint64(uint32(uint32(x35)*uint32(k0) + uint32(x37)))
+			x13 = v23
+			// 134: add.s32
+			v24 := uint64(uint32(x14) + uint32(k8))
+			x14 = v24
+			// 135: setp.eq.s32
+			c25t := uint32(x14) == uint32(x15)
+			c25 := c25t
+			q2 = c25
+			if q2 {
+				goto done
+			}
+			goto b8
+		}
+	b8:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 8
+				goto done
+			}
+			n++
+			goto b1
+		}
+	done:
+		most = max(most, n)
+		r13[l] = x13
+		r14[l] = x14
+		r16[l] = x16
+		r17[l] = x17
+		r18[l] = x18
+		r19[l] = x19
+		r20[l] = x20
+		r21[l] = x21
+		r22[l] = x22
+		r23[l] = x23
+		r24[l] = x24
+		r25[l] = x25
+		r26[l] = x26
+		r27[l] = x27
+		r28[l] = x28
+		r29[l] = x29
+		r30[l] = x30
+		r31[l] = x31
+		r32[l] = x32
+		r33[l] = x33
+		r34[l] = x34
+		r35[l] = x35
+		r36[l] = x36
+		r37[l] = x37
+		if q2 {
+			p2 |= 1 << l
+		} else {
+			p2 &^= 1 << l
+		}
+	}
+	w.P[2] = p2
+	w.Split(2, parked, &at)
+	return most
+}
+
+// tidHashRegion2 runs blocks 3, 9, 10 of kernel tid_hash for each lane of m on its own, from the branch ending block from (one of 2, 3) to block 4,
+// the reconvergence point of the divergent branch of block 2 (a per-lane region, region.go in codegen/gosrc).
+func tidHashRegion2(w *runtime.Warp, m uint32, from int32) int {
+	r10 := w.Reg(10)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r40 := w.Reg(40)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x1)
+	k2 := uint64(0xffffffff)
+	k3 := uint64(0x0)
+	p3 := w.P[3]
+	p4 := w.P[4]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x10 := r10[l]
+		x12 := r12[l]
+		x13 := r13[l]
+		x14 := r14[l]
+		x40 := r40[l]
+		q3 := p3>>l&1 != 0
+		q4 := p4>>l&1 != 0
+		n := 0
+		switch from {
+		case 2:
+			if q3 {
+				goto done
+			}
+			goto b9
+		case 3:
+			if q4 {
+				goto b3
+			}
+			goto b10
+		}
+	b3:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 3
+				goto done
+			}
+			n++
+			// 145: xor.b32
+			v1 := uint64(uint32(x14) ^ uint32(x10))
+			x40 = v1
+			// 146: mad.lo.s32
+			v2 := uint64(uint32(uint32(x13)*uint32(k0) + uint32(x40)))
+			x13 = v2
+			// 147: add.s32
+			v3 := uint64(uint32(x14) + uint32(k1))
+			x14 = v3
+			// 148: add.s32
+			v4 := uint64(uint32(x12) + uint32(k2))
+			x12 = v4
+			// 149: setp.ne.s32
+			c5t := uint32(x12) != uint32(k3)
+			c5 := c5t
+			q4 = c5
+			if q4 {
+				goto b3
+			}
+			goto b10
+		}
+	b9:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 9
+				goto done
+			}
+			n++
+			goto b3
+		}
+	b10:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 10
+				goto done
+			}
+			n++
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r12[l] = x12
+		r13[l] = x13
+		r14[l] = x14
+		r40[l] = x40
+		if q4 {
+			p4 |= 1 << l
+		} else {
+			p4 &^= 1 << l
+		}
+	}
+	w.P[4] = p4
+	w.Split(4, parked, &at)
+	return most
+}
+
+// tidHashRegion3 runs blocks 3 of kernel tid_hash for each lane of m on its own, from the branch ending block from (one of 3) to block 10,
+// the reconvergence point of the divergent branch of block 3 (a per-lane region, region.go in codegen/gosrc).
+func tidHashRegion3(w *runtime.Warp, m uint32, from int32) int {
+	r10 := w.Reg(10)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r40 := w.Reg(40)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x1)
+	k2 := uint64(0xffffffff)
+	k3 := uint64(0x0)
+	p4 := w.P[4]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x10 := r10[l]
+		x12 := r12[l]
+		x13 := r13[l]
+		x14 := r14[l]
+		x40 := r40[l]
+		q4 := p4>>l&1 != 0
+		n := 0
+		switch from {
+		case 3:
+			if q4 {
+				goto b3
+			}
+			goto done
+		}
+	b3:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 3
+				goto done
+			}
+			n++
+			// 145: xor.b32
+			v1 := uint64(uint32(x14) ^ uint32(x10))
+			x40 = v1
+			// 146: mad.lo.s32
+			v2 := uint64(uint32(uint32(x13)*uint32(k0) + uint32(x40)))
+			x13 = v2
+			// 147: add.s32
+			v3 := uint64(uint32(x14) + uint32(k1))
+			x14 = v3
+			// 148: add.s32
+			v4 := uint64(uint32(x12) + uint32(k2))
+			x12 = v4
+			// 149: setp.ne.s32
+			c5t := uint32(x12) != uint32(k3)
+			c5 := c5t
+			q4 = c5
+			if q4 {
+				goto b3
+			}
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r12[l] = x12
+		r13[l] = x13
+		r14[l] = x14
+		r40[l] = x40
+		if q4 {
+			p4 |= 1 << l
+		} else {
+			p4 &^= 1 << l
+		}
+	}
+	w.P[4] = p4
+	w.Split(10, parked, &at)
+	return most
+}
+
+// tidHashRegion6 runs blocks 1, 7, 8 of kernel tid_hash for each lane of m on its own, from the branch ending block from (one of 1, 6) to block 2,
+// the reconvergence point of the divergent branch of block 6 (a per-lane region, region.go in codegen/gosrc).
+func tidHashRegion6(w *runtime.Warp, m uint32, from int32) int {
+	r10 := w.Reg(10)
+	r11 := w.Reg(11)
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	r30 := w.Reg(30)
+	r31 := w.Reg(31)
+	r32 := w.Reg(32)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	k0 := uint64(0x1f)
+	k1 := uint64(0x1)
+	k2 := uint64(0x2)
+	k3 := uint64(0x3)
+	k4 := uint64(0x4)
+	k5 := uint64(0x5)
+	k6 := uint64(0x6)
+	k7 := uint64(0x7)
+	k8 := uint64(0x8)
+	k9 := uint64(0x7f8)
+	k10 := uint64(0x11)
+	k11 := uint64(0x0)
+	p1 := w.P[1]
+	p2 := w.P[2]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x10 := r10[l]
+		x11 := r11[l]
+		x13 := r13[l]
+		x14 := r14[l]
+		x15 := r15[l]
+		x16 := r16[l]
+		x17 := r17[l]
+		x18 := r18[l]
+		x19 := r19[l]
+		x20 := r20[l]
+		x21 := r21[l]
+		x22 := r22[l]
+		x23 := r23[l]
+		x24 := r24[l]
+		x25 := r25[l]
+		x26 := r26[l]
+		x27 := r27[l]
+		x28 := r28[l]
+		x29 := r29[l]
+		x30 := r30[l]
+		x31 := r31[l]
+		x32 := r32[l]
+		x33 := r33[l]
+		x34 := r34[l]
+		x35 := r35[l]
+		x36 := r36[l]
+		x37 := r37[l]
+		q1 := p1>>l&1 != 0
+		q2 := p2>>l&1 != 0
+		n := 0
+		switch from {
+		case 1:
+			if q2 {
+				goto done
+			}
+			goto b8
+		case 6:
+			if q1 {
+				goto done
+			}
+			goto b7
+		}
+	b1:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 1
+				goto done
+			}
+			n++
+			// 111: xor.b32
+			v1 := uint64(uint32(x14) ^ uint32(x10))
+			x16 = v1
+			// 112: mad.lo.s32
+			v2 := uint64(uint32(uint32(x13)*uint32(k0) + uint32(x16)))
+			x17 = v2
+			// 113: add.s32
+			v3 := uint64(uint32(x14) + uint32(k1))
+			x18 = v3
+			// 114: xor.b32
+			v4 := uint64(uint32(x18) ^ uint32(x10))
+			x19 = v4
+			// 115: mad.lo.s32
+			v5 := uint64(uint32(uint32(x17)*uint32(k0) + uint32(x19)))
+			x20 = v5
+			// 116: add.s32
+			v6 := uint64(uint32(x14) + uint32(k2))
+			x21 = v6
+			// 117: xor.b32
+			v7 := uint64(uint32(x21) ^ uint32(x10))
+			x22 = v7
+			// 118: mad.lo.s32
+			v8 := uint64(uint32(uint32(x20)*uint32(k0) + uint32(x22)))
+			x23 = v8
+			// 119: add.s32
+			v9 := uint64(uint32(x14) + uint32(k3))
+			x24 = v9
+			// 120: xor.b32
+			v10 := uint64(uint32(x24) ^ uint32(x10))
+			x25 = v10
+			// 121: mad.lo.s32
+			v11 := uint64(uint32(uint32(x23)*uint32(k0) + uint32(x25)))
+			x26 = v11
+			// 122: add.s32
+			v12 := uint64(uint32(x14) + uint32(k4))
+			x27 = v12
+			// 123: xor.b32
+			v13 := uint64(uint32(x27) ^ uint32(x10))
+			x28 = v13
+			// 124: mad.lo.s32
+			v14 := uint64(uint32(uint32(x26)*uint32(k0) + uint32(x28)))
+			x29 = v14
+			// 125: add.s32
+			v15 := uint64(uint32(x14) + uint32(k5))
+			x30 = v15
+			// 126: xor.b32
+			v16 := uint64(uint32(x30) ^ uint32(x10))
+			x31 = v16
+			// 127: mad.lo.s32
+			v17 := uint64(uint32(uint32(x29)*uint32(k0) + uint32(x31)))
+			x32 = v17
+			// 128: add.s32
+			v18 := uint64(uint32(x14) + uint32(k6))
+			x33 = v18
+			// 129: xor.b32
+			v19 := uint64(uint32(x33) ^ uint32(x10))
+			x34 = v19
+			// 130: mad.lo.s32
+			v20 := uint64(uint32(uint32(x32)*uint32(k0) + uint32(x34)))
+			x35 = v20
+			// 131: add.s32
+			v21 := uint64(uint32(x14) + uint32(k7))
+			x36 = v21
+			// 132: xor.b32
+			v22 := uint64(uint32(x36) ^ uint32(x10))
+			x37 = v22
+			// 133: mad.lo.s32
+			v23 := uint64(uint32(uint32(x35)*uint32(k0) + uint32(x37)))
+			x13 = v23
+			// 134: add.s32
+			v24 := uint64(uint32(x14) + uint32(k8))
+			x14 = v24
+			// 135: setp.eq.s32
+			c25t := uint32(x14) == uint32(x15)
+			c25 := c25t
+			q2 = c25
+			if q2 {
+				goto done
+			}
+			goto b8
+		}
+	b7:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 7
+				goto done
+			}
+			n++
+			// 107: and.b32
+			v26 := uint64(uint32(x11) & uint32(k9))
+			x15 = v26
+			// 108: mov.b32
+			v27 := uint64(k10)
+			x13 = v27
+			// 109: mov.b32
+			v28 := uint64(k11)
+			x14 = v28
+			goto b1
+		}
+	b8:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 8
+				goto done
+			}
+			n++
+			goto b1
+		}
+	done:
+		most = max(most, n)
+		r13[l] = x13
+		r14[l] = x14
+		r15[l] = x15
+		r16[l] = x16
+		r17[l] = x17
+		r18[l] = x18
+		r19[l] = x19
+		r20[l] = x20
+		r21[l] = x21
+		r22[l] = x22
+		r23[l] = x23
+		r24[l] = x24
+		r25[l] = x25
+		r26[l] = x26
+		r27[l] = x27
+		r28[l] = x28
+		r29[l] = x29
+		r30[l] = x30
+		r31[l] = x31
+		r32[l] = x32
+		r33[l] = x33
+		r34[l] = x34
+		r35[l] = x35
+		r36[l] = x36
+		r37[l] = x37
+		if q2 {
+			p2 |= 1 << l
+		} else {
+			p2 &^= 1 << l
+		}
+	}
+	w.P[2] = p2
+	w.Split(2, parked, &at)
+	return most
 }

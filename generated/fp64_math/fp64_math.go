@@ -378,6 +378,11 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			} else if t == 0 {
 				next = 9
 			} else {
+				switch stop {
+				case 1, 9:
+				default:
+					return runtime.RunDone, budget - newtonSqrtRegion1(w, m, pc)
+				}
 				return pc, budget
 			}
 		case 2:
@@ -398,6 +403,11 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			} else if t == 0 {
 				next = 11
 			} else {
+				switch stop {
+				case 3:
+				default:
+					return runtime.RunDone, budget - newtonSqrtRegion3(w, m, pc)
+				}
 				return pc, budget
 			}
 		case 4:
@@ -1174,4 +1184,222 @@ func newtonSqrtB8(w *runtime.Warp, m uint32) {
 			}
 		}
 	}
+}
+
+// newtonSqrtRegion1 runs blocks 1, 9 of kernel newton_sqrt for each lane of m on its own, from the branch ending block from (one of 1) to block 2,
+// the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
+func newtonSqrtRegion1(w *runtime.Warp, m uint32, from int32) int {
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	r19 := w.Reg(19)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	k0 := uint64(0x3fe0000000000000)
+	k1 := uint64(0xfffffffc)
+	k2 := uint64(0x0)
+	p3 := w.P[3]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x13 := r13[l]
+		x14 := r14[l]
+		x16 := r16[l]
+		x17 := r17[l]
+		x18 := r18[l]
+		x19 := r19[l]
+		x20 := r20[l]
+		x21 := r21[l]
+		x22 := r22[l]
+		x23 := r23[l]
+		x24 := r24[l]
+		x25 := r25[l]
+		x26 := r26[l]
+		x27 := r27[l]
+		q3 := p3>>l&1 != 0
+		n := 0
+		switch from {
+		case 1:
+			if q3 {
+				goto done
+			}
+			goto b9
+		}
+	b1:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 1
+				goto done
+			}
+			n++
+			// 102: div.rn.f64
+			v1 := isa.DivF64(x13, x14, isa.RN)
+			x17 = v1
+			// 103: add.f64
+			v2 := isa.AddF64RN(x14, x17)
+			x18 = v2
+			// 104: mul.f64
+			v3 := isa.MulF64RN(x18, k0)
+			x19 = v3
+			// 105: div.rn.f64
+			v4 := isa.DivF64(x13, x19, isa.RN)
+			x20 = v4
+			// 106: fma.rn.f64
+			v5 := isa.FmaF64RN(x18, k0, x20)
+			x21 = v5
+			// 107: mul.f64
+			v6 := isa.MulF64RN(x21, k0)
+			x22 = v6
+			// 108: div.rn.f64
+			v7 := isa.DivF64(x13, x22, isa.RN)
+			x23 = v7
+			// 109: fma.rn.f64
+			v8 := isa.FmaF64RN(x21, k0, x23)
+			x24 = v8
+			// 110: mul.f64
+			v9 := isa.MulF64RN(x24, k0)
+			x25 = v9
+			// 111: div.rn.f64
+			v10 := isa.DivF64(x13, x25, isa.RN)
+			x26 = v10
+			// 112: fma.rn.f64
+			v11 := isa.FmaF64RN(x24, k0, x26)
+			x27 = v11
+			// 113: mul.f64
+			v12 := isa.MulF64RN(x27, k0)
+			x14 = v12
+			// 114: add.s32
+			v13 := uint64(uint32(x16) + uint32(k1))
+			x16 = v13
+			// 115: setp.eq.s32
+			c14t := uint32(x16) == uint32(k2)
+			c14 := c14t
+			q3 = c14
+			if q3 {
+				goto done
+			}
+			goto b9
+		}
+	b9:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 9
+				goto done
+			}
+			n++
+			goto b1
+		}
+	done:
+		most = max(most, n)
+		r14[l] = x14
+		r16[l] = x16
+		r17[l] = x17
+		r18[l] = x18
+		r19[l] = x19
+		r20[l] = x20
+		r21[l] = x21
+		r22[l] = x22
+		r23[l] = x23
+		r24[l] = x24
+		r25[l] = x25
+		r26[l] = x26
+		r27[l] = x27
+		if q3 {
+			p3 |= 1 << l
+		} else {
+			p3 &^= 1 << l
+		}
+	}
+	w.P[3] = p3
+	w.Split(2, parked, &at)
+	return most
+}
+
+// newtonSqrtRegion3 runs blocks 3 of kernel newton_sqrt for each lane of m on its own, from the branch ending block from (one of 3) to block 11,
+// the reconvergence point of the divergent branch of block 3 (a per-lane region, region.go in codegen/gosrc).
+func newtonSqrtRegion3(w *runtime.Warp, m uint32, from int32) int {
+	r13 := w.Reg(13)
+	r14 := w.Reg(14)
+	r15 := w.Reg(15)
+	r28 := w.Reg(28)
+	r29 := w.Reg(29)
+	k0 := uint64(0x3fe0000000000000)
+	k1 := uint64(0xffffffff)
+	k2 := uint64(0x0)
+	p5 := w.P[5]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x13 := r13[l]
+		x14 := r14[l]
+		x15 := r15[l]
+		x28 := r28[l]
+		x29 := r29[l]
+		q5 := p5>>l&1 != 0
+		n := 0
+		switch from {
+		case 3:
+			if q5 {
+				goto b3
+			}
+			goto done
+		}
+	b3:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 3
+				goto done
+			}
+			n++
+			// 123: div.rn.f64
+			v1 := isa.DivF64(x13, x14, isa.RN)
+			x28 = v1
+			// 124: add.f64
+			v2 := isa.AddF64RN(x14, x28)
+			x29 = v2
+			// 125: mul.f64
+			v3 := isa.MulF64RN(x29, k0)
+			x14 = v3
+			// 126: add.s32
+			v4 := uint64(uint32(x15) + uint32(k1))
+			x15 = v4
+			// 127: setp.ne.s32
+			c5t := uint32(x15) != uint32(k2)
+			c5 := c5t
+			q5 = c5
+			if q5 {
+				goto b3
+			}
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r14[l] = x14
+		r15[l] = x15
+		r28[l] = x28
+		r29[l] = x29
+		if q5 {
+			p5 |= 1 << l
+		} else {
+			p5 &^= 1 << l
+		}
+	}
+	w.P[5] = p5
+	w.Split(11, parked, &at)
+	return most
 }

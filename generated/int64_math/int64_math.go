@@ -388,6 +388,11 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 13
 			} else {
+				switch stop {
+				case 5, 6, 7, 13, 14:
+				default:
+					return runtime.RunDone, budget - int64MathRegion4(w, m, pc)
+				}
 				return pc, budget
 			}
 		case 5:
@@ -412,6 +417,11 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 11
 			} else {
+				switch stop {
+				case 1, 2, 3, 11, 12:
+				default:
+					return runtime.RunDone, budget - int64MathRegion10(w, m, pc)
+				}
 				return pc, budget
 			}
 		case 11:
@@ -422,6 +432,16 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 12
 			} else {
+				switch stop {
+				case 1, 2, 3, 11, 12:
+				default:
+					return runtime.RunDone, budget - int64MathRegion10(w, m, pc)
+				}
+				switch stop {
+				case 1, 2, 12:
+				default:
+					return runtime.RunDone, budget - int64MathRegion11(w, m, pc)
+				}
 				return pc, budget
 			}
 		case 12:
@@ -434,6 +454,16 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			} else if t == 0 {
 				next = 14
 			} else {
+				switch stop {
+				case 5, 6, 7, 13, 14:
+				default:
+					return runtime.RunDone, budget - int64MathRegion4(w, m, pc)
+				}
+				switch stop {
+				case 5, 6, 14:
+				default:
+					return runtime.RunDone, budget - int64MathRegion13(w, m, pc)
+				}
 				return pc, budget
 			}
 		case 14:
@@ -1383,6 +1413,474 @@ func int64MathB13(w *runtime.Warp, m uint32) {
 		}
 		w.P[7] = p7
 	}
+}
+
+// int64MathRegion4 runs blocks 5, 6, 7, 13, 14 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 4, 13) to block 8,
+// the reconvergence point of the divergent branch of block 4 (a per-lane region, region.go in codegen/gosrc).
+func int64MathRegion4(w *runtime.Warp, m uint32, from int32) int {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r20 := w.Reg(20)
+	r21 := w.Reg(21)
+	r33 := w.Reg(33)
+	r34 := w.Reg(34)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	r38 := w.Reg(38)
+	k0 := uint64(0xffffffff00000000)
+	k1 := uint64(0x0)
+	p1 := w.P[1]
+	p7 := w.P[7]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x13 := r13[l]
+		x15 := r15[l]
+		x20 := r20[l]
+		x21 := r21[l]
+		x33 := r33[l]
+		x34 := r34[l]
+		x35 := r35[l]
+		x36 := r36[l]
+		x37 := r37[l]
+		x38 := r38[l]
+		q1 := p1>>l&1 != 0
+		q7 := p7>>l&1 != 0
+		n := 0
+		switch from {
+		case 4:
+			if q1 {
+				goto done
+			}
+			goto b13
+		case 13:
+			if q7 {
+				goto b5
+			}
+			goto b14
+		}
+	b5:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 5
+				goto done
+			}
+			n++
+			// 91: div.u64
+			v1 := isa.Div(x13, x15, 64, false)
+			x20 = v1
+			goto b7
+		}
+	b6:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 6
+				goto done
+			}
+			n++
+			// 94: cvt.u32.u64
+			v2 := uint64(uint32(uint64(x15)))
+			x35 = v2
+			// 95: cvt.u32.u64
+			v3 := uint64(uint32(uint64(x13)))
+			x36 = v3
+			// 96: div.u32
+			v4 := isa.Div(x36, x35, 32, false)
+			x37 = v4
+			// 97: cvt.u64.u32
+			v5 := uint64(uint64(uint32(x37)))
+			x20 = v5
+			goto b7
+		}
+	b7:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 7
+				goto done
+			}
+			n++
+			// 99: mul.lo.s64
+			v6 := uint64(uint64(x20) * uint64(x15))
+			x38 = v6
+			// 100: sub.s64
+			v7 := uint64(uint64(x13) - uint64(x38))
+			x33 = v7
+			goto done
+		}
+	b13:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 13
+				goto done
+			}
+			n++
+			// 86: and.b64
+			v8 := uint64(uint64(x21) & uint64(k0))
+			x34 = v8
+			// 87: setp.ne.s64
+			c9t := uint64(x34) != uint64(k1)
+			c9 := c9t
+			q7 = c9
+			if q7 {
+				goto b5
+			}
+			goto b14
+		}
+	b14:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 14
+				goto done
+			}
+			n++
+			goto b6
+		}
+	done:
+		most = max(most, n)
+		r20[l] = x20
+		r33[l] = x33
+		r34[l] = x34
+		r35[l] = x35
+		r36[l] = x36
+		r37[l] = x37
+		r38[l] = x38
+		if q7 {
+			p7 |= 1 << l
+		} else {
+			p7 &^= 1 << l
+		}
+	}
+	w.P[7] = p7
+	w.Split(8, parked, &at)
+	return most
+}
+
+// int64MathRegion10 runs blocks 1, 2, 3, 11, 12 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 10, 11) to block 4,
+// the reconvergence point of the divergent branch of block 10 (a per-lane region, region.go in codegen/gosrc).
+func int64MathRegion10(w *runtime.Warp, m uint32, from int32) int {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r21 := w.Reg(21)
+	r22 := w.Reg(22)
+	r23 := w.Reg(23)
+	r24 := w.Reg(24)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	r28 := w.Reg(28)
+	k0 := uint64(0xffffffff00000000)
+	k1 := uint64(0x0)
+	p5 := w.P[5]
+	p6 := w.P[6]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x13 := r13[l]
+		x15 := r15[l]
+		x21 := r21[l]
+		x22 := r22[l]
+		x23 := r23[l]
+		x24 := r24[l]
+		x25 := r25[l]
+		x26 := r26[l]
+		x27 := r27[l]
+		x28 := r28[l]
+		q5 := p5>>l&1 != 0
+		q6 := p6>>l&1 != 0
+		n := 0
+		switch from {
+		case 10:
+			if q5 {
+				goto done
+			}
+			goto b11
+		case 11:
+			if q6 {
+				goto b1
+			}
+			goto b12
+		}
+	b1:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 1
+				goto done
+			}
+			n++
+			// 63: div.s64
+			v1 := isa.Div(x13, x15, 64, true)
+			x22 = v1
+			goto b3
+		}
+	b2:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 2
+				goto done
+			}
+			n++
+			// 66: cvt.u32.u64
+			v2 := uint64(uint32(uint64(x15)))
+			x25 = v2
+			// 67: cvt.u32.u64
+			v3 := uint64(uint32(uint64(x13)))
+			x26 = v3
+			// 68: div.u32
+			v4 := isa.Div(x26, x25, 32, false)
+			x27 = v4
+			// 69: cvt.u64.u32
+			v5 := uint64(uint64(uint32(x27)))
+			x22 = v5
+			goto b3
+		}
+	b3:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 3
+				goto done
+			}
+			n++
+			// 71: mul.lo.s64
+			v6 := uint64(uint64(x22) * uint64(x15))
+			x28 = v6
+			// 72: sub.s64
+			v7 := uint64(uint64(x13) - uint64(x28))
+			x23 = v7
+			goto done
+		}
+	b11:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 11
+				goto done
+			}
+			n++
+			// 58: and.b64
+			v8 := uint64(uint64(x21) & uint64(k0))
+			x24 = v8
+			// 59: setp.ne.s64
+			c9t := uint64(x24) != uint64(k1)
+			c9 := c9t
+			q6 = c9
+			if q6 {
+				goto b1
+			}
+			goto b12
+		}
+	b12:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 12
+				goto done
+			}
+			n++
+			goto b2
+		}
+	done:
+		most = max(most, n)
+		r22[l] = x22
+		r23[l] = x23
+		r24[l] = x24
+		r25[l] = x25
+		r26[l] = x26
+		r27[l] = x27
+		r28[l] = x28
+		if q6 {
+			p6 |= 1 << l
+		} else {
+			p6 &^= 1 << l
+		}
+	}
+	w.P[6] = p6
+	w.Split(4, parked, &at)
+	return most
+}
+
+// int64MathRegion11 runs blocks 1, 2, 12 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 11) to block 3,
+// the reconvergence point of the divergent branch of block 11 (a per-lane region, region.go in codegen/gosrc).
+func int64MathRegion11(w *runtime.Warp, m uint32, from int32) int {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r22 := w.Reg(22)
+	r25 := w.Reg(25)
+	r26 := w.Reg(26)
+	r27 := w.Reg(27)
+	p6 := w.P[6]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x13 := r13[l]
+		x15 := r15[l]
+		x22 := r22[l]
+		x25 := r25[l]
+		x26 := r26[l]
+		x27 := r27[l]
+		q6 := p6>>l&1 != 0
+		n := 0
+		switch from {
+		case 11:
+			if q6 {
+				goto b1
+			}
+			goto b12
+		}
+	b1:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 1
+				goto done
+			}
+			n++
+			// 63: div.s64
+			v1 := isa.Div(x13, x15, 64, true)
+			x22 = v1
+			goto done
+		}
+	b2:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 2
+				goto done
+			}
+			n++
+			// 66: cvt.u32.u64
+			v2 := uint64(uint32(uint64(x15)))
+			x25 = v2
+			// 67: cvt.u32.u64
+			v3 := uint64(uint32(uint64(x13)))
+			x26 = v3
+			// 68: div.u32
+			v4 := isa.Div(x26, x25, 32, false)
+			x27 = v4
+			// 69: cvt.u64.u32
+			v5 := uint64(uint64(uint32(x27)))
+			x22 = v5
+			goto done
+		}
+	b12:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 12
+				goto done
+			}
+			n++
+			goto b2
+		}
+	done:
+		most = max(most, n)
+		r22[l] = x22
+		r25[l] = x25
+		r26[l] = x26
+		r27[l] = x27
+	}
+	w.Split(3, parked, &at)
+	return most
+}
+
+// int64MathRegion13 runs blocks 5, 6, 14 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 13) to block 7,
+// the reconvergence point of the divergent branch of block 13 (a per-lane region, region.go in codegen/gosrc).
+func int64MathRegion13(w *runtime.Warp, m uint32, from int32) int {
+	r13 := w.Reg(13)
+	r15 := w.Reg(15)
+	r20 := w.Reg(20)
+	r35 := w.Reg(35)
+	r36 := w.Reg(36)
+	r37 := w.Reg(37)
+	p7 := w.P[7]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x13 := r13[l]
+		x15 := r15[l]
+		x20 := r20[l]
+		x35 := r35[l]
+		x36 := r36[l]
+		x37 := r37[l]
+		q7 := p7>>l&1 != 0
+		n := 0
+		switch from {
+		case 13:
+			if q7 {
+				goto b5
+			}
+			goto b14
+		}
+	b5:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 5
+				goto done
+			}
+			n++
+			// 91: div.u64
+			v1 := isa.Div(x13, x15, 64, false)
+			x20 = v1
+			goto done
+		}
+	b6:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 6
+				goto done
+			}
+			n++
+			// 94: cvt.u32.u64
+			v2 := uint64(uint32(uint64(x15)))
+			x35 = v2
+			// 95: cvt.u32.u64
+			v3 := uint64(uint32(uint64(x13)))
+			x36 = v3
+			// 96: div.u32
+			v4 := isa.Div(x36, x35, 32, false)
+			x37 = v4
+			// 97: cvt.u64.u32
+			v5 := uint64(uint64(uint32(x37)))
+			x20 = v5
+			goto done
+		}
+	b14:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 14
+				goto done
+			}
+			n++
+			goto b6
+		}
+	done:
+		most = max(most, n)
+		r20[l] = x20
+		r35[l] = x35
+		r36[l] = x36
+		r37[l] = x37
+	}
+	w.Split(7, parked, &at)
+	return most
 }
 
 // mix64B0 runs b0 of kernel mix64, PTX lines 124-129.

@@ -1075,6 +1075,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 19
 			} else {
+				switch stop {
+				case 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
+				}
 				return pc, budget
 			}
 		case 2:
@@ -1085,6 +1090,16 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 20
 			} else {
+				switch stop {
+				case 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
+				}
+				switch stop {
+				case 3, 11, 13, 14, 20, 21, 22:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
+				}
 				return pc, budget
 			}
 		case 3:
@@ -1098,6 +1113,11 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 23
 			} else {
+				switch stop {
+				case 5, 6, 7, 10, 14, 23, 24, 25, 26, 27:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion4(w, m, pc)
+				}
 				return pc, budget
 			}
 		case 5:
@@ -1111,6 +1131,16 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 26
 			} else {
+				switch stop {
+				case 5, 6, 7, 10, 14, 23, 24, 25, 26, 27:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion4(w, m, pc)
+				}
+				switch stop {
+				case 7, 10, 14, 26, 27:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion6(w, m, pc)
+				}
 				return pc, budget
 			}
 		case 7:
@@ -1124,6 +1154,16 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 28
 			} else {
+				switch stop {
+				case 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
+				}
+				switch stop {
+				case 9, 12, 14, 28, 29:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion8(w, m, pc)
+				}
 				return pc, budget
 			}
 		case 9:
@@ -1171,6 +1211,16 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 21
 			} else {
+				switch stop {
+				case 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
+				}
+				switch stop {
+				case 3, 11, 13, 14, 20, 21, 22:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
+				}
 				return pc, budget
 			}
 		case 21:
@@ -1181,6 +1231,16 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 22
 			} else {
+				switch stop {
+				case 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
+				}
+				switch stop {
+				case 3, 11, 13, 14, 20, 21, 22:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion2(w, m, pc)
+				}
 				return pc, budget
 			}
 		case 22:
@@ -1193,6 +1253,16 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 24
 			} else {
+				switch stop {
+				case 5, 6, 7, 10, 14, 23, 24, 25, 26, 27:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion4(w, m, pc)
+				}
+				switch stop {
+				case 5, 14, 24, 25:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion23(w, m, pc)
+				}
 				return pc, budget
 			}
 		case 24:
@@ -1203,6 +1273,16 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 25
 			} else {
+				switch stop {
+				case 5, 6, 7, 10, 14, 23, 24, 25, 26, 27:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion4(w, m, pc)
+				}
+				switch stop {
+				case 5, 14, 24, 25:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion23(w, m, pc)
+				}
 				return pc, budget
 			}
 		case 25:
@@ -1215,6 +1295,16 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 27
 			} else {
+				switch stop {
+				case 5, 6, 7, 10, 14, 23, 24, 25, 26, 27:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion4(w, m, pc)
+				}
+				switch stop {
+				case 7, 10, 14, 26, 27:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion6(w, m, pc)
+				}
 				return pc, budget
 			}
 		case 27:
@@ -1227,6 +1317,16 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			} else if t == 0 {
 				next = 29
 			} else {
+				switch stop {
+				case 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion1(w, m, pc)
+				}
+				switch stop {
+				case 9, 12, 14, 28, 29:
+				default:
+					return runtime.RunDone, budget - switchDefaultRegion8(w, m, pc)
+				}
 				return pc, budget
 			}
 		case 29:
@@ -2776,4 +2876,1020 @@ func switchDefaultB28(w *runtime.Warp, m uint32) {
 		}
 		w.P[12] = p12
 	}
+}
+
+// switchDefaultRegion1 runs blocks 2, 3, 8, 9, 11, 12, 13, 14, 19, 20, 21, 22, 28, 29 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 1, 2, 8, 20, 21, 28) to block 15,
+// the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
+func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x6)
+	k1 := uint64(0x62)
+	k2 := uint64(0x4)
+	k3 := uint64(0x41)
+	k4 := uint64(0x4c)
+	k5 := uint64(0x36)
+	k6 := uint64(0x57)
+	k7 := uint64(0xffffffff)
+	k8 := uint64(0x7)
+	k9 := uint64(0x8)
+	k10 := uint64(0x5)
+	p2 := w.P[2]
+	p3 := w.P[3]
+	p4 := w.P[4]
+	p5 := w.P[5]
+	p11 := w.P[11]
+	p12 := w.P[12]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x12 := r12[l]
+		x13 := r13[l]
+		q2 := p2>>l&1 != 0
+		q3 := p3>>l&1 != 0
+		q4 := p4>>l&1 != 0
+		q5 := p5>>l&1 != 0
+		q11 := p11>>l&1 != 0
+		q12 := p12>>l&1 != 0
+		n := 0
+		switch from {
+		case 1:
+			if q2 {
+				goto b2
+			}
+			goto b19
+		case 2:
+			if q3 {
+				goto b11
+			}
+			goto b20
+		case 8:
+			if q11 {
+				goto b12
+			}
+			goto b28
+		case 20:
+			if q4 {
+				goto b13
+			}
+			goto b21
+		case 21:
+			if q5 {
+				goto b3
+			}
+			goto b22
+		case 28:
+			if q12 {
+				goto b9
+			}
+			goto b29
+		}
+	b2:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 2
+				goto done
+			}
+			n++
+			// 154: setp.eq.s32
+			c1t := uint32(x12) == uint32(k0)
+			c1 := c1t
+			q3 = c1
+			if q3 {
+				goto b11
+			}
+			goto b20
+		}
+	b3:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 3
+				goto done
+			}
+			n++
+			// 164: mov.b32
+			v2 := uint64(k1)
+			x13 = v2
+			goto done
+		}
+	b8:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 8
+				goto done
+			}
+			n++
+			// 191: setp.eq.s32
+			c3t := uint32(x12) == uint32(k2)
+			c3 := c3t
+			q11 = c3
+			if q11 {
+				goto b12
+			}
+			goto b28
+		}
+	b9:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 9
+				goto done
+			}
+			n++
+			// 198: mov.b32
+			v4 := uint64(k3)
+			x13 = v4
+			goto done
+		}
+	b11:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 11
+				goto done
+			}
+			n++
+			// 204: mov.b32
+			v5 := uint64(k4)
+			x13 = v5
+			goto done
+		}
+	b12:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 12
+				goto done
+			}
+			n++
+			// 207: mov.b32
+			v6 := uint64(k5)
+			x13 = v6
+			goto done
+		}
+	b13:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 13
+				goto done
+			}
+			n++
+			// 210: mov.b32
+			v7 := uint64(k6)
+			x13 = v7
+			goto done
+		}
+	b14:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 14
+				goto done
+			}
+			n++
+			// 213: mov.b32
+			v8 := uint64(k7)
+			x13 = v8
+			goto done
+		}
+	b19:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 19
+				goto done
+			}
+			n++
+			goto b8
+		}
+	b20:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 20
+				goto done
+			}
+			n++
+			// 157: setp.eq.s32
+			c9t := uint32(x12) == uint32(k8)
+			c9 := c9t
+			q4 = c9
+			if q4 {
+				goto b13
+			}
+			goto b21
+		}
+	b21:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 21
+				goto done
+			}
+			n++
+			// 160: setp.eq.s32
+			c10t := uint32(x12) == uint32(k9)
+			c10 := c10t
+			q5 = c10
+			if q5 {
+				goto b3
+			}
+			goto b22
+		}
+	b22:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 22
+				goto done
+			}
+			n++
+			goto b14
+		}
+	b28:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 28
+				goto done
+			}
+			n++
+			// 194: setp.eq.s32
+			c11t := uint32(x12) == uint32(k10)
+			c11 := c11t
+			q12 = c11
+			if q12 {
+				goto b9
+			}
+			goto b29
+		}
+	b29:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 29
+				goto done
+			}
+			n++
+			goto b14
+		}
+	done:
+		most = max(most, n)
+		r13[l] = x13
+		if q3 {
+			p3 |= 1 << l
+		} else {
+			p3 &^= 1 << l
+		}
+		if q4 {
+			p4 |= 1 << l
+		} else {
+			p4 &^= 1 << l
+		}
+		if q5 {
+			p5 |= 1 << l
+		} else {
+			p5 &^= 1 << l
+		}
+		if q11 {
+			p11 |= 1 << l
+		} else {
+			p11 &^= 1 << l
+		}
+		if q12 {
+			p12 |= 1 << l
+		} else {
+			p12 &^= 1 << l
+		}
+	}
+	w.P[3] = p3
+	w.P[4] = p4
+	w.P[5] = p5
+	w.P[11] = p11
+	w.P[12] = p12
+	w.Split(15, parked, &at)
+	return most
+}
+
+// switchDefaultRegion2 runs blocks 3, 11, 13, 14, 20, 21, 22 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 2, 20, 21) to block 15,
+// the reconvergence point of the divergent branch of block 2 (a per-lane region, region.go in codegen/gosrc).
+func switchDefaultRegion2(w *runtime.Warp, m uint32, from int32) int {
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x62)
+	k1 := uint64(0x4c)
+	k2 := uint64(0x57)
+	k3 := uint64(0xffffffff)
+	k4 := uint64(0x7)
+	k5 := uint64(0x8)
+	p3 := w.P[3]
+	p4 := w.P[4]
+	p5 := w.P[5]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x12 := r12[l]
+		x13 := r13[l]
+		q3 := p3>>l&1 != 0
+		q4 := p4>>l&1 != 0
+		q5 := p5>>l&1 != 0
+		n := 0
+		switch from {
+		case 2:
+			if q3 {
+				goto b11
+			}
+			goto b20
+		case 20:
+			if q4 {
+				goto b13
+			}
+			goto b21
+		case 21:
+			if q5 {
+				goto b3
+			}
+			goto b22
+		}
+	b3:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 3
+				goto done
+			}
+			n++
+			// 164: mov.b32
+			v1 := uint64(k0)
+			x13 = v1
+			goto done
+		}
+	b11:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 11
+				goto done
+			}
+			n++
+			// 204: mov.b32
+			v2 := uint64(k1)
+			x13 = v2
+			goto done
+		}
+	b13:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 13
+				goto done
+			}
+			n++
+			// 210: mov.b32
+			v3 := uint64(k2)
+			x13 = v3
+			goto done
+		}
+	b14:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 14
+				goto done
+			}
+			n++
+			// 213: mov.b32
+			v4 := uint64(k3)
+			x13 = v4
+			goto done
+		}
+	b20:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 20
+				goto done
+			}
+			n++
+			// 157: setp.eq.s32
+			c5t := uint32(x12) == uint32(k4)
+			c5 := c5t
+			q4 = c5
+			if q4 {
+				goto b13
+			}
+			goto b21
+		}
+	b21:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 21
+				goto done
+			}
+			n++
+			// 160: setp.eq.s32
+			c6t := uint32(x12) == uint32(k5)
+			c6 := c6t
+			q5 = c6
+			if q5 {
+				goto b3
+			}
+			goto b22
+		}
+	b22:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 22
+				goto done
+			}
+			n++
+			goto b14
+		}
+	done:
+		most = max(most, n)
+		r13[l] = x13
+		if q4 {
+			p4 |= 1 << l
+		} else {
+			p4 &^= 1 << l
+		}
+		if q5 {
+			p5 |= 1 << l
+		} else {
+			p5 &^= 1 << l
+		}
+	}
+	w.P[4] = p4
+	w.P[5] = p5
+	w.Split(15, parked, &at)
+	return most
+}
+
+// switchDefaultRegion4 runs blocks 5, 6, 7, 10, 14, 23, 24, 25, 26, 27 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 4, 6, 23, 24, 26) to block 15,
+// the reconvergence point of the divergent branch of block 4 (a per-lane region, region.go in codegen/gosrc).
+func switchDefaultRegion4(w *runtime.Warp, m uint32, from int32) int {
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x15)
+	k1 := uint64(0x2)
+	k2 := uint64(0x2b)
+	k3 := uint64(0x20)
+	k4 := uint64(0xffffffff)
+	k5 := uint64(0xa)
+	k6 := uint64(0x0)
+	k7 := uint64(0x1)
+	k8 := uint64(0x3)
+	p6 := w.P[6]
+	p7 := w.P[7]
+	p8 := w.P[8]
+	p9 := w.P[9]
+	p10 := w.P[10]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x12 := r12[l]
+		x13 := r13[l]
+		q6 := p6>>l&1 != 0
+		q7 := p7>>l&1 != 0
+		q8 := p8>>l&1 != 0
+		q9 := p9>>l&1 != 0
+		q10 := p10>>l&1 != 0
+		n := 0
+		switch from {
+		case 4:
+			if q6 {
+				goto b6
+			}
+			goto b23
+		case 6:
+			if q9 {
+				goto b10
+			}
+			goto b26
+		case 23:
+			if q7 {
+				goto done
+			}
+			goto b24
+		case 24:
+			if q8 {
+				goto b5
+			}
+			goto b25
+		case 26:
+			if q10 {
+				goto b7
+			}
+			goto b27
+		}
+	b5:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 5
+				goto done
+			}
+			n++
+			// 178: mov.b32
+			v1 := uint64(k0)
+			x13 = v1
+			goto done
+		}
+	b6:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 6
+				goto done
+			}
+			n++
+			// 181: setp.eq.s32
+			c2t := uint32(x12) == uint32(k1)
+			c2 := c2t
+			q9 = c2
+			if q9 {
+				goto b10
+			}
+			goto b26
+		}
+	b7:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 7
+				goto done
+			}
+			n++
+			// 188: mov.b32
+			v3 := uint64(k2)
+			x13 = v3
+			goto done
+		}
+	b10:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 10
+				goto done
+			}
+			n++
+			// 201: mov.b32
+			v4 := uint64(k3)
+			x13 = v4
+			goto done
+		}
+	b14:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 14
+				goto done
+			}
+			n++
+			// 213: mov.b32
+			v5 := uint64(k4)
+			x13 = v5
+			goto done
+		}
+	b23:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 23
+				goto done
+			}
+			n++
+			// 170: mov.b32
+			v6 := uint64(k5)
+			x13 = v6
+			// 171: setp.eq.s32
+			c7t := uint32(x12) == uint32(k6)
+			c7 := c7t
+			q7 = c7
+			if q7 {
+				goto done
+			}
+			goto b24
+		}
+	b24:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 24
+				goto done
+			}
+			n++
+			// 174: setp.eq.s32
+			c8t := uint32(x12) == uint32(k7)
+			c8 := c8t
+			q8 = c8
+			if q8 {
+				goto b5
+			}
+			goto b25
+		}
+	b25:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 25
+				goto done
+			}
+			n++
+			goto b14
+		}
+	b26:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 26
+				goto done
+			}
+			n++
+			// 184: setp.eq.s32
+			c9t := uint32(x12) == uint32(k8)
+			c9 := c9t
+			q10 = c9
+			if q10 {
+				goto b7
+			}
+			goto b27
+		}
+	b27:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 27
+				goto done
+			}
+			n++
+			goto b14
+		}
+	done:
+		most = max(most, n)
+		r13[l] = x13
+		if q7 {
+			p7 |= 1 << l
+		} else {
+			p7 &^= 1 << l
+		}
+		if q8 {
+			p8 |= 1 << l
+		} else {
+			p8 &^= 1 << l
+		}
+		if q9 {
+			p9 |= 1 << l
+		} else {
+			p9 &^= 1 << l
+		}
+		if q10 {
+			p10 |= 1 << l
+		} else {
+			p10 &^= 1 << l
+		}
+	}
+	w.P[7] = p7
+	w.P[8] = p8
+	w.P[9] = p9
+	w.P[10] = p10
+	w.Split(15, parked, &at)
+	return most
+}
+
+// switchDefaultRegion6 runs blocks 7, 10, 14, 26, 27 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 6, 26) to block 15,
+// the reconvergence point of the divergent branch of block 6 (a per-lane region, region.go in codegen/gosrc).
+func switchDefaultRegion6(w *runtime.Warp, m uint32, from int32) int {
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x2b)
+	k1 := uint64(0x20)
+	k2 := uint64(0xffffffff)
+	k3 := uint64(0x3)
+	p9 := w.P[9]
+	p10 := w.P[10]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x12 := r12[l]
+		x13 := r13[l]
+		q9 := p9>>l&1 != 0
+		q10 := p10>>l&1 != 0
+		n := 0
+		switch from {
+		case 6:
+			if q9 {
+				goto b10
+			}
+			goto b26
+		case 26:
+			if q10 {
+				goto b7
+			}
+			goto b27
+		}
+	b7:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 7
+				goto done
+			}
+			n++
+			// 188: mov.b32
+			v1 := uint64(k0)
+			x13 = v1
+			goto done
+		}
+	b10:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 10
+				goto done
+			}
+			n++
+			// 201: mov.b32
+			v2 := uint64(k1)
+			x13 = v2
+			goto done
+		}
+	b14:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 14
+				goto done
+			}
+			n++
+			// 213: mov.b32
+			v3 := uint64(k2)
+			x13 = v3
+			goto done
+		}
+	b26:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 26
+				goto done
+			}
+			n++
+			// 184: setp.eq.s32
+			c4t := uint32(x12) == uint32(k3)
+			c4 := c4t
+			q10 = c4
+			if q10 {
+				goto b7
+			}
+			goto b27
+		}
+	b27:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 27
+				goto done
+			}
+			n++
+			goto b14
+		}
+	done:
+		most = max(most, n)
+		r13[l] = x13
+		if q10 {
+			p10 |= 1 << l
+		} else {
+			p10 &^= 1 << l
+		}
+	}
+	w.P[10] = p10
+	w.Split(15, parked, &at)
+	return most
+}
+
+// switchDefaultRegion8 runs blocks 9, 12, 14, 28, 29 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 8, 28) to block 15,
+// the reconvergence point of the divergent branch of block 8 (a per-lane region, region.go in codegen/gosrc).
+func switchDefaultRegion8(w *runtime.Warp, m uint32, from int32) int {
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x41)
+	k1 := uint64(0x36)
+	k2 := uint64(0xffffffff)
+	k3 := uint64(0x5)
+	p11 := w.P[11]
+	p12 := w.P[12]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x12 := r12[l]
+		x13 := r13[l]
+		q11 := p11>>l&1 != 0
+		q12 := p12>>l&1 != 0
+		n := 0
+		switch from {
+		case 8:
+			if q11 {
+				goto b12
+			}
+			goto b28
+		case 28:
+			if q12 {
+				goto b9
+			}
+			goto b29
+		}
+	b9:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 9
+				goto done
+			}
+			n++
+			// 198: mov.b32
+			v1 := uint64(k0)
+			x13 = v1
+			goto done
+		}
+	b12:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 12
+				goto done
+			}
+			n++
+			// 207: mov.b32
+			v2 := uint64(k1)
+			x13 = v2
+			goto done
+		}
+	b14:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 14
+				goto done
+			}
+			n++
+			// 213: mov.b32
+			v3 := uint64(k2)
+			x13 = v3
+			goto done
+		}
+	b28:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 28
+				goto done
+			}
+			n++
+			// 194: setp.eq.s32
+			c4t := uint32(x12) == uint32(k3)
+			c4 := c4t
+			q12 = c4
+			if q12 {
+				goto b9
+			}
+			goto b29
+		}
+	b29:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 29
+				goto done
+			}
+			n++
+			goto b14
+		}
+	done:
+		most = max(most, n)
+		r13[l] = x13
+		if q12 {
+			p12 |= 1 << l
+		} else {
+			p12 &^= 1 << l
+		}
+	}
+	w.P[12] = p12
+	w.Split(15, parked, &at)
+	return most
+}
+
+// switchDefaultRegion23 runs blocks 5, 14, 24, 25 of kernel switch_default for each lane of m on its own, from the branch ending block from (one of 23, 24) to block 15,
+// the reconvergence point of the divergent branch of block 23 (a per-lane region, region.go in codegen/gosrc).
+func switchDefaultRegion23(w *runtime.Warp, m uint32, from int32) int {
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0x15)
+	k1 := uint64(0xffffffff)
+	k2 := uint64(0x1)
+	p7 := w.P[7]
+	p8 := w.P[8]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x12 := r12[l]
+		x13 := r13[l]
+		q7 := p7>>l&1 != 0
+		q8 := p8>>l&1 != 0
+		n := 0
+		switch from {
+		case 23:
+			if q7 {
+				goto done
+			}
+			goto b24
+		case 24:
+			if q8 {
+				goto b5
+			}
+			goto b25
+		}
+	b5:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 5
+				goto done
+			}
+			n++
+			// 178: mov.b32
+			v1 := uint64(k0)
+			x13 = v1
+			goto done
+		}
+	b14:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 14
+				goto done
+			}
+			n++
+			// 213: mov.b32
+			v2 := uint64(k1)
+			x13 = v2
+			goto done
+		}
+	b24:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 24
+				goto done
+			}
+			n++
+			// 174: setp.eq.s32
+			c3t := uint32(x12) == uint32(k2)
+			c3 := c3t
+			q8 = c3
+			if q8 {
+				goto b5
+			}
+			goto b25
+		}
+	b25:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 25
+				goto done
+			}
+			n++
+			goto b14
+		}
+	done:
+		most = max(most, n)
+		r13[l] = x13
+		if q8 {
+			p8 |= 1 << l
+		} else {
+			p8 &^= 1 << l
+		}
+	}
+	w.P[8] = p8
+	w.Split(15, parked, &at)
+	return most
 }
