@@ -151,7 +151,11 @@ func Generate(p *ssa.Program, opts Options) ([]byte, error) {
 	}
 	for _, f := range g.fnList {
 		f.generate()
-		f.run, f.runDecl = f.runFunc()
+	}
+	if len(g.errs) == 0 {
+		for _, f := range g.fnList {
+			f.run, f.runDecl = f.runFunc()
+		}
 	}
 	g.StackBytes()
 	if len(g.errs) > 0 {

@@ -1033,418 +1033,6 @@ func collatzStepsB10(w *runtime.Warp, m uint32) {
 	}
 }
 
-// collatzStepsRegion5 runs blocks 4, 5, 6, 10 of kernel collatz_steps for each lane of m on its own, from the branch ending block from (one of 5, 6) to block 9,
-// the reconvergence point of the divergent branch of block 5 (a per-lane region, region.go in codegen/gosrc).
-func collatzStepsRegion5(w *runtime.Warp, m uint32, from int32) int {
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	k0 := uint64(0x1)
-	k1 := uint64(0x3e7)
-	k2 := uint64(0x3)
-	p2 := w.P[2]
-	p3 := w.P[3]
-	p4 := w.P[4]
-	p5 := w.P[5]
-	p6 := w.P[6]
-	p7 := w.P[7]
-	p8 := w.P[8]
-	most := 0
-	var parked uint32
-	var at [runtime.WarpSize]int32
-	for mm := m; mm != 0; mm &= mm - 1 {
-		l := bits.TrailingZeros32(mm) & 31
-		x12 := r12[l]
-		x13 := r13[l]
-		x16 := r16[l]
-		x17 := r17[l]
-		x18 := r18[l]
-		q2 := p2>>l&1 != 0
-		q3 := p3>>l&1 != 0
-		q4 := p4>>l&1 != 0
-		q5 := p5>>l&1 != 0
-		q6 := p6>>l&1 != 0
-		q7 := p7>>l&1 != 0
-		q8 := p8>>l&1 != 0
-		n := 0
-		switch from {
-		case 5:
-			if q5 {
-				goto b6
-			}
-			goto done
-		case 6:
-			if q8 {
-				goto b4
-			}
-			goto b10
-		}
-	b4:
-		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 4
-				goto done
-			}
-			n++
-			// 53: shr.u64
-			v1 := uint64(uint64(x12) >> uint32(k0))
-			x12 = v1
-			goto b5
-		}
-	b5:
-		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 5
-				goto done
-			}
-			n++
-			// 55: add.s32
-			v2 := uint64(uint32(x16) + uint32(k0))
-			x13 = v2
-			// 56: setp.ne.s64
-			c3t := uint64(x12) != uint64(k0)
-			c3 := c3t
-			q3 = c3
-			// 57: setp.lt.u32
-			c4t := uint32(x16) < uint32(k1)
-			c4 := c4t
-			q4 = c4
-			// 58: and.pred
-			c5 := (c3) && (c4)
-			q5 = c5
-			// 59: mov.u32
-			v6 := uint64(x13)
-			x16 = v6
-			if q5 {
-				goto b6
-			}
-			goto done
-		}
-	b6:
-		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 6
-				goto done
-			}
-			n++
-			// 63: and.b64
-			v7 := uint64(uint64(x12) & uint64(k0))
-			x17 = v7
-			// 64: setp.eq.b64
-			c8t := uint64(x17) == uint64(k0)
-			c8 := c8t
-			q6 = c8
-			// 65: xor.pred
-			c9 := (c8) != (q2)
-			q7 = c9
-			// 66: not.pred
-			c10 := !(c9)
-			q8 = c10
-			if q8 {
-				goto b4
-			}
-			goto b10
-		}
-	b10:
-		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 10
-				goto done
-			}
-			n++
-			// 69: mul.lo.s64
-			v11 := uint64(uint64(x12) * uint64(k2))
-			x18 = v11
-			// 70: add.s64
-			v12 := uint64(uint64(x18) + uint64(k0))
-			x12 = v12
-			goto b5
-		}
-	done:
-		most = max(most, n)
-		r12[l] = x12
-		r13[l] = x13
-		r16[l] = x16
-		r17[l] = x17
-		r18[l] = x18
-		if q3 {
-			p3 |= 1 << l
-		} else {
-			p3 &^= 1 << l
-		}
-		if q4 {
-			p4 |= 1 << l
-		} else {
-			p4 &^= 1 << l
-		}
-		if q5 {
-			p5 |= 1 << l
-		} else {
-			p5 &^= 1 << l
-		}
-		if q6 {
-			p6 |= 1 << l
-		} else {
-			p6 &^= 1 << l
-		}
-		if q7 {
-			p7 |= 1 << l
-		} else {
-			p7 &^= 1 << l
-		}
-		if q8 {
-			p8 |= 1 << l
-		} else {
-			p8 &^= 1 << l
-		}
-	}
-	w.P[3] = p3
-	w.P[4] = p4
-	w.P[5] = p5
-	w.P[6] = p6
-	w.P[7] = p7
-	w.P[8] = p8
-	w.Split(9, parked, &at)
-	return most
-}
-
-// collatzStepsRegion7 runs blocks 3, 4, 5, 6, 8, 9, 10 of kernel collatz_steps for each lane of m on its own, from the branch ending block from (one of 5, 6, 7) to block 1,
-// the reconvergence point of the divergent branch of block 7 (a per-lane region, region.go in codegen/gosrc).
-func collatzStepsRegion7(w *runtime.Warp, m uint32, from int32) int {
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	k0 := uint64(0x0)
-	k1 := uint64(0x1)
-	k2 := uint64(0x3e7)
-	k3 := uint64(0x3)
-	p1 := w.P[1]
-	p2 := w.P[2]
-	p3 := w.P[3]
-	p4 := w.P[4]
-	p5 := w.P[5]
-	p6 := w.P[6]
-	p7 := w.P[7]
-	p8 := w.P[8]
-	most := 0
-	var parked uint32
-	var at [runtime.WarpSize]int32
-	for mm := m; mm != 0; mm &= mm - 1 {
-		l := bits.TrailingZeros32(mm) & 31
-		x12 := r12[l]
-		x13 := r13[l]
-		x16 := r16[l]
-		x17 := r17[l]
-		x18 := r18[l]
-		q1 := p1>>l&1 != 0
-		q2 := p2>>l&1 != 0
-		q3 := p3>>l&1 != 0
-		q4 := p4>>l&1 != 0
-		q5 := p5>>l&1 != 0
-		q6 := p6>>l&1 != 0
-		q7 := p7>>l&1 != 0
-		q8 := p8>>l&1 != 0
-		n := 0
-		switch from {
-		case 5:
-			if q5 {
-				goto b6
-			}
-			goto b9
-		case 6:
-			if q8 {
-				goto b4
-			}
-			goto b10
-		case 7:
-			if q1 {
-				goto done
-			}
-			goto b8
-		}
-	b3:
-		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 3
-				goto done
-			}
-			n++
-			// 49: mov.b32
-			v1 := uint64(k0)
-			x16 = v1
-			// 50: mov.pred
-			c2 := false
-			q2 = c2
-			goto b6
-		}
-	b4:
-		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 4
-				goto done
-			}
-			n++
-			// 53: shr.u64
-			v3 := uint64(uint64(x12) >> uint32(k1))
-			x12 = v3
-			goto b5
-		}
-	b5:
-		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 5
-				goto done
-			}
-			n++
-			// 55: add.s32
-			v4 := uint64(uint32(x16) + uint32(k1))
-			x13 = v4
-			// 56: setp.ne.s64
-			c5t := uint64(x12) != uint64(k1)
-			c5 := c5t
-			q3 = c5
-			// 57: setp.lt.u32
-			c6t := uint32(x16) < uint32(k2)
-			c6 := c6t
-			q4 = c6
-			// 58: and.pred
-			c7 := (c5) && (c6)
-			q5 = c7
-			// 59: mov.u32
-			v8 := uint64(x13)
-			x16 = v8
-			if q5 {
-				goto b6
-			}
-			goto b9
-		}
-	b6:
-		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 6
-				goto done
-			}
-			n++
-			// 63: and.b64
-			v9 := uint64(uint64(x12) & uint64(k1))
-			x17 = v9
-			// 64: setp.eq.b64
-			c10t := uint64(x17) == uint64(k1)
-			c10 := c10t
-			q6 = c10
-			// 65: xor.pred
-			c11 := (c10) != (q2)
-			q7 = c11
-			// 66: not.pred
-			c12 := !(c11)
-			q8 = c12
-			if q8 {
-				goto b4
-			}
-			goto b10
-		}
-	b8:
-		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 8
-				goto done
-			}
-			n++
-			goto b3
-		}
-	b9:
-		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 9
-				goto done
-			}
-			n++
-			goto done
-		}
-	b10:
-		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 10
-				goto done
-			}
-			n++
-			// 69: mul.lo.s64
-			v13 := uint64(uint64(x12) * uint64(k3))
-			x18 = v13
-			// 70: add.s64
-			v14 := uint64(uint64(x18) + uint64(k1))
-			x12 = v14
-			goto b5
-		}
-	done:
-		most = max(most, n)
-		r12[l] = x12
-		r13[l] = x13
-		r16[l] = x16
-		r17[l] = x17
-		r18[l] = x18
-		if q2 {
-			p2 |= 1 << l
-		} else {
-			p2 &^= 1 << l
-		}
-		if q3 {
-			p3 |= 1 << l
-		} else {
-			p3 &^= 1 << l
-		}
-		if q4 {
-			p4 |= 1 << l
-		} else {
-			p4 &^= 1 << l
-		}
-		if q5 {
-			p5 |= 1 << l
-		} else {
-			p5 &^= 1 << l
-		}
-		if q6 {
-			p6 |= 1 << l
-		} else {
-			p6 &^= 1 << l
-		}
-		if q7 {
-			p7 |= 1 << l
-		} else {
-			p7 &^= 1 << l
-		}
-		if q8 {
-			p8 |= 1 << l
-		} else {
-			p8 &^= 1 << l
-		}
-	}
-	w.P[2] = p2
-	w.P[3] = p3
-	w.P[4] = p4
-	w.P[5] = p5
-	w.P[6] = p6
-	w.P[7] = p7
-	w.P[8] = p8
-	w.Split(1, parked, &at)
-	return most
-}
-
 // tidHashB0 runs b0 of kernel tid_hash, PTX lines 86-91.
 func tidHashB0(w *runtime.Warp, m uint32) {
 	r3 := w.Reg(3)
@@ -1945,6 +1533,418 @@ func tidHashB7(w *runtime.Warp, m uint32) {
 	// PTX line 109: mov.b32, warp-uniform
 	u3 := uint64(k2)
 	runtime.Broadcast(r14, m, u3)
+}
+
+// collatzStepsRegion5 runs blocks 4, 5, 6, 10 of kernel collatz_steps for each lane of m on its own, from the branch ending block from (one of 5, 6) to block 9,
+// the reconvergence point of the divergent branch of block 5 (a per-lane region, region.go in codegen/gosrc).
+func collatzStepsRegion5(w *runtime.Warp, m uint32, from int32) int {
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	k0 := uint64(0x1)
+	k1 := uint64(0x3e7)
+	k2 := uint64(0x3)
+	p2 := w.P[2]
+	p3 := w.P[3]
+	p4 := w.P[4]
+	p5 := w.P[5]
+	p6 := w.P[6]
+	p7 := w.P[7]
+	p8 := w.P[8]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x12 := r12[l]
+		x13 := r13[l]
+		x16 := r16[l]
+		x17 := r17[l]
+		x18 := r18[l]
+		q2 := p2>>l&1 != 0
+		q3 := p3>>l&1 != 0
+		q4 := p4>>l&1 != 0
+		q5 := p5>>l&1 != 0
+		q6 := p6>>l&1 != 0
+		q7 := p7>>l&1 != 0
+		q8 := p8>>l&1 != 0
+		n := 0
+		switch from {
+		case 5:
+			if q5 {
+				goto b6
+			}
+			goto done
+		case 6:
+			if q8 {
+				goto b4
+			}
+			goto b10
+		}
+	b4:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 4
+				goto done
+			}
+			n++
+			// 53: shr.u64
+			v1 := uint64(uint64(x12) >> uint32(k0))
+			x12 = v1
+			goto b5
+		}
+	b5:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 5
+				goto done
+			}
+			n++
+			// 55: add.s32
+			v2 := uint64(uint32(x16) + uint32(k0))
+			x13 = v2
+			// 56: setp.ne.s64
+			c3t := uint64(x12) != uint64(k0)
+			c3 := c3t
+			q3 = c3
+			// 57: setp.lt.u32
+			c4t := uint32(x16) < uint32(k1)
+			c4 := c4t
+			q4 = c4
+			// 58: and.pred
+			c5 := (c3) && (c4)
+			q5 = c5
+			// 59: mov.u32
+			v6 := uint64(x13)
+			x16 = v6
+			if q5 {
+				goto b6
+			}
+			goto done
+		}
+	b6:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 6
+				goto done
+			}
+			n++
+			// 63: and.b64
+			v7 := uint64(uint64(x12) & uint64(k0))
+			x17 = v7
+			// 64: setp.eq.b64
+			c8t := uint64(x17) == uint64(k0)
+			c8 := c8t
+			q6 = c8
+			// 65: xor.pred
+			c9 := (c8) != (q2)
+			q7 = c9
+			// 66: not.pred
+			c10 := !(c9)
+			q8 = c10
+			if q8 {
+				goto b4
+			}
+			goto b10
+		}
+	b10:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 10
+				goto done
+			}
+			n++
+			// 69: mul.lo.s64
+			v11 := uint64(uint64(x12) * uint64(k2))
+			x18 = v11
+			// 70: add.s64
+			v12 := uint64(uint64(x18) + uint64(k0))
+			x12 = v12
+			goto b5
+		}
+	done:
+		most = max(most, n)
+		r12[l] = x12
+		r13[l] = x13
+		r16[l] = x16
+		r17[l] = x17
+		r18[l] = x18
+		if q3 {
+			p3 |= 1 << l
+		} else {
+			p3 &^= 1 << l
+		}
+		if q4 {
+			p4 |= 1 << l
+		} else {
+			p4 &^= 1 << l
+		}
+		if q5 {
+			p5 |= 1 << l
+		} else {
+			p5 &^= 1 << l
+		}
+		if q6 {
+			p6 |= 1 << l
+		} else {
+			p6 &^= 1 << l
+		}
+		if q7 {
+			p7 |= 1 << l
+		} else {
+			p7 &^= 1 << l
+		}
+		if q8 {
+			p8 |= 1 << l
+		} else {
+			p8 &^= 1 << l
+		}
+	}
+	w.P[3] = p3
+	w.P[4] = p4
+	w.P[5] = p5
+	w.P[6] = p6
+	w.P[7] = p7
+	w.P[8] = p8
+	w.Split(9, parked, &at)
+	return most
+}
+
+// collatzStepsRegion7 runs blocks 3, 4, 5, 6, 8, 9, 10 of kernel collatz_steps for each lane of m on its own, from the branch ending block from (one of 5, 6, 7) to block 1,
+// the reconvergence point of the divergent branch of block 7 (a per-lane region, region.go in codegen/gosrc).
+func collatzStepsRegion7(w *runtime.Warp, m uint32, from int32) int {
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	r16 := w.Reg(16)
+	r17 := w.Reg(17)
+	r18 := w.Reg(18)
+	k0 := uint64(0x0)
+	k1 := uint64(0x1)
+	k2 := uint64(0x3e7)
+	k3 := uint64(0x3)
+	p1 := w.P[1]
+	p2 := w.P[2]
+	p3 := w.P[3]
+	p4 := w.P[4]
+	p5 := w.P[5]
+	p6 := w.P[6]
+	p7 := w.P[7]
+	p8 := w.P[8]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x12 := r12[l]
+		x13 := r13[l]
+		x16 := r16[l]
+		x17 := r17[l]
+		x18 := r18[l]
+		q1 := p1>>l&1 != 0
+		q2 := p2>>l&1 != 0
+		q3 := p3>>l&1 != 0
+		q4 := p4>>l&1 != 0
+		q5 := p5>>l&1 != 0
+		q6 := p6>>l&1 != 0
+		q7 := p7>>l&1 != 0
+		q8 := p8>>l&1 != 0
+		n := 0
+		switch from {
+		case 5:
+			if q5 {
+				goto b6
+			}
+			goto b9
+		case 6:
+			if q8 {
+				goto b4
+			}
+			goto b10
+		case 7:
+			if q1 {
+				goto done
+			}
+			goto b8
+		}
+	b3:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 3
+				goto done
+			}
+			n++
+			// 49: mov.b32
+			v1 := uint64(k0)
+			x16 = v1
+			// 50: mov.pred
+			c2 := false
+			q2 = c2
+			goto b6
+		}
+	b4:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 4
+				goto done
+			}
+			n++
+			// 53: shr.u64
+			v3 := uint64(uint64(x12) >> uint32(k1))
+			x12 = v3
+			goto b5
+		}
+	b5:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 5
+				goto done
+			}
+			n++
+			// 55: add.s32
+			v4 := uint64(uint32(x16) + uint32(k1))
+			x13 = v4
+			// 56: setp.ne.s64
+			c5t := uint64(x12) != uint64(k1)
+			c5 := c5t
+			q3 = c5
+			// 57: setp.lt.u32
+			c6t := uint32(x16) < uint32(k2)
+			c6 := c6t
+			q4 = c6
+			// 58: and.pred
+			c7 := (c5) && (c6)
+			q5 = c7
+			// 59: mov.u32
+			v8 := uint64(x13)
+			x16 = v8
+			if q5 {
+				goto b6
+			}
+			goto b9
+		}
+	b6:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 6
+				goto done
+			}
+			n++
+			// 63: and.b64
+			v9 := uint64(uint64(x12) & uint64(k1))
+			x17 = v9
+			// 64: setp.eq.b64
+			c10t := uint64(x17) == uint64(k1)
+			c10 := c10t
+			q6 = c10
+			// 65: xor.pred
+			c11 := (c10) != (q2)
+			q7 = c11
+			// 66: not.pred
+			c12 := !(c11)
+			q8 = c12
+			if q8 {
+				goto b4
+			}
+			goto b10
+		}
+	b8:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 8
+				goto done
+			}
+			n++
+			goto b3
+		}
+	b9:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 9
+				goto done
+			}
+			n++
+			goto done
+		}
+	b10:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 10
+				goto done
+			}
+			n++
+			// 69: mul.lo.s64
+			v13 := uint64(uint64(x12) * uint64(k3))
+			x18 = v13
+			// 70: add.s64
+			v14 := uint64(uint64(x18) + uint64(k1))
+			x12 = v14
+			goto b5
+		}
+	done:
+		most = max(most, n)
+		r12[l] = x12
+		r13[l] = x13
+		r16[l] = x16
+		r17[l] = x17
+		r18[l] = x18
+		if q2 {
+			p2 |= 1 << l
+		} else {
+			p2 &^= 1 << l
+		}
+		if q3 {
+			p3 |= 1 << l
+		} else {
+			p3 &^= 1 << l
+		}
+		if q4 {
+			p4 |= 1 << l
+		} else {
+			p4 &^= 1 << l
+		}
+		if q5 {
+			p5 |= 1 << l
+		} else {
+			p5 &^= 1 << l
+		}
+		if q6 {
+			p6 |= 1 << l
+		} else {
+			p6 &^= 1 << l
+		}
+		if q7 {
+			p7 |= 1 << l
+		} else {
+			p7 &^= 1 << l
+		}
+		if q8 {
+			p8 |= 1 << l
+		} else {
+			p8 &^= 1 << l
+		}
+	}
+	w.P[2] = p2
+	w.P[3] = p3
+	w.P[4] = p4
+	w.P[5] = p5
+	w.P[6] = p6
+	w.P[7] = p7
+	w.P[8] = p8
+	w.Split(1, parked, &at)
+	return most
 }
 
 // tidHashRegion1 runs blocks 1, 8 of kernel tid_hash for each lane of m on its own, from the branch ending block from (one of 1) to block 2,

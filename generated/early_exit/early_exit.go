@@ -856,208 +856,6 @@ func classifyB3(w *runtime.Warp, m uint32) {
 	}
 }
 
-// classifyRegion0 runs blocks 2, 3 of function _Z8classifyi for each lane of m on its own, from the branch ending block from (one of 0, 2) to block 1,
-// the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
-func classifyRegion0(w *runtime.Warp, m uint32, from int32) int {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	k0 := uint64(0x0)
-	k1 := uint64(0x64)
-	k2 := uint64(0x2710)
-	k3 := uint64(0x3)
-	k4 := uint64(0x2)
-	k5 := uint64(0x1)
-	p0 := w.P[0]
-	p1 := w.P[1]
-	p2 := w.P[2]
-	p3 := w.P[3]
-	most := 0
-	var parked uint32
-	var at [runtime.WarpSize]int32
-	for mm := m; mm != 0; mm &= mm - 1 {
-		l := bits.TrailingZeros32(mm) & 31
-		x0 := r0[l]
-		x1 := r1[l]
-		x2 := r2[l]
-		q0 := p0>>l&1 != 0
-		q1 := p1>>l&1 != 0
-		q2 := p2>>l&1 != 0
-		q3 := p3>>l&1 != 0
-		n := 0
-		switch from {
-		case 0:
-			if q0 {
-				goto done
-			}
-			goto b2
-		case 2:
-			if q1 {
-				goto done
-			}
-			goto b3
-		}
-	b2:
-		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 2
-				goto done
-			}
-			n++
-			// 24: setp.eq.s32
-			c1t := uint32(x0) == uint32(k0)
-			c1 := c1t
-			q1 = c1
-			// 25: mov.b32
-			v2 := uint64(k0)
-			x1 = v2
-			if q1 {
-				goto done
-			}
-			goto b3
-		}
-	b3:
-		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 3
-				goto done
-			}
-			n++
-			// 28: setp.lt.u32
-			c3t := uint32(x0) < uint32(k1)
-			c3 := c3t
-			q2 = c3
-			// 29: setp.lt.u32
-			c4t := uint32(x0) < uint32(k2)
-			c4 := c4t
-			q3 = c4
-			// 30: selp.b32
-			v5 := uint64(k3)
-			if c4 {
-				v5 = uint64(k4)
-			}
-			x2 = v5
-			// 31: selp.b32
-			v6 := uint64(x2)
-			if c3 {
-				v6 = uint64(k5)
-			}
-			x1 = v6
-			goto done
-		}
-	done:
-		most = max(most, n)
-		r1[l] = x1
-		r2[l] = x2
-		if q1 {
-			p1 |= 1 << l
-		} else {
-			p1 &^= 1 << l
-		}
-		if q2 {
-			p2 |= 1 << l
-		} else {
-			p2 &^= 1 << l
-		}
-		if q3 {
-			p3 |= 1 << l
-		} else {
-			p3 &^= 1 << l
-		}
-	}
-	w.P[1] = p1
-	w.P[2] = p2
-	w.P[3] = p3
-	w.Split(1, parked, &at)
-	return most
-}
-
-// classifyRegion2 runs blocks 3 of function _Z8classifyi for each lane of m on its own, from the branch ending block from (one of 2) to block 1,
-// the reconvergence point of the divergent branch of block 2 (a per-lane region, region.go in codegen/gosrc).
-func classifyRegion2(w *runtime.Warp, m uint32, from int32) int {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	k0 := uint64(0x64)
-	k1 := uint64(0x2710)
-	k2 := uint64(0x3)
-	k3 := uint64(0x2)
-	k4 := uint64(0x1)
-	p1 := w.P[1]
-	p2 := w.P[2]
-	p3 := w.P[3]
-	most := 0
-	var parked uint32
-	var at [runtime.WarpSize]int32
-	for mm := m; mm != 0; mm &= mm - 1 {
-		l := bits.TrailingZeros32(mm) & 31
-		x0 := r0[l]
-		x1 := r1[l]
-		x2 := r2[l]
-		q1 := p1>>l&1 != 0
-		q2 := p2>>l&1 != 0
-		q3 := p3>>l&1 != 0
-		n := 0
-		switch from {
-		case 2:
-			if q1 {
-				goto done
-			}
-			goto b3
-		}
-	b3:
-		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 3
-				goto done
-			}
-			n++
-			// 28: setp.lt.u32
-			c1t := uint32(x0) < uint32(k0)
-			c1 := c1t
-			q2 = c1
-			// 29: setp.lt.u32
-			c2t := uint32(x0) < uint32(k1)
-			c2 := c2t
-			q3 = c2
-			// 30: selp.b32
-			v3 := uint64(k2)
-			if c2 {
-				v3 = uint64(k3)
-			}
-			x2 = v3
-			// 31: selp.b32
-			v4 := uint64(x2)
-			if c1 {
-				v4 = uint64(k4)
-			}
-			x1 = v4
-			goto done
-		}
-	done:
-		most = max(most, n)
-		r1[l] = x1
-		r2[l] = x2
-		if q2 {
-			p2 |= 1 << l
-		} else {
-			p2 &^= 1 << l
-		}
-		if q3 {
-			p3 |= 1 << l
-		} else {
-			p3 &^= 1 << l
-		}
-	}
-	w.P[2] = p2
-	w.P[3] = p3
-	w.Split(1, parked, &at)
-	return most
-}
-
 // findFirstB0 runs b0 of kernel find_first, PTX lines 51-56.
 func findFirstB0(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
@@ -1785,4 +1583,206 @@ func classifySumB5(w *runtime.Warp, m uint32) {
 			}
 		}
 	}
+}
+
+// classifyRegion0 runs blocks 2, 3 of function _Z8classifyi for each lane of m on its own, from the branch ending block from (one of 0, 2) to block 1,
+// the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
+func classifyRegion0(w *runtime.Warp, m uint32, from int32) int {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	k0 := uint64(0x0)
+	k1 := uint64(0x64)
+	k2 := uint64(0x2710)
+	k3 := uint64(0x3)
+	k4 := uint64(0x2)
+	k5 := uint64(0x1)
+	p0 := w.P[0]
+	p1 := w.P[1]
+	p2 := w.P[2]
+	p3 := w.P[3]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x0 := r0[l]
+		x1 := r1[l]
+		x2 := r2[l]
+		q0 := p0>>l&1 != 0
+		q1 := p1>>l&1 != 0
+		q2 := p2>>l&1 != 0
+		q3 := p3>>l&1 != 0
+		n := 0
+		switch from {
+		case 0:
+			if q0 {
+				goto done
+			}
+			goto b2
+		case 2:
+			if q1 {
+				goto done
+			}
+			goto b3
+		}
+	b2:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 2
+				goto done
+			}
+			n++
+			// 24: setp.eq.s32
+			c1t := uint32(x0) == uint32(k0)
+			c1 := c1t
+			q1 = c1
+			// 25: mov.b32
+			v2 := uint64(k0)
+			x1 = v2
+			if q1 {
+				goto done
+			}
+			goto b3
+		}
+	b3:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 3
+				goto done
+			}
+			n++
+			// 28: setp.lt.u32
+			c3t := uint32(x0) < uint32(k1)
+			c3 := c3t
+			q2 = c3
+			// 29: setp.lt.u32
+			c4t := uint32(x0) < uint32(k2)
+			c4 := c4t
+			q3 = c4
+			// 30: selp.b32
+			v5 := uint64(k3)
+			if c4 {
+				v5 = uint64(k4)
+			}
+			x2 = v5
+			// 31: selp.b32
+			v6 := uint64(x2)
+			if c3 {
+				v6 = uint64(k5)
+			}
+			x1 = v6
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r1[l] = x1
+		r2[l] = x2
+		if q1 {
+			p1 |= 1 << l
+		} else {
+			p1 &^= 1 << l
+		}
+		if q2 {
+			p2 |= 1 << l
+		} else {
+			p2 &^= 1 << l
+		}
+		if q3 {
+			p3 |= 1 << l
+		} else {
+			p3 &^= 1 << l
+		}
+	}
+	w.P[1] = p1
+	w.P[2] = p2
+	w.P[3] = p3
+	w.Split(1, parked, &at)
+	return most
+}
+
+// classifyRegion2 runs blocks 3 of function _Z8classifyi for each lane of m on its own, from the branch ending block from (one of 2) to block 1,
+// the reconvergence point of the divergent branch of block 2 (a per-lane region, region.go in codegen/gosrc).
+func classifyRegion2(w *runtime.Warp, m uint32, from int32) int {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	k0 := uint64(0x64)
+	k1 := uint64(0x2710)
+	k2 := uint64(0x3)
+	k3 := uint64(0x2)
+	k4 := uint64(0x1)
+	p1 := w.P[1]
+	p2 := w.P[2]
+	p3 := w.P[3]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x0 := r0[l]
+		x1 := r1[l]
+		x2 := r2[l]
+		q1 := p1>>l&1 != 0
+		q2 := p2>>l&1 != 0
+		q3 := p3>>l&1 != 0
+		n := 0
+		switch from {
+		case 2:
+			if q1 {
+				goto done
+			}
+			goto b3
+		}
+	b3:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 3
+				goto done
+			}
+			n++
+			// 28: setp.lt.u32
+			c1t := uint32(x0) < uint32(k0)
+			c1 := c1t
+			q2 = c1
+			// 29: setp.lt.u32
+			c2t := uint32(x0) < uint32(k1)
+			c2 := c2t
+			q3 = c2
+			// 30: selp.b32
+			v3 := uint64(k2)
+			if c2 {
+				v3 = uint64(k3)
+			}
+			x2 = v3
+			// 31: selp.b32
+			v4 := uint64(x2)
+			if c1 {
+				v4 = uint64(k4)
+			}
+			x1 = v4
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r1[l] = x1
+		r2[l] = x2
+		if q2 {
+			p2 |= 1 << l
+		} else {
+			p2 &^= 1 << l
+		}
+		if q3 {
+			p3 |= 1 << l
+		} else {
+			p3 &^= 1 << l
+		}
+	}
+	w.P[2] = p2
+	w.P[3] = p3
+	w.Split(1, parked, &at)
+	return most
 }

@@ -1415,6 +1415,155 @@ func int64MathB13(w *runtime.Warp, m uint32) {
 	}
 }
 
+// mix64B0 runs b0 of kernel mix64, PTX lines 124-129.
+func mix64B0(w *runtime.Warp, m uint32) {
+	r4 := w.Reg(4)
+	// PTX line 124: ld.param.u32
+	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/int64_math.ptx:124")
+	// PTX line 125: mov.u32, warp-uniform
+	u2 := uint64(uint64(w.CTAID().X))
+	// PTX line 126: mov.u32, warp-uniform
+	u3 := uint64(uint64(w.NTID().X))
+	// PTX lines 127, 128, 129: lane-local, one loop over the lanes
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 127: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 128: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 129: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 127: mov.u32
+				v4 := uint64(uint64(tid0[l]))
+				// 128: mad.lo.s32
+				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+				r4[l] = v5
+				// 129: setp.ge.s32
+				c6t := int32(v5) >= int32(u1)
+				c6 := c6t
+				c6b0 := uint32(0)
+				if c6 {
+					c6b0 = 1
+				}
+				p0 = p0&^(1<<l) | c6b0<<l
+			}
+		}
+		w.P[0] = p0
+	}
+}
+
+// mix64B2 runs b2 of kernel mix64, PTX lines 132-148.
+func mix64B2(w *runtime.Warp, m uint32) {
+	r4 := w.Reg(4)
+	k0 := uint64(0x9e3779b97f4a7c15)
+	k1 := uint64(0x1e)
+	k2 := uint64(0xbf58476d1ce4e5b9)
+	k3 := uint64(0x1b)
+	k4 := uint64(0x94d049bb133111eb)
+	k5 := uint64(0x1f)
+	k6 := uint64(0x8)
+	// PTX line 132: ld.param.u64
+	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/int64_math.ptx:132")
+	// PTX line 133: ld.param.u64
+	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/int64_math.ptx:133")
+	// PTX line 134: cvta.to.global.u64, warp-uniform
+	u3 := uint64(u2)
+	// PTX lines 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148: lane-local, one loop over the lanes
+	{
+		s17w := w.Window(12)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 135: cvt.s64.s32
+				v4 := uint64(uint64(int32(r4[l])))
+				// 136: mul.lo.s64
+				v5 := uint64(uint64(v4) * uint64(k0))
+				// 137: add.s64
+				v6 := uint64(uint64(v5) + uint64(u1))
+				// 138: shr.u64
+				v7 := uint64(uint64(v6) >> uint32(k1))
+				// 139: xor.b64
+				v8 := uint64(uint64(v7) ^ uint64(v6))
+				// 140: mul.lo.s64
+				v9 := uint64(uint64(v8) * uint64(k2))
+				// 141: shr.u64
+				v10 := uint64(uint64(v9) >> uint32(k3))
+				// 142: xor.b64
+				v11 := uint64(uint64(v10) ^ uint64(v9))
+				// 143: mul.lo.s64
+				v12 := uint64(uint64(v11) * uint64(k4))
+				// 144: shr.u64
+				v13 := uint64(uint64(v12) >> uint32(k5))
+				// 145: xor.b64
+				v14 := uint64(uint64(v13) ^ uint64(v12))
+				// 146: mul.wide.s32
+				v15 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k6))))
+				// 147: add.s64
+				v16 := uint64(uint64(u3) + uint64(v15))
+				// 148: st.global.u64
+				s17 := uint64(v16) + 0x0
+				s17v := uint64(v14)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Mem, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/int64_math.ptx:148")
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 135: cvt.s64.s32
+				v4 := uint64(uint64(int32(r4[l])))
+				// 136: mul.lo.s64
+				v5 := uint64(uint64(v4) * uint64(k0))
+				// 137: add.s64
+				v6 := uint64(uint64(v5) + uint64(u1))
+				// 138: shr.u64
+				v7 := uint64(uint64(v6) >> uint32(k1))
+				// 139: xor.b64
+				v8 := uint64(uint64(v7) ^ uint64(v6))
+				// 140: mul.lo.s64
+				v9 := uint64(uint64(v8) * uint64(k2))
+				// 141: shr.u64
+				v10 := uint64(uint64(v9) >> uint32(k3))
+				// 142: xor.b64
+				v11 := uint64(uint64(v10) ^ uint64(v9))
+				// 143: mul.lo.s64
+				v12 := uint64(uint64(v11) * uint64(k4))
+				// 144: shr.u64
+				v13 := uint64(uint64(v12) >> uint32(k5))
+				// 145: xor.b64
+				v14 := uint64(uint64(v13) ^ uint64(v12))
+				// 146: mul.wide.s32
+				v15 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k6))))
+				// 147: add.s64
+				v16 := uint64(uint64(u3) + uint64(v15))
+				// 148: st.global.u64
+				s17 := uint64(v16) + 0x0
+				s17v := uint64(v14)
+				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+					runtime.Store64(s17w.Mem, s17o, s17v)
+				} else {
+					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/int64_math.ptx:148")
+				}
+			}
+		}
+	}
+}
+
 // int64MathRegion4 runs blocks 5, 6, 7, 13, 14 of kernel int64_math for each lane of m on its own, from the branch ending block from (one of 4, 13) to block 8,
 // the reconvergence point of the divergent branch of block 4 (a per-lane region, region.go in codegen/gosrc).
 func int64MathRegion4(w *runtime.Warp, m uint32, from int32) int {
@@ -1881,153 +2030,4 @@ func int64MathRegion13(w *runtime.Warp, m uint32, from int32) int {
 	}
 	w.Split(7, parked, &at)
 	return most
-}
-
-// mix64B0 runs b0 of kernel mix64, PTX lines 124-129.
-func mix64B0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 124: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/int64_math.ptx:124")
-	// PTX line 125: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 126: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 127, 128, 129: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 127: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 128: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 129: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 127: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 128: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 129: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// mix64B2 runs b2 of kernel mix64, PTX lines 132-148.
-func mix64B2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	k0 := uint64(0x9e3779b97f4a7c15)
-	k1 := uint64(0x1e)
-	k2 := uint64(0xbf58476d1ce4e5b9)
-	k3 := uint64(0x1b)
-	k4 := uint64(0x94d049bb133111eb)
-	k5 := uint64(0x1f)
-	k6 := uint64(0x8)
-	// PTX line 132: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/int64_math.ptx:132")
-	// PTX line 133: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/int64_math.ptx:133")
-	// PTX line 134: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX lines 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148: lane-local, one loop over the lanes
-	{
-		s17w := w.Window(12)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 135: cvt.s64.s32
-				v4 := uint64(uint64(int32(r4[l])))
-				// 136: mul.lo.s64
-				v5 := uint64(uint64(v4) * uint64(k0))
-				// 137: add.s64
-				v6 := uint64(uint64(v5) + uint64(u1))
-				// 138: shr.u64
-				v7 := uint64(uint64(v6) >> uint32(k1))
-				// 139: xor.b64
-				v8 := uint64(uint64(v7) ^ uint64(v6))
-				// 140: mul.lo.s64
-				v9 := uint64(uint64(v8) * uint64(k2))
-				// 141: shr.u64
-				v10 := uint64(uint64(v9) >> uint32(k3))
-				// 142: xor.b64
-				v11 := uint64(uint64(v10) ^ uint64(v9))
-				// 143: mul.lo.s64
-				v12 := uint64(uint64(v11) * uint64(k4))
-				// 144: shr.u64
-				v13 := uint64(uint64(v12) >> uint32(k5))
-				// 145: xor.b64
-				v14 := uint64(uint64(v13) ^ uint64(v12))
-				// 146: mul.wide.s32
-				v15 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k6))))
-				// 147: add.s64
-				v16 := uint64(uint64(u3) + uint64(v15))
-				// 148: st.global.u64
-				s17 := uint64(v16) + 0x0
-				s17v := uint64(v14)
-				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-					runtime.Store64(s17w.Mem, s17o, s17v)
-				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/int64_math.ptx:148")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 135: cvt.s64.s32
-				v4 := uint64(uint64(int32(r4[l])))
-				// 136: mul.lo.s64
-				v5 := uint64(uint64(v4) * uint64(k0))
-				// 137: add.s64
-				v6 := uint64(uint64(v5) + uint64(u1))
-				// 138: shr.u64
-				v7 := uint64(uint64(v6) >> uint32(k1))
-				// 139: xor.b64
-				v8 := uint64(uint64(v7) ^ uint64(v6))
-				// 140: mul.lo.s64
-				v9 := uint64(uint64(v8) * uint64(k2))
-				// 141: shr.u64
-				v10 := uint64(uint64(v9) >> uint32(k3))
-				// 142: xor.b64
-				v11 := uint64(uint64(v10) ^ uint64(v9))
-				// 143: mul.lo.s64
-				v12 := uint64(uint64(v11) * uint64(k4))
-				// 144: shr.u64
-				v13 := uint64(uint64(v12) >> uint32(k5))
-				// 145: xor.b64
-				v14 := uint64(uint64(v13) ^ uint64(v12))
-				// 146: mul.wide.s32
-				v15 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k6))))
-				// 147: add.s64
-				v16 := uint64(uint64(u3) + uint64(v15))
-				// 148: st.global.u64
-				s17 := uint64(v16) + 0x0
-				s17v := uint64(v14)
-				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-					runtime.Store64(s17w.Mem, s17o, s17v)
-				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/int64_math.ptx:148")
-				}
-			}
-		}
-	}
 }

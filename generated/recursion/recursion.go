@@ -2270,170 +2270,6 @@ func gcdB3(w *runtime.Warp, m uint32) {
 	}
 }
 
-// gcdRegion0 runs blocks 1, 3, 4 of function _Z3gcdjj for each lane of m on its own, from the branch ending block from (one of 0, 1) to block 2,
-// the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
-func gcdRegion0(w *runtime.Warp, m uint32, from int32) int {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	k0 := uint64(0x0)
-	p0 := w.P[0]
-	p1 := w.P[1]
-	most := 0
-	var parked uint32
-	var at [runtime.WarpSize]int32
-	for mm := m; mm != 0; mm &= mm - 1 {
-		l := bits.TrailingZeros32(mm) & 31
-		x0 := r0[l]
-		x1 := r1[l]
-		x2 := r2[l]
-		q0 := p0>>l&1 != 0
-		q1 := p1>>l&1 != 0
-		n := 0
-		switch from {
-		case 0:
-			if q0 {
-				goto done
-			}
-			goto b3
-		case 1:
-			if q1 {
-				goto b1
-			}
-			goto b4
-		}
-	b1:
-		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 1
-				goto done
-			}
-			n++
-			// 188: mov.u32
-			v1 := uint64(x0)
-			x1 = v1
-			// 189: rem.u32
-			v2 := isa.Rem(x2, x1, 32, false)
-			x0 = v2
-			// 190: setp.ne.s32
-			c3t := uint32(x0) != uint32(k0)
-			c3 := c3t
-			q1 = c3
-			// 191: mov.u32
-			v4 := uint64(x1)
-			x2 = v4
-			if q1 {
-				goto b1
-			}
-			goto b4
-		}
-	b3:
-		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 3
-				goto done
-			}
-			n++
-			// 186: mov.u32
-			v5 := uint64(x1)
-			x2 = v5
-			goto b1
-		}
-	b4:
-		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 4
-				goto done
-			}
-			n++
-			goto done
-		}
-	done:
-		most = max(most, n)
-		r0[l] = x0
-		r1[l] = x1
-		r2[l] = x2
-		if q1 {
-			p1 |= 1 << l
-		} else {
-			p1 &^= 1 << l
-		}
-	}
-	w.P[1] = p1
-	w.Split(2, parked, &at)
-	return most
-}
-
-// gcdRegion1 runs blocks 1 of function _Z3gcdjj for each lane of m on its own, from the branch ending block from (one of 1) to block 4,
-// the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
-func gcdRegion1(w *runtime.Warp, m uint32, from int32) int {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	k0 := uint64(0x0)
-	p1 := w.P[1]
-	most := 0
-	var parked uint32
-	var at [runtime.WarpSize]int32
-	for mm := m; mm != 0; mm &= mm - 1 {
-		l := bits.TrailingZeros32(mm) & 31
-		x0 := r0[l]
-		x1 := r1[l]
-		x2 := r2[l]
-		q1 := p1>>l&1 != 0
-		n := 0
-		switch from {
-		case 1:
-			if q1 {
-				goto b1
-			}
-			goto done
-		}
-	b1:
-		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 1
-				goto done
-			}
-			n++
-			// 188: mov.u32
-			v1 := uint64(x0)
-			x1 = v1
-			// 189: rem.u32
-			v2 := isa.Rem(x2, x1, 32, false)
-			x0 = v2
-			// 190: setp.ne.s32
-			c3t := uint32(x0) != uint32(k0)
-			c3 := c3t
-			q1 = c3
-			// 191: mov.u32
-			v4 := uint64(x1)
-			x2 = v4
-			if q1 {
-				goto b1
-			}
-			goto done
-		}
-	done:
-		most = max(most, n)
-		r0[l] = x0
-		r1[l] = x1
-		r2[l] = x2
-		if q1 {
-			p1 |= 1 << l
-		} else {
-			p1 &^= 1 << l
-		}
-	}
-	w.P[1] = p1
-	w.Split(4, parked, &at)
-	return most
-}
-
 // recursionB0 runs b0 of kernel recursion, PTX lines 213-218.
 func recursionB0(w *runtime.Warp, m uint32) {
 	r4 := w.Reg(4)
@@ -3026,4 +2862,168 @@ func recursionB5(w *runtime.Warp, m uint32) {
 			}
 		}
 	}
+}
+
+// gcdRegion0 runs blocks 1, 3, 4 of function _Z3gcdjj for each lane of m on its own, from the branch ending block from (one of 0, 1) to block 2,
+// the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
+func gcdRegion0(w *runtime.Warp, m uint32, from int32) int {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	k0 := uint64(0x0)
+	p0 := w.P[0]
+	p1 := w.P[1]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x0 := r0[l]
+		x1 := r1[l]
+		x2 := r2[l]
+		q0 := p0>>l&1 != 0
+		q1 := p1>>l&1 != 0
+		n := 0
+		switch from {
+		case 0:
+			if q0 {
+				goto done
+			}
+			goto b3
+		case 1:
+			if q1 {
+				goto b1
+			}
+			goto b4
+		}
+	b1:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 1
+				goto done
+			}
+			n++
+			// 188: mov.u32
+			v1 := uint64(x0)
+			x1 = v1
+			// 189: rem.u32
+			v2 := isa.Rem(x2, x1, 32, false)
+			x0 = v2
+			// 190: setp.ne.s32
+			c3t := uint32(x0) != uint32(k0)
+			c3 := c3t
+			q1 = c3
+			// 191: mov.u32
+			v4 := uint64(x1)
+			x2 = v4
+			if q1 {
+				goto b1
+			}
+			goto b4
+		}
+	b3:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 3
+				goto done
+			}
+			n++
+			// 186: mov.u32
+			v5 := uint64(x1)
+			x2 = v5
+			goto b1
+		}
+	b4:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 4
+				goto done
+			}
+			n++
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r0[l] = x0
+		r1[l] = x1
+		r2[l] = x2
+		if q1 {
+			p1 |= 1 << l
+		} else {
+			p1 &^= 1 << l
+		}
+	}
+	w.P[1] = p1
+	w.Split(2, parked, &at)
+	return most
+}
+
+// gcdRegion1 runs blocks 1 of function _Z3gcdjj for each lane of m on its own, from the branch ending block from (one of 1) to block 4,
+// the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
+func gcdRegion1(w *runtime.Warp, m uint32, from int32) int {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	k0 := uint64(0x0)
+	p1 := w.P[1]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x0 := r0[l]
+		x1 := r1[l]
+		x2 := r2[l]
+		q1 := p1>>l&1 != 0
+		n := 0
+		switch from {
+		case 1:
+			if q1 {
+				goto b1
+			}
+			goto done
+		}
+	b1:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 1
+				goto done
+			}
+			n++
+			// 188: mov.u32
+			v1 := uint64(x0)
+			x1 = v1
+			// 189: rem.u32
+			v2 := isa.Rem(x2, x1, 32, false)
+			x0 = v2
+			// 190: setp.ne.s32
+			c3t := uint32(x0) != uint32(k0)
+			c3 := c3t
+			q1 = c3
+			// 191: mov.u32
+			v4 := uint64(x1)
+			x2 = v4
+			if q1 {
+				goto b1
+			}
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r0[l] = x0
+		r1[l] = x1
+		r2[l] = x2
+		if q1 {
+			p1 |= 1 << l
+		} else {
+			p1 &^= 1 << l
+		}
+	}
+	w.P[1] = p1
+	w.Split(4, parked, &at)
+	return most
 }
