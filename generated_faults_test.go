@@ -1,11 +1,13 @@
 package ptx2go_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -115,5 +117,43 @@ func TestLaneFaultsGenerated(t *testing.T) {
 			thread: runtime.Dim3{X: 16}, hasAddr: true, addr: 128, space: "shared"})
 		var f *runtime.Fault
 		require.True(t, errors.As(err, &f))
+	}
+}
+
+// TestLaneRegionsGenerated runs loops that the Go source back end runs lane by lane (a per-lane
+// region, codegen/gosrc/region.go) on both engines: lanes whose loop outlasts the region's
+// bound finish on the SIMT stack with the right result, and lanes that never leave it end at
+// the launch's block budget or its cancellation instead of hanging.
+func TestLaneRegionsGenerated(t *testing.T) {
+	gen, err := ptx2go.Load(lane_faults.Module)
+	require.NoError(t, err)
+	closure, err := ptx2go.CompileFile("testdata/ptx/lane_faults.ptx")
+	require.NoError(t, err)
+	const per = 3000 // lane 31 loops 93000 times, beyond 2^16 blocks
+	for _, mod := range []*ptx2go.Module{closure, gen} {
+		k, err := mod.Kernel("long_loop")
+		require.NoError(t, err)
+		dev := runtime.NewDevice()
+		out, err := dev.Malloc(4 * 32)
+		require.NoError(t, err)
+		require.NoError(t, k.LaunchConfig(t.Context(), dev, runtime.LaunchConfig{Grid: runtime.D1(1), Block: runtime.D1(32), Workers: 1}, out, uint32(per)))
+		got := make([]uint32, 32)
+		require.NoError(t, runtime.Download(dev, got, out))
+		for i, g := range got {
+			n := uint64(i * per)
+			require.Equal(t, uint32(n*(n+1)/2), g, "out[%d]", i)
+		}
+
+		k, err = mod.Kernel("spin")
+		require.NoError(t, err)
+		err = k.LaunchConfig(t.Context(), dev, runtime.LaunchConfig{Grid: runtime.D1(1), Block: runtime.D1(32), Workers: 1, MaxWarpBlocks: 1 << 20}, out, uint32(5))
+		var f *runtime.Fault
+		require.True(t, errors.As(err, &f), "spin with a block budget: %v", err)
+		require.Equal(t, runtime.FaultBudget, f.Kind)
+		ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+		err = k.LaunchConfig(ctx, dev, runtime.LaunchConfig{Grid: runtime.D1(1), Block: runtime.D1(32), Workers: 1}, out, uint32(5))
+		cancel()
+		require.True(t, errors.As(err, &f), "spin with a timeout: %v", err)
+		require.Equal(t, runtime.FaultCancelled, f.Kind)
 	}
 }

@@ -94,6 +94,7 @@ type Func struct {
 	// chained where the trampoline would have run them one after the other with the same
 	// lanes, so execution is unchanged; launches that collect statistics do not use it.
 	// RunDone instead of a block says the code has set the running entry itself (Warp.Split).
+	// With no budget it runs block pc's code alone.
 	Run func(w *Warp, pc int32, m uint32, stop int32, budget int) (int32, int)
 
 	shapeOnce   sync.Once

@@ -110,8 +110,9 @@ func (e *blockEmit) setLaneReg(s int, n string) jen.Code {
 	return jen.Id(e.reg(s)).Index(jen.Id("l")).Op("=").Id(n)
 }
 
-// emitBlock generates the function name for the instructions of one runtime block.
-func (f *fnGen) emitBlock(name string, b *ssa.Block, instrs []*ssa.Instr) {
+// emitBlock generates the code of one runtime block: the statements of its case in the
+// function's block chain (run.go), or nil after an error.
+func (f *fnGen) emitBlock(b *ssa.Block, instrs []*ssa.Instr) []jen.Code {
 	e := &blockEmit{f: f, b: b, regs: map[int]bool{}, imms: map[uint64]string{}, uni: map[int]string{}, local: map[*ssa.Instr]bool{}}
 	for _, in := range instrs {
 		if laneLocal(in) || (in.Op == frontend.OpLd || in.Op == frontend.OpLdu || in.Op == frontend.OpSt) && e.laneMemOK(in) {
@@ -123,7 +124,7 @@ func (f *fnGen) emitBlock(name string, b *ssa.Block, instrs []*ssa.Instr) {
 	}
 	e.flush()
 	if e.bad {
-		return
+		return nil
 	}
 	var body []jen.Code
 	for _, s := range sortedKeys(e.regs) {
@@ -131,9 +132,7 @@ func (f *fnGen) emitBlock(name string, b *ssa.Block, instrs []*ssa.Instr) {
 	}
 	body = append(body, e.top...)
 	body = append(body, e.stmts...)
-	lines := fmt.Sprintf("PTX lines %d-%d", instrs[0].Pos.Line, instrs[len(instrs)-1].Pos.Line)
-	f.g.decls = append(f.g.decls, jen.Comment(fmt.Sprintf("%s runs %s of %s %s, %s.", name, blockName(b), kindName(f.Fn), f.Fn.Name, lines)).Line().
-		Func().Id(name).Params(jen.Id("w").Op("*").Qual(rtPath, "Warp"), jen.Id("m").Uint32()).Block(body...))
+	return body
 }
 
 func (e *blockEmit) unsupported(in *ssa.Instr) {

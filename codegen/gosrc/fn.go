@@ -34,13 +34,9 @@ func (f *fnGen) block(b *ssa.Block) {
 	count := 0
 	part := 0
 	emit := func(term jen.Dict, rt runtime.Term, comment string) {
-		name := ""
+		var body []jen.Code
 		if len(pending) > 0 {
-			name = f.g.names.unique(fmt.Sprintf("%sB%d", f.ident[:len(f.ident)-len("Func")], b.ID))
-			if part > 0 {
-				name = f.g.names.unique(fmt.Sprintf("%sB%d_%d", f.ident[:len(f.ident)-len("Func")], b.ID, part))
-			}
-			f.emitBlock(name, b, pending)
+			body = f.emitBlock(b, pending)
 		}
 		lines := ""
 		if len(pending) > 0 {
@@ -48,7 +44,7 @@ func (f *fnGen) block(b *ssa.Block) {
 		} else if b.Pos.Line > 0 {
 			lines = fmt.Sprintf(", PTX line %d", b.Pos.Line)
 		}
-		f.blocks = append(f.blocks, blockGen{code: name, ptxInstrs: count, term: term, rt: rt, comment: blockName(b) + lines + comment, instrs: pending})
+		f.blocks = append(f.blocks, blockGen{code: body, ptxInstrs: count, term: term, rt: rt, comment: blockName(b) + lines + comment, instrs: pending})
 		pending, count = nil, 0
 		part++
 	}

@@ -97,7 +97,9 @@ type fnGen struct {
 // blockGen is one runtime block: its code function (empty for none), statistics count,
 // terminator literal and comment.
 type blockGen struct {
-	code      string
+	// code is the block's statements, run in its case of the function's block chain
+	// (run.go); nil for a block without instructions.
+	code      []jen.Code
 	ptxInstrs int
 	term      jen.Dict
 	// rt is the terminator as the runtime sees it (Kind, Succ, Alt, Pred, Negate), for the
@@ -379,8 +381,11 @@ func (f *fnGen) initStmts() []jen.Code {
 	out := []jen.Code{jen.Id(f.ident).Dot("Blocks").Op("=").Make(jen.Index().Qual(rtPath, "Block"), jen.Lit(len(f.blocks)))}
 	for i, b := range f.blocks {
 		d := jen.Dict{jen.Id("Term"): jen.Qual(rtPath, "Term").Values(b.term)}
-		if b.code != "" {
-			d[jen.Id("Code")] = jen.Index().Qual(rtPath, "Instr").Values(jen.Id(b.code))
+		if b.instrs != nil {
+			// The block's code alone, for launches that collect statistics (runtime.Func.Run
+			// with no budget).
+			d[jen.Id("Code")] = jen.Index().Qual(rtPath, "Instr").Values(jen.Func().Params(jen.Id("w").Op("*").Qual(rtPath, "Warp"), jen.Id("m").Uint32()).Block(
+				jen.Id(f.run).Call(jen.Id("w"), jen.Lit(i), jen.Id("m"), jen.Lit(-1), jen.Lit(0))))
 		}
 		if b.ptxInstrs != 0 {
 			d[jen.Id("PTXInstrs")] = jen.Lit(b.ptxInstrs)

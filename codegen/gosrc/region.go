@@ -87,7 +87,7 @@ func (f *fnGen) leaves(pc int32) bool {
 	for changed := true; changed; {
 		changed = false
 		for i, b := range f.blocks {
-			if set[i] || b.code != "" {
+			if set[i] || b.instrs != nil {
 				continue
 			}
 			ok := false

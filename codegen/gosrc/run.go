@@ -20,9 +20,10 @@ func (f *fnGen) runFunc() (string, jen.Code) {
 		if b.rt.Kind == runtime.TermNone {
 			continue
 		}
-		var body []jen.Code
-		if b.code != "" {
-			body = append(body, jen.Id(b.code).Call(jen.Id("w"), jen.Id("m")))
+		body := []jen.Code{jen.Comment(b.comment)}
+		if b.instrs != nil {
+			body = append(body, jen.Block(b.code...),
+				jen.If(jen.Id("budget").Op("==").Lit(0)).Block(jen.Return(jen.Id("pc"), jen.Lit(0))))
 		}
 		switch b.rt.Kind {
 		case runtime.TermJump:

@@ -132,7 +132,9 @@ func init() {
 	classifyFunc.Blocks = make([]runtime.Block, 5)
 	// b0, PTX lines 19-21; divergent, reconverges at block 1 (b1 ($L__BB0_3))
 	classifyFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{classifyB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 0, m, -1, 0)
+		}},
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Alt:    2,
@@ -145,7 +147,9 @@ func init() {
 	}
 	// b1 ($L__BB0_3), PTX lines 33-33; ret
 	classifyFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{classifyB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 1, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -157,7 +161,9 @@ func init() {
 	}
 	// b2, PTX lines 24-25; divergent, reconverges at block 1 (b1 ($L__BB0_3))
 	classifyFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{classifyB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 2, m, -1, 0)
+		}},
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Alt:    3,
@@ -170,7 +176,9 @@ func init() {
 	}
 	// b3, PTX lines 28-31
 	classifyFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{classifyB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifyRun(w, 3, m, -1, 0)
+		}},
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -189,7 +197,9 @@ func init() {
 	findFirstFunc.Blocks = make([]runtime.Block, 12)
 	// b0, PTX lines 51-56; divergent, reconverges at block 5 (b5 ($L__BB1_8))
 	findFirstFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 0, m, -1, 0)
+		}},
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    6,
@@ -202,7 +212,9 @@ func init() {
 	}
 	// b1 ($L__BB1_3), PTX lines 75-77; divergent, reconverges at block 4 (b4 ($L__BB1_7))
 	findFirstFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 1, m, -1, 0)
+		}},
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Alt:    8,
@@ -215,7 +227,9 @@ func init() {
 	}
 	// b2 ($L__BB1_6), PTX lines 84-87; divergent, reconverges at block 4 (b4 ($L__BB1_7))
 	findFirstFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 2, m, -1, 0)
+		}},
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    10,
@@ -228,7 +242,9 @@ func init() {
 	}
 	// b3 ($L__BB1_5), PTX lines 91-91
 	findFirstFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 3, m, -1, 0)
+		}},
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -240,7 +256,9 @@ func init() {
 	}
 	// b4 ($L__BB1_7), PTX lines 93-95
 	findFirstFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 4, m, -1, 0)
+		}},
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -263,7 +281,9 @@ func init() {
 	}
 	// b6, PTX lines 59-64
 	findFirstFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 6, m, -1, 0)
+		}},
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:     7,
@@ -277,7 +297,9 @@ func init() {
 	}
 	// b7, PTX lines 67-73
 	findFirstFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 7, m, -1, 0)
+		}},
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -289,7 +311,9 @@ func init() {
 	}
 	// b8, PTX lines 80-80; divergent, reconverges at block 4 (b4 ($L__BB1_7))
 	findFirstFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{findFirstB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			findFirstRun(w, 8, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    9,
@@ -331,7 +355,9 @@ func init() {
 	classifySumFunc.Blocks = make([]runtime.Block, 8)
 	// b0, PTX lines 112-117; divergent, reconverges at block 3 (b2 ($L__BB2_4))
 	classifySumFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{classifySumB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifySumRun(w, 0, m, -1, 0)
+		}},
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    4,
@@ -344,7 +370,9 @@ func init() {
 	}
 	// b1 ($L__BB2_2), PTX lines 130-133; code before the call
 	classifySumFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{classifySumB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifySumRun(w, 1, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
@@ -390,7 +418,9 @@ func init() {
 	}
 	// b3, PTX lines 120-128
 	classifySumFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{classifySumB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifySumRun(w, 4, m, -1, 0)
+		}},
 		PTXInstrs: 9,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -402,7 +432,9 @@ func init() {
 	}
 	// b4, PTX lines 140-147; divergent, reconverges at block 6 (b5)
 	classifySumFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{classifySumB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifySumRun(w, 5, m, -1, 0)
+		}},
 		PTXInstrs: 8,
 		Term: runtime.Term{
 			Alt:    6,
@@ -415,7 +447,9 @@ func init() {
 	}
 	// b5, PTX lines 150-152
 	classifySumFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{classifySumB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			classifySumRun(w, 6, m, -1, 0)
+		}},
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -460,7 +494,74 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		var next int32
 		switch pc {
 		case 0:
-			classifyB0(w, m)
+			// b0, PTX lines 19-21; divergent, reconverges at block 1 (b1 ($L__BB0_3))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				k0 := uint64(0x0)
+				k1 := uint64(0xffffffff)
+				// PTX lines 19, 20: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 19: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:19")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 20: setp.lt.s32
+							c2t := int32(v1) < int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 19: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:19")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 20: setp.lt.s32
+							c2t := int32(v1) < int32(k0)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p0 = p0&^(1<<l) | c2b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+				// PTX line 21: mov.b32, warp-uniform
+				u3 := uint64(k1)
+				runtime.Broadcast(r1, m, u3)
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[0]
 			if t == m {
 				next = 1
@@ -475,10 +576,82 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				return pc, budget
 			}
 		case 1:
-			classifyB1(w, m)
+			// b1 ($L__BB0_3), PTX lines 33-33; ret
+			{
+				r1 := w.Reg(1)
+				// PTX lines 33: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 33: st.param.b32
+							s1 := uint64(0x4)
+							s1v := uint64(r1[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/early_exit.ptx:33")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 33: st.param.b32
+							s1 := uint64(0x4)
+							s1v := uint64(r1[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/early_exit.ptx:33")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 4
 		case 2:
-			classifyB2(w, m)
+			// b2, PTX lines 24-25; divergent, reconverges at block 1 (b1 ($L__BB0_3))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				k0 := uint64(0x0)
+				// PTX lines 24, 25: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 24: setp.eq.s32
+							c1t := uint32(r0[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+							// 25: mov.b32
+							v2 := uint64(k0)
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 24: setp.eq.s32
+							c1t := uint32(r0[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+							// 25: mov.b32
+							v2 := uint64(k0)
+							r1[l] = v2
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[1]
 			if t == m {
 				next = 1
@@ -498,7 +671,88 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				return pc, budget
 			}
 		case 3:
-			classifyB3(w, m)
+			// b3, PTX lines 28-31
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				k0 := uint64(0x64)
+				k1 := uint64(0x2710)
+				k2 := uint64(0x3)
+				k3 := uint64(0x2)
+				k4 := uint64(0x1)
+				// PTX lines 28, 29, 30, 31: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 28: setp.lt.u32
+							c1t := uint32(r0[l]) < uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+							// 29: setp.lt.u32
+							c2t := uint32(r0[l]) < uint32(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+							// 30: selp.b32
+							v3 := uint64(k2)
+							if c2 {
+								v3 = uint64(k3)
+							}
+							// 31: selp.b32
+							v4 := uint64(v3)
+							if c1 {
+								v4 = uint64(k4)
+							}
+							r1[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 28: setp.lt.u32
+							c1t := uint32(r0[l]) < uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+							// 29: setp.lt.u32
+							c2t := uint32(r0[l]) < uint32(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p3 = p3&^(1<<l) | c2b0<<l
+							// 30: selp.b32
+							v3 := uint64(k2)
+							if c2 {
+								v3 = uint64(k3)
+							}
+							// 31: selp.b32
+							v4 := uint64(v3)
+							if c1 {
+								v4 = uint64(k4)
+							}
+							r1[l] = v4
+						}
+					}
+					w.P[2] = p2
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 1
 		default:
 			return pc, budget
@@ -517,7 +771,59 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		var next int32
 		switch pc {
 		case 0:
-			findFirstB0(w, m)
+			// b0, PTX lines 51-56; divergent, reconverges at block 5 (b5 ($L__BB1_8))
+			{
+				r4 := w.Reg(4)
+				// PTX line 51: ld.param.u32
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/early_exit.ptx:51")
+				// PTX line 52: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 53: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 54, 55, 56: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 54: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 55: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 56: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 54: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 55: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 56: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[0]
 			if t == m {
 				next = 5
@@ -527,7 +833,83 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 1:
-			findFirstB1(w, m)
+			// b1 ($L__BB1_3), PTX lines 75-77; divergent, reconverges at block 4 (b4 ($L__BB1_7))
+			{
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				r17 := w.Reg(17)
+				// PTX lines 75, 76, 77: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					v1aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 75: ld.global.u32
+							v1a := uint64(r15[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/early_exit.ptx:75")
+									continue
+								}
+								v1 = v1x
+							}
+							r17[l] = v1
+							// 76: setp.eq.s32
+							c2t := uint32(v1) == uint32(r10[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+							// 77: mov.u32
+							v3 := uint64(r16[l])
+							r9[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 75: ld.global.u32
+							v1a := uint64(r15[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/early_exit.ptx:75")
+									continue
+								}
+								v1 = v1x
+							}
+							r17[l] = v1
+							// 76: setp.eq.s32
+							c2t := uint32(v1) == uint32(r10[l])
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p2 = p2&^(1<<l) | c2b0<<l
+							// 77: mov.u32
+							v3 := uint64(r16[l])
+							r9[l] = v3
+						}
+					}
+					flt.Raise(w)
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[2]
 			if t == m {
 				next = 4
@@ -537,7 +919,66 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 2:
-			findFirstB2(w, m)
+			// b2 ($L__BB1_6), PTX lines 84-87; divergent, reconverges at block 4 (b4 ($L__BB1_7))
+			{
+				r5 := w.Reg(5)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				k0 := uint64(0x1)
+				k1 := uint64(0x4)
+				// PTX lines 84, 85, 86, 87: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 84: add.s32
+							v1 := uint64(uint32(r16[l]) + uint32(k0))
+							r16[l] = v1
+							// 85: add.s64
+							v2 := uint64(uint64(r15[l]) + uint64(k1))
+							r15[l] = v2
+							// 86: setp.ne.s32
+							c3t := uint32(r5[l]) != uint32(v1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p4 = p4&^(1<<l) | c3b0<<l
+							// 87: mov.u32
+							v4 := uint64(r8[l])
+							r9[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 84: add.s32
+							v1 := uint64(uint32(r16[l]) + uint32(k0))
+							r16[l] = v1
+							// 85: add.s64
+							v2 := uint64(uint64(r15[l]) + uint64(k1))
+							r15[l] = v2
+							// 86: setp.ne.s32
+							c3t := uint32(r5[l]) != uint32(v1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p4 = p4&^(1<<l) | c3b0<<l
+							// 87: mov.u32
+							v4 := uint64(r8[l])
+							r9[l] = v4
+						}
+					}
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[4]
 			if t == m {
 				next = 1
@@ -547,15 +988,141 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 3:
-			findFirstB3(w, m)
+			// b3 ($L__BB1_5), PTX lines 91-91
+			{
+				r9 := w.Reg(9)
+				r16 := w.Reg(16)
+				k0 := uint64(0xffffffff)
+				k1 := uint64(0xfffffffe)
+				// PTX lines 91: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 91: mad.lo.s32
+							v1 := uint64(uint32(uint32(r16[l])*uint32(k0) + uint32(k1)))
+							r9[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 91: mad.lo.s32
+							v1 := uint64(uint32(uint32(r16[l])*uint32(k0) + uint32(k1)))
+							r9[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 4
 		case 4:
-			findFirstB4(w, m)
+			// b4 ($L__BB1_7), PTX lines 93-95
+			{
+				r4 := w.Reg(4)
+				r7 := w.Reg(7)
+				r9 := w.Reg(9)
+				k0 := uint64(0x4)
+				// PTX lines 93, 94, 95: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 93: mul.wide.s32
+							v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 94: add.s64
+							v2 := uint64(uint64(r7[l]) + uint64(v1))
+							// 95: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r9[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/early_exit.ptx:95")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 93: mul.wide.s32
+							v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 94: add.s64
+							v2 := uint64(uint64(r7[l]) + uint64(v1))
+							// 95: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r9[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/early_exit.ptx:95")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 5
 		case 5:
+			// b5 ($L__BB1_8), PTX line 96; ret
 			next = 11
 		case 6:
-			findFirstB6(w, m)
+			// b6, PTX lines 59-64
+			{
+				r5 := w.Reg(5)
+				r7 := w.Reg(7)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				k0 := uint64(0x1)
+				k1 := uint64(0xffffffff)
+				// PTX line 59: ld.param.u32
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/early_exit.ptx:59")
+				runtime.Broadcast(r5, m, u1)
+				// PTX line 60: ld.param.u64
+				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/early_exit.ptx:60")
+				// PTX line 61: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				runtime.Broadcast(r7, m, u3)
+				// PTX lines 62: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 62: setp.lt.s32
+							c4t := int32(u1) < int32(k0)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p1 = p1&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 62: setp.lt.s32
+							c4t := int32(u1) < int32(k0)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p1 = p1&^(1<<l) | c4b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+				// PTX line 63: mov.b32, warp-uniform
+				u5 := uint64(k1)
+				runtime.Broadcast(r8, m, u5)
+				// PTX line 64: mov.u32, warp-uniform
+				u6 := uint64(u5)
+				runtime.Broadcast(r9, m, u6)
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[1]
 			if t == m {
 				next = 4
@@ -565,10 +1132,93 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 7:
-			findFirstB7(w, m)
+			// b7, PTX lines 67-73
+			{
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				r10 := w.Reg(10)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				k0 := uint64(0x4)
+				k1 := uint64(0x0)
+				// PTX line 67: ld.param.u32
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/early_exit.ptx:67")
+				runtime.Broadcast(r10, m, u1)
+				// PTX line 68: ld.param.u64
+				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/early_exit.ptx:68")
+				// PTX line 69: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX lines 70, 71, 72: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 70: mul.lo.s32
+							v4 := uint64(uint32(r4[l]) * uint32(r5[l]))
+							// 71: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+							// 72: add.s64
+							v6 := uint64(uint64(u3) + uint64(v5))
+							r15[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 70: mul.lo.s32
+							v4 := uint64(uint32(r4[l]) * uint32(r5[l]))
+							// 71: mul.wide.s32
+							v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
+							// 72: add.s64
+							v6 := uint64(uint64(u3) + uint64(v5))
+							r15[l] = v6
+						}
+					}
+				}
+				// PTX line 73: mov.b32, warp-uniform
+				u7 := uint64(k1)
+				runtime.Broadcast(r16, m, u7)
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 1
 		case 8:
-			findFirstB8(w, m)
+			// b8, PTX lines 80-80; divergent, reconverges at block 4 (b4 ($L__BB1_7))
+			{
+				r17 := w.Reg(17)
+				k0 := uint64(0xffffffff)
+				// PTX lines 80: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 80: setp.gt.s32
+							c1t := int32(r17[l]) > int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 80: setp.gt.s32
+							c1t := int32(r17[l]) > int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[3]
 			if t == m {
 				next = 2
@@ -578,8 +1228,10 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 9:
+			// b9, PTX line 81
 			next = 3
 		case 10:
+			// b10, PTX line 88
 			next = 4
 		default:
 			return pc, budget
@@ -598,7 +1250,61 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		var next int32
 		switch pc {
 		case 0:
-			classifySumB0(w, m)
+			// b0, PTX lines 112-117; divergent, reconverges at block 3 (b2 ($L__BB2_4))
+			{
+				r0 := w.Reg(0)
+				r4 := w.Reg(4)
+				// PTX line 112: ld.param.u32
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/early_exit.ptx:112")
+				runtime.Broadcast(r0, m, u1)
+				// PTX line 113: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 114: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 115, 116, 117: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 115: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 116: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 117: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 115: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 116: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 117: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[0]
 			if t == m {
 				next = 3
@@ -608,17 +1314,267 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 1:
-			classifySumB1(w, m)
+			// b1 ($L__BB2_2), PTX lines 130-133; code before the call
+			{
+				r12 := w.Reg(12)
+				r14 := w.Reg(14)
+				// PTX lines 130: lane-local, one loop over the lanes
+				{
+					v1aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 130: ld.global.u32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/early_exit.ptx:130")
+									continue
+								}
+								v1 = v1x
+							}
+							r14[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 130: ld.global.u32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
+								v1 = runtime.Load32(v1aw.Mem, v1ao)
+							} else {
+								v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/early_exit.ptx:130")
+									continue
+								}
+								v1 = v1x
+							}
+							r14[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 133: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 133: st.param.b32
+							s2 := uint64(0x0)
+							s2v := uint64(r14[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/early_exit.ptx:133")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 133: st.param.b32
+							s2 := uint64(0x0)
+							s2v := uint64(r14[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/early_exit.ptx:133")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 2
 		case 2:
+			// b1 ($L__BB2_2), PTX line 129
 			return pc, budget
 		case 3:
+			// b2 ($L__BB2_4), PTX line 153; ret
 			next = 7
 		case 4:
-			classifySumB3(w, m)
+			// b3, PTX lines 120-128
+			{
+				r4 := w.Reg(4)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				k0 := uint64(0x1)
+				k1 := uint64(0x4)
+				k2 := uint64(0x0)
+				// PTX line 120: ld.param.u64
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/early_exit.ptx:120")
+				// PTX line 121: ld.param.u64
+				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/early_exit.ptx:121")
+				// PTX line 122: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX line 123: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u1)
+				runtime.Broadcast(r8, m, u4)
+				// PTX lines 124, 125, 126, 127: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 124: add.s32
+							v5 := uint64(uint32(r4[l]) + uint32(k0))
+							r9[l] = v5
+							// 125: cvt.s64.s32
+							v6 := uint64(uint64(int32(r4[l])))
+							r10[l] = v6
+							// 126: mul.wide.s32
+							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
+							// 127: add.s64
+							v8 := uint64(uint64(u3) + uint64(v7))
+							r12[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 124: add.s32
+							v5 := uint64(uint32(r4[l]) + uint32(k0))
+							r9[l] = v5
+							// 125: cvt.s64.s32
+							v6 := uint64(uint64(int32(r4[l])))
+							r10[l] = v6
+							// 126: mul.wide.s32
+							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
+							// 127: add.s64
+							v8 := uint64(uint64(u3) + uint64(v7))
+							r12[l] = v8
+						}
+					}
+				}
+				// PTX line 128: mov.b32, warp-uniform
+				u9 := uint64(k2)
+				runtime.Broadcast(r13, m, u9)
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 1
 		case 5:
-			classifySumB4(w, m)
+			// b4, PTX lines 140-147; divergent, reconverges at block 6 (b5)
+			{
+				r0 := w.Reg(0)
+				r9 := w.Reg(9)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				k0 := uint64(0x3)
+				k1 := uint64(0x1)
+				k2 := uint64(0x4)
+				// PTX lines 140, 142, 143, 144, 145, 146, 147: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					p2 := w.P[2]
+					p3 := w.P[3]
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 140: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:140")
+									continue
+								}
+								v1 = v1x
+							}
+							// 142: add.s32
+							v2 := uint64(uint32(v1) + uint32(r13[l]))
+							r13[l] = v2
+							// 143: setp.ne.s32
+							c3t := uint32(v1) != uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+							// 144: setp.lt.s32
+							c4t := int32(r9[l]) < int32(r0[l])
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p2 = p2&^(1<<l) | c4b0<<l
+							// 145: and.pred
+							c5 := (c3) && (c4)
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p3 = p3&^(1<<l) | c5b0<<l
+							// 146: add.s32
+							v6 := uint64(uint32(r9[l]) + uint32(k1))
+							r9[l] = v6
+							// 147: add.s64
+							v7 := uint64(uint64(r12[l]) + uint64(k2))
+							r12[l] = v7
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 140: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:140")
+									continue
+								}
+								v1 = v1x
+							}
+							// 142: add.s32
+							v2 := uint64(uint32(v1) + uint32(r13[l]))
+							r13[l] = v2
+							// 143: setp.ne.s32
+							c3t := uint32(v1) != uint32(k0)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+							// 144: setp.lt.s32
+							c4t := int32(r9[l]) < int32(r0[l])
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p2 = p2&^(1<<l) | c4b0<<l
+							// 145: and.pred
+							c5 := (c3) && (c4)
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p3 = p3&^(1<<l) | c5b0<<l
+							// 146: add.s32
+							v6 := uint64(uint32(r9[l]) + uint32(k1))
+							r9[l] = v6
+							// 147: add.s64
+							v7 := uint64(uint64(r12[l]) + uint64(k2))
+							r12[l] = v7
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+					w.P[2] = p2
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[3]
 			if t == m {
 				next = 1
@@ -628,7 +1584,52 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 6:
-			classifySumB5(w, m)
+			// b5, PTX lines 150-152
+			{
+				r8 := w.Reg(8)
+				r10 := w.Reg(10)
+				r13 := w.Reg(13)
+				k0 := uint64(0x2)
+				// PTX lines 150, 151, 152: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 150: shl.b64
+							v1 := uint64(uint64(r10[l]) << uint32(k0))
+							// 151: add.s64
+							v2 := uint64(uint64(r8[l]) + uint64(v1))
+							// 152: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r13[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/early_exit.ptx:152")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 150: shl.b64
+							v1 := uint64(uint64(r10[l]) << uint32(k0))
+							// 151: add.s64
+							v2 := uint64(uint64(r8[l]) + uint64(v1))
+							// 152: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r13[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/early_exit.ptx:152")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 3
 		default:
 			return pc, budget
@@ -637,951 +1638,6 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			return pc, budget
 		}
 		pc, budget = next, budget-1
-	}
-}
-
-// classifyB0 runs b0 of function _Z8classifyi, PTX lines 19-21.
-func classifyB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x0)
-	k1 := uint64(0xffffffff)
-	// PTX lines 19, 20: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 19: ld.param.u32
-				v1a := uint64(0x0)
-				var v1 uint64
-				{
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:19")
-						continue
-					}
-					v1 = v1x
-				}
-				r0[l] = v1
-				// 20: setp.lt.s32
-				c2t := int32(v1) < int32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p0 = p0&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 19: ld.param.u32
-				v1a := uint64(0x0)
-				var v1 uint64
-				{
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:19")
-						continue
-					}
-					v1 = v1x
-				}
-				r0[l] = v1
-				// 20: setp.lt.s32
-				c2t := int32(v1) < int32(k0)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p0 = p0&^(1<<l) | c2b0<<l
-			}
-		}
-		flt.Raise(w)
-		w.P[0] = p0
-	}
-	// PTX line 21: mov.b32, warp-uniform
-	u3 := uint64(k1)
-	runtime.Broadcast(r1, m, u3)
-}
-
-// classifyB1 runs b1 ($L__BB0_3) of function _Z8classifyi, PTX lines 33-33.
-func classifyB1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	// PTX lines 33: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 33: st.param.b32
-				s1 := uint64(0x4)
-				s1v := uint64(r1[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/early_exit.ptx:33")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 33: st.param.b32
-				s1 := uint64(0x4)
-				s1v := uint64(r1[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/early_exit.ptx:33")
-				}
-			}
-		}
-	}
-}
-
-// classifyB2 runs b2 of function _Z8classifyi, PTX lines 24-25.
-func classifyB2(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x0)
-	// PTX lines 24, 25: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 24: setp.eq.s32
-				c1t := uint32(r0[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-				// 25: mov.b32
-				v2 := uint64(k0)
-				r1[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 24: setp.eq.s32
-				c1t := uint32(r0[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-				// 25: mov.b32
-				v2 := uint64(k0)
-				r1[l] = v2
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// classifyB3 runs b3 of function _Z8classifyi, PTX lines 28-31.
-func classifyB3(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0x64)
-	k1 := uint64(0x2710)
-	k2 := uint64(0x3)
-	k3 := uint64(0x2)
-	k4 := uint64(0x1)
-	// PTX lines 28, 29, 30, 31: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 28: setp.lt.u32
-				c1t := uint32(r0[l]) < uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-				// 29: setp.lt.u32
-				c2t := uint32(r0[l]) < uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p3 = p3&^(1<<l) | c2b0<<l
-				// 30: selp.b32
-				v3 := uint64(k2)
-				if c2 {
-					v3 = uint64(k3)
-				}
-				// 31: selp.b32
-				v4 := uint64(v3)
-				if c1 {
-					v4 = uint64(k4)
-				}
-				r1[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 28: setp.lt.u32
-				c1t := uint32(r0[l]) < uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-				// 29: setp.lt.u32
-				c2t := uint32(r0[l]) < uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p3 = p3&^(1<<l) | c2b0<<l
-				// 30: selp.b32
-				v3 := uint64(k2)
-				if c2 {
-					v3 = uint64(k3)
-				}
-				// 31: selp.b32
-				v4 := uint64(v3)
-				if c1 {
-					v4 = uint64(k4)
-				}
-				r1[l] = v4
-			}
-		}
-		w.P[2] = p2
-		w.P[3] = p3
-	}
-}
-
-// findFirstB0 runs b0 of kernel find_first, PTX lines 51-56.
-func findFirstB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 51: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/early_exit.ptx:51")
-	// PTX line 52: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 53: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 54, 55, 56: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 54: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 55: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 56: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 54: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 55: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 56: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// findFirstB1 runs b1 ($L__BB1_3) of kernel find_first, PTX lines 75-77.
-func findFirstB1(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r17 := w.Reg(17)
-	// PTX lines 75, 76, 77: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		v1aw := w.Window(0)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 75: ld.global.u32
-				v1a := uint64(r15[l]) + 0x0
-				var v1 uint64
-				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-					v1 = runtime.Load32(v1aw.Mem, v1ao)
-				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/early_exit.ptx:75")
-						continue
-					}
-					v1 = v1x
-				}
-				r17[l] = v1
-				// 76: setp.eq.s32
-				c2t := uint32(v1) == uint32(r10[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p2 = p2&^(1<<l) | c2b0<<l
-				// 77: mov.u32
-				v3 := uint64(r16[l])
-				r9[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 75: ld.global.u32
-				v1a := uint64(r15[l]) + 0x0
-				var v1 uint64
-				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-					v1 = runtime.Load32(v1aw.Mem, v1ao)
-				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/early_exit.ptx:75")
-						continue
-					}
-					v1 = v1x
-				}
-				r17[l] = v1
-				// 76: setp.eq.s32
-				c2t := uint32(v1) == uint32(r10[l])
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p2 = p2&^(1<<l) | c2b0<<l
-				// 77: mov.u32
-				v3 := uint64(r16[l])
-				r9[l] = v3
-			}
-		}
-		flt.Raise(w)
-		w.P[2] = p2
-	}
-}
-
-// findFirstB2 runs b2 ($L__BB1_6) of kernel find_first, PTX lines 84-87.
-func findFirstB2(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	k0 := uint64(0x1)
-	k1 := uint64(0x4)
-	// PTX lines 84, 85, 86, 87: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 84: add.s32
-				v1 := uint64(uint32(r16[l]) + uint32(k0))
-				r16[l] = v1
-				// 85: add.s64
-				v2 := uint64(uint64(r15[l]) + uint64(k1))
-				r15[l] = v2
-				// 86: setp.ne.s32
-				c3t := uint32(r5[l]) != uint32(v1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p4 = p4&^(1<<l) | c3b0<<l
-				// 87: mov.u32
-				v4 := uint64(r8[l])
-				r9[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 84: add.s32
-				v1 := uint64(uint32(r16[l]) + uint32(k0))
-				r16[l] = v1
-				// 85: add.s64
-				v2 := uint64(uint64(r15[l]) + uint64(k1))
-				r15[l] = v2
-				// 86: setp.ne.s32
-				c3t := uint32(r5[l]) != uint32(v1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p4 = p4&^(1<<l) | c3b0<<l
-				// 87: mov.u32
-				v4 := uint64(r8[l])
-				r9[l] = v4
-			}
-		}
-		w.P[4] = p4
-	}
-}
-
-// findFirstB3 runs b3 ($L__BB1_5) of kernel find_first, PTX lines 91-91.
-func findFirstB3(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r16 := w.Reg(16)
-	k0 := uint64(0xffffffff)
-	k1 := uint64(0xfffffffe)
-	// PTX lines 91: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 91: mad.lo.s32
-				v1 := uint64(uint32(uint32(r16[l])*uint32(k0) + uint32(k1)))
-				r9[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 91: mad.lo.s32
-				v1 := uint64(uint32(uint32(r16[l])*uint32(k0) + uint32(k1)))
-				r9[l] = v1
-			}
-		}
-	}
-}
-
-// findFirstB4 runs b4 ($L__BB1_7) of kernel find_first, PTX lines 93-95.
-func findFirstB4(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r7 := w.Reg(7)
-	r9 := w.Reg(9)
-	k0 := uint64(0x4)
-	// PTX lines 93, 94, 95: lane-local, one loop over the lanes
-	{
-		s3w := w.Window(1)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 93: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 94: add.s64
-				v2 := uint64(uint64(r7[l]) + uint64(v1))
-				// 95: st.global.u32
-				s3 := uint64(v2) + 0x0
-				s3v := uint64(r9[l])
-				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-					runtime.Store32(s3w.Mem, s3o, s3v)
-				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/early_exit.ptx:95")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 93: mul.wide.s32
-				v1 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 94: add.s64
-				v2 := uint64(uint64(r7[l]) + uint64(v1))
-				// 95: st.global.u32
-				s3 := uint64(v2) + 0x0
-				s3v := uint64(r9[l])
-				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-					runtime.Store32(s3w.Mem, s3o, s3v)
-				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/early_exit.ptx:95")
-				}
-			}
-		}
-	}
-}
-
-// findFirstB6 runs b6 of kernel find_first, PTX lines 59-64.
-func findFirstB6(w *runtime.Warp, m uint32) {
-	r5 := w.Reg(5)
-	r7 := w.Reg(7)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	k0 := uint64(0x1)
-	k1 := uint64(0xffffffff)
-	// PTX line 59: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/early_exit.ptx:59")
-	runtime.Broadcast(r5, m, u1)
-	// PTX line 60: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/early_exit.ptx:60")
-	// PTX line 61: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	runtime.Broadcast(r7, m, u3)
-	// PTX lines 62: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 62: setp.lt.s32
-				c4t := int32(u1) < int32(k0)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p1 = p1&^(1<<l) | c4b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 62: setp.lt.s32
-				c4t := int32(u1) < int32(k0)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p1 = p1&^(1<<l) | c4b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-	// PTX line 63: mov.b32, warp-uniform
-	u5 := uint64(k1)
-	runtime.Broadcast(r8, m, u5)
-	// PTX line 64: mov.u32, warp-uniform
-	u6 := uint64(u5)
-	runtime.Broadcast(r9, m, u6)
-}
-
-// findFirstB7 runs b7 of kernel find_first, PTX lines 67-73.
-func findFirstB7(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r10 := w.Reg(10)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	k0 := uint64(0x4)
-	k1 := uint64(0x0)
-	// PTX line 67: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/early_exit.ptx:67")
-	runtime.Broadcast(r10, m, u1)
-	// PTX line 68: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/early_exit.ptx:68")
-	// PTX line 69: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX lines 70, 71, 72: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 70: mul.lo.s32
-				v4 := uint64(uint32(r4[l]) * uint32(r5[l]))
-				// 71: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-				// 72: add.s64
-				v6 := uint64(uint64(u3) + uint64(v5))
-				r15[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 70: mul.lo.s32
-				v4 := uint64(uint32(r4[l]) * uint32(r5[l]))
-				// 71: mul.wide.s32
-				v5 := uint64(uint64(int64(int32(v4)) * int64(int32(k0))))
-				// 72: add.s64
-				v6 := uint64(uint64(u3) + uint64(v5))
-				r15[l] = v6
-			}
-		}
-	}
-	// PTX line 73: mov.b32, warp-uniform
-	u7 := uint64(k1)
-	runtime.Broadcast(r16, m, u7)
-}
-
-// findFirstB8 runs b8 of kernel find_first, PTX lines 80-80.
-func findFirstB8(w *runtime.Warp, m uint32) {
-	r17 := w.Reg(17)
-	k0 := uint64(0xffffffff)
-	// PTX lines 80: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 80: setp.gt.s32
-				c1t := int32(r17[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 80: setp.gt.s32
-				c1t := int32(r17[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// classifySumB0 runs b0 of kernel classify_sum, PTX lines 112-117.
-func classifySumB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	// PTX line 112: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/early_exit.ptx:112")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 113: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 114: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 115, 116, 117: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 115: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 116: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 117: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 115: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 116: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 117: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// classifySumB1 runs b1 ($L__BB2_2) of kernel classify_sum, PTX lines 130-133.
-func classifySumB1(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r14 := w.Reg(14)
-	// PTX lines 130: lane-local, one loop over the lanes
-	{
-		v1aw := w.Window(2)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 130: ld.global.u32
-				v1a := uint64(r12[l]) + 0x0
-				var v1 uint64
-				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-					v1 = runtime.Load32(v1aw.Mem, v1ao)
-				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/early_exit.ptx:130")
-						continue
-					}
-					v1 = v1x
-				}
-				r14[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 130: ld.global.u32
-				v1a := uint64(r12[l]) + 0x0
-				var v1 uint64
-				if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
-					v1 = runtime.Load32(v1aw.Mem, v1ao)
-				} else {
-					v1x, v1ok := w.TryLoad(v1aw, runtime.SpaceGlobal, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v1a, 4, "testdata/ptx/early_exit.ptx:130")
-						continue
-					}
-					v1 = v1x
-				}
-				r14[l] = v1
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 133: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 133: st.param.b32
-				s2 := uint64(0x0)
-				s2v := uint64(r14[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/early_exit.ptx:133")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 133: st.param.b32
-				s2 := uint64(0x0)
-				s2v := uint64(r14[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/early_exit.ptx:133")
-				}
-			}
-		}
-	}
-}
-
-// classifySumB3 runs b3 of kernel classify_sum, PTX lines 120-128.
-func classifySumB3(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	k0 := uint64(0x1)
-	k1 := uint64(0x4)
-	k2 := uint64(0x0)
-	// PTX line 120: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/early_exit.ptx:120")
-	// PTX line 121: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/early_exit.ptx:121")
-	// PTX line 122: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 123: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u1)
-	runtime.Broadcast(r8, m, u4)
-	// PTX lines 124, 125, 126, 127: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 124: add.s32
-				v5 := uint64(uint32(r4[l]) + uint32(k0))
-				r9[l] = v5
-				// 125: cvt.s64.s32
-				v6 := uint64(uint64(int32(r4[l])))
-				r10[l] = v6
-				// 126: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
-				// 127: add.s64
-				v8 := uint64(uint64(u3) + uint64(v7))
-				r12[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 124: add.s32
-				v5 := uint64(uint32(r4[l]) + uint32(k0))
-				r9[l] = v5
-				// 125: cvt.s64.s32
-				v6 := uint64(uint64(int32(r4[l])))
-				r10[l] = v6
-				// 126: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k1))))
-				// 127: add.s64
-				v8 := uint64(uint64(u3) + uint64(v7))
-				r12[l] = v8
-			}
-		}
-	}
-	// PTX line 128: mov.b32, warp-uniform
-	u9 := uint64(k2)
-	runtime.Broadcast(r13, m, u9)
-}
-
-// classifySumB4 runs b4 of kernel classify_sum, PTX lines 140-147.
-func classifySumB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r9 := w.Reg(9)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	k0 := uint64(0x3)
-	k1 := uint64(0x1)
-	k2 := uint64(0x4)
-	// PTX lines 140, 142, 143, 144, 145, 146, 147: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		p2 := w.P[2]
-		p3 := w.P[3]
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 140: ld.param.b32
-				v1a := uint64(0x4)
-				var v1 uint64
-				{
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:140")
-						continue
-					}
-					v1 = v1x
-				}
-				// 142: add.s32
-				v2 := uint64(uint32(v1) + uint32(r13[l]))
-				r13[l] = v2
-				// 143: setp.ne.s32
-				c3t := uint32(v1) != uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p1 = p1&^(1<<l) | c3b0<<l
-				// 144: setp.lt.s32
-				c4t := int32(r9[l]) < int32(r0[l])
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p2 = p2&^(1<<l) | c4b0<<l
-				// 145: and.pred
-				c5 := (c3) && (c4)
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p3 = p3&^(1<<l) | c5b0<<l
-				// 146: add.s32
-				v6 := uint64(uint32(r9[l]) + uint32(k1))
-				r9[l] = v6
-				// 147: add.s64
-				v7 := uint64(uint64(r12[l]) + uint64(k2))
-				r12[l] = v7
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 140: ld.param.b32
-				v1a := uint64(0x4)
-				var v1 uint64
-				{
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:140")
-						continue
-					}
-					v1 = v1x
-				}
-				// 142: add.s32
-				v2 := uint64(uint32(v1) + uint32(r13[l]))
-				r13[l] = v2
-				// 143: setp.ne.s32
-				c3t := uint32(v1) != uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p1 = p1&^(1<<l) | c3b0<<l
-				// 144: setp.lt.s32
-				c4t := int32(r9[l]) < int32(r0[l])
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p2 = p2&^(1<<l) | c4b0<<l
-				// 145: and.pred
-				c5 := (c3) && (c4)
-				c5b0 := uint32(0)
-				if c5 {
-					c5b0 = 1
-				}
-				p3 = p3&^(1<<l) | c5b0<<l
-				// 146: add.s32
-				v6 := uint64(uint32(r9[l]) + uint32(k1))
-				r9[l] = v6
-				// 147: add.s64
-				v7 := uint64(uint64(r12[l]) + uint64(k2))
-				r12[l] = v7
-			}
-		}
-		flt.Raise(w)
-		w.P[1] = p1
-		w.P[2] = p2
-		w.P[3] = p3
-	}
-}
-
-// classifySumB5 runs b5 of kernel classify_sum, PTX lines 150-152.
-func classifySumB5(w *runtime.Warp, m uint32) {
-	r8 := w.Reg(8)
-	r10 := w.Reg(10)
-	r13 := w.Reg(13)
-	k0 := uint64(0x2)
-	// PTX lines 150, 151, 152: lane-local, one loop over the lanes
-	{
-		s3w := w.Window(3)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 150: shl.b64
-				v1 := uint64(uint64(r10[l]) << uint32(k0))
-				// 151: add.s64
-				v2 := uint64(uint64(r8[l]) + uint64(v1))
-				// 152: st.global.u32
-				s3 := uint64(v2) + 0x0
-				s3v := uint64(r13[l])
-				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-					runtime.Store32(s3w.Mem, s3o, s3v)
-				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/early_exit.ptx:152")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 150: shl.b64
-				v1 := uint64(uint64(r10[l]) << uint32(k0))
-				// 151: add.s64
-				v2 := uint64(uint64(r8[l]) + uint64(v1))
-				// 152: st.global.u32
-				s3 := uint64(v2) + 0x0
-				s3v := uint64(r13[l])
-				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-					runtime.Store32(s3w.Mem, s3o, s3v)
-				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/early_exit.ptx:152")
-				}
-			}
-		}
 	}
 }
 

@@ -331,7 +331,9 @@ func init() {
 	opAddFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 44-47; ret
 	opAddFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{opAddB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			opAddRun(w, 0, m, -1, 0)
+		}},
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -350,7 +352,9 @@ func init() {
 	opSubFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 60-63; ret
 	opSubFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{opSubB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			opSubRun(w, 0, m, -1, 0)
+		}},
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -369,7 +373,9 @@ func init() {
 	opMulFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 76-79; ret
 	opMulFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{opMulB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			opMulRun(w, 0, m, -1, 0)
+		}},
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -388,7 +394,9 @@ func init() {
 	opMaxFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 93-97; ret
 	opMaxFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{opMaxB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			opMaxRun(w, 0, m, -1, 0)
+		}},
 		PTXInstrs: 6,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -407,7 +415,9 @@ func init() {
 	funcptrFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 116-121; divergent, reconverges at block 1 (b1 ($L__BB4_2))
 	funcptrFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{funcptrB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrRun(w, 0, m, -1, 0)
+		}},
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -431,7 +441,9 @@ func init() {
 	}
 	// b2, PTX lines 124-148; code before the call
 	funcptrFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{funcptrB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrRun(w, 2, m, -1, 0)
+		}},
 		PTXInstrs: 22,
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
@@ -469,7 +481,9 @@ func init() {
 	}
 	// b3, PTX lines 158-161
 	funcptrFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{funcptrB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrRun(w, 4, m, -1, 0)
+		}},
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -488,7 +502,9 @@ func init() {
 	twiceFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 174-176; ret
 	twiceFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{twiceB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			twiceRun(w, 0, m, -1, 0)
+		}},
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -507,7 +523,9 @@ func init() {
 	squareFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 188-190; ret
 	squareFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{squareB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			squareRun(w, 0, m, -1, 0)
+		}},
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -526,7 +544,9 @@ func init() {
 	negateFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 202-204; ret
 	negateFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{negateB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			negateRun(w, 0, m, -1, 0)
+		}},
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -545,7 +565,9 @@ func init() {
 	applyNFunc.Blocks = make([]runtime.Block, 8)
 	// b0, PTX lines 220-223; divergent, reconverges at block 3 (b2 ($L__BB8_1))
 	applyNFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{applyNB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			applyNRun(w, 0, m, -1, 0)
+		}},
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Alt:    4,
@@ -558,7 +580,9 @@ func init() {
 	}
 	// b1 ($L__BB8_2), PTX lines 228-228; code before the call
 	applyNFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{applyNB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			applyNRun(w, 1, m, -1, 0)
+		}},
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
@@ -592,7 +616,9 @@ func init() {
 	}
 	// b2 ($L__BB8_1), PTX lines 244-244; ret
 	applyNFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{applyNB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			applyNRun(w, 3, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -612,7 +638,9 @@ func init() {
 	}}
 	// b4, PTX lines 237-240; divergent, reconverges at block 3 (b2 ($L__BB8_1))
 	applyNFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{applyNB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			applyNRun(w, 5, m, -1, 0)
+		}},
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Alt:    6,
@@ -643,7 +671,9 @@ func init() {
 	funcptrTidFunc.Blocks = make([]runtime.Block, 6)
 	// b0, PTX lines 261-266; divergent, reconverges at block 1 (b1 ($L__BB9_2))
 	funcptrTidFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{funcptrTidB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrTidRun(w, 0, m, -1, 0)
+		}},
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -667,7 +697,9 @@ func init() {
 	}
 	// b2, PTX lines 269-293; code before the call
 	funcptrTidFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{funcptrTidB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrTidRun(w, 2, m, -1, 0)
+		}},
 		PTXInstrs: 21,
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
@@ -710,7 +742,9 @@ func init() {
 	}
 	// b3, PTX lines 302-305
 	funcptrTidFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{funcptrTidB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			funcptrTidRun(w, 4, m, -1, 0)
+		}},
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -755,7 +789,99 @@ func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		var next int32
 		switch pc {
 		case 0:
-			opAddB0(w, m)
+			// b0, PTX lines 44-47; ret
+			{
+				r2 := w.Reg(2)
+				// PTX lines 44, 45, 46: lane-local, one loop over the lanes
+				{
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 44: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:44")
+									continue
+								}
+								v1 = v1x
+							}
+							// 45: ld.param.f32
+							v2a := uint64(0x4)
+							var v2 uint64
+							{
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:45")
+									continue
+								}
+								v2 = v2x
+							}
+							// 46: add.f32
+							v3 := uint64(isa.AddF32RN(uint32(v1), uint32(v2)))
+							r2[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 44: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:44")
+									continue
+								}
+								v1 = v1x
+							}
+							// 45: ld.param.f32
+							v2a := uint64(0x4)
+							var v2 uint64
+							{
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:45")
+									continue
+								}
+								v2 = v2x
+							}
+							// 46: add.f32
+							v3 := uint64(isa.AddF32RN(uint32(v1), uint32(v2)))
+							r2[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 47: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 47: st.param.f32
+							s4 := uint64(0x8)
+							s4v := uint64(r2[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:47")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 47: st.param.f32
+							s4 := uint64(0x8)
+							s4v := uint64(r2[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:47")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 1
 		default:
 			return pc, budget
@@ -774,7 +900,99 @@ func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		var next int32
 		switch pc {
 		case 0:
-			opSubB0(w, m)
+			// b0, PTX lines 60-63; ret
+			{
+				r2 := w.Reg(2)
+				// PTX lines 60, 61, 62: lane-local, one loop over the lanes
+				{
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 60: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:60")
+									continue
+								}
+								v1 = v1x
+							}
+							// 61: ld.param.f32
+							v2a := uint64(0x4)
+							var v2 uint64
+							{
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:61")
+									continue
+								}
+								v2 = v2x
+							}
+							// 62: sub.f32
+							v3 := uint64(isa.SubF32RN(uint32(v1), uint32(v2)))
+							r2[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 60: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:60")
+									continue
+								}
+								v1 = v1x
+							}
+							// 61: ld.param.f32
+							v2a := uint64(0x4)
+							var v2 uint64
+							{
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:61")
+									continue
+								}
+								v2 = v2x
+							}
+							// 62: sub.f32
+							v3 := uint64(isa.SubF32RN(uint32(v1), uint32(v2)))
+							r2[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 63: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 63: st.param.f32
+							s4 := uint64(0x8)
+							s4v := uint64(r2[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:63")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 63: st.param.f32
+							s4 := uint64(0x8)
+							s4v := uint64(r2[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:63")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 1
 		default:
 			return pc, budget
@@ -793,7 +1011,99 @@ func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		var next int32
 		switch pc {
 		case 0:
-			opMulB0(w, m)
+			// b0, PTX lines 76-79; ret
+			{
+				r2 := w.Reg(2)
+				// PTX lines 76, 77, 78: lane-local, one loop over the lanes
+				{
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 76: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:76")
+									continue
+								}
+								v1 = v1x
+							}
+							// 77: ld.param.f32
+							v2a := uint64(0x4)
+							var v2 uint64
+							{
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:77")
+									continue
+								}
+								v2 = v2x
+							}
+							// 78: mul.f32
+							v3 := uint64(isa.MulF32RN(uint32(v1), uint32(v2)))
+							r2[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 76: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:76")
+									continue
+								}
+								v1 = v1x
+							}
+							// 77: ld.param.f32
+							v2a := uint64(0x4)
+							var v2 uint64
+							{
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:77")
+									continue
+								}
+								v2 = v2x
+							}
+							// 78: mul.f32
+							v3 := uint64(isa.MulF32RN(uint32(v1), uint32(v2)))
+							r2[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 79: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 79: st.param.f32
+							s4 := uint64(0x8)
+							s4v := uint64(r2[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:79")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 79: st.param.f32
+							s4 := uint64(0x8)
+							s4v := uint64(r2[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:79")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 1
 		default:
 			return pc, budget
@@ -812,7 +1122,125 @@ func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		var next int32
 		switch pc {
 		case 0:
-			opMaxB0(w, m)
+			// b0, PTX lines 93-97; ret
+			{
+				r2 := w.Reg(2)
+				// PTX lines 93, 94, 95, 96: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 93: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:93")
+									continue
+								}
+								v1 = v1x
+							}
+							// 94: ld.param.f32
+							v2a := uint64(0x4)
+							var v2 uint64
+							{
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:94")
+									continue
+								}
+								v2 = v2x
+							}
+							// 95: setp.gt.f32
+							c3x, c3y := float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2)))
+							c3t := c3x > c3y
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+							// 96: selp.f32
+							v4 := uint64(v2)
+							if c3 {
+								v4 = uint64(v1)
+							}
+							r2[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 93: ld.param.f32
+							v1a := uint64(0x0)
+							var v1 uint64
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:93")
+									continue
+								}
+								v1 = v1x
+							}
+							// 94: ld.param.f32
+							v2a := uint64(0x4)
+							var v2 uint64
+							{
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:94")
+									continue
+								}
+								v2 = v2x
+							}
+							// 95: setp.gt.f32
+							c3x, c3y := float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2)))
+							c3t := c3x > c3y
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p0 = p0&^(1<<l) | c3b0<<l
+							// 96: selp.f32
+							v4 := uint64(v2)
+							if c3 {
+								v4 = uint64(v1)
+							}
+							r2[l] = v4
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+				// PTX lines 97: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 97: st.param.f32
+							s5 := uint64(0x8)
+							s5v := uint64(r2[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/funcptr.ptx:97")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 97: st.param.f32
+							s5 := uint64(0x8)
+							s5v := uint64(r2[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/funcptr.ptx:97")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 1
 		default:
 			return pc, budget
@@ -831,7 +1259,59 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 		var next int32
 		switch pc {
 		case 0:
-			funcptrB0(w, m)
+			// b0, PTX lines 116-121; divergent, reconverges at block 1 (b1 ($L__BB4_2))
+			{
+				r4 := w.Reg(4)
+				// PTX line 116: ld.param.u32
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/funcptr.ptx:116")
+				// PTX line 117: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 118: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 119, 120, 121: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 119: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 120: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 121: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 119: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 120: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 121: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[0]
 			if t == m {
 				next = 1
@@ -841,14 +1321,349 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				return pc, budget
 			}
 		case 1:
+			// b1 ($L__BB4_2), PTX line 162; ret
 			next = 5
 		case 2:
-			funcptrB2(w, m)
+			// b2, PTX lines 124-148; code before the call
+			{
+				r4 := w.Reg(4)
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r17 := w.Reg(17)
+				r20 := w.Reg(20)
+				r22 := w.Reg(22)
+				r24 := w.Reg(24)
+				k0 := uint64(0x4)
+				k1 := uint64(0x3)
+				k2 := uint64(0x8)
+				k3 := uint64(0x0)
+				// PTX line 124: ld.param.u64
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/funcptr.ptx:124")
+				// PTX line 125: ld.param.u64
+				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/funcptr.ptx:125")
+				// PTX line 126: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX line 127: ld.param.u64
+				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/funcptr.ptx:127")
+				// PTX line 128: ld.param.u64
+				u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/funcptr.ptx:128")
+				// PTX line 129: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u5)
+				// PTX line 130: cvta.to.global.u64, warp-uniform
+				u7 := uint64(u4)
+				// PTX line 131: cvta.to.global.u64, warp-uniform
+				u8 := uint64(u1)
+				runtime.Broadcast(r12, m, u8)
+				// PTX lines 132, 133, 134, 135, 136: lane-local, one loop over the lanes
+				{
+					v11aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 132: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							r13[l] = v9
+							// 133: add.s64
+							v10 := uint64(uint64(u7) + uint64(v9))
+							// 134: ld.global.u32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/funcptr.ptx:134")
+									continue
+								}
+								v11 = v11x
+							}
+							// 135: and.b32
+							v12 := uint64(uint32(v11) & uint32(k1))
+							// 136: mul.wide.u32
+							v13 := uint64(uint64(uint64(uint32(v12)) * uint64(uint32(k2))))
+							r17[l] = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 132: mul.wide.s32
+							v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							r13[l] = v9
+							// 133: add.s64
+							v10 := uint64(uint64(u7) + uint64(v9))
+							// 134: ld.global.u32
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
+								v11 = runtime.Load32(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
+								if !v11ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/funcptr.ptx:134")
+									continue
+								}
+								v11 = v11x
+							}
+							// 135: and.b32
+							v12 := uint64(uint32(v11) & uint32(k1))
+							// 136: mul.wide.u32
+							v13 := uint64(uint64(uint64(uint32(v12)) * uint64(uint32(k2))))
+							r17[l] = v13
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 137: mov.u64, warp-uniform
+				u14 := uint64((w.GlobalVar(0) + k3))
+				// PTX lines 138, 139, 140, 141, 142, 143: lane-local, one loop over the lanes
+				{
+					v16aw := w.Window(1)
+					v18aw := w.Window(2)
+					v20aw := w.Window(3)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 138: add.s64
+							v15 := uint64(uint64(u14) + uint64(r17[l]))
+							// 139: ld.global.u64
+							v16a := uint64(v15) + 0x0
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+								v16 = runtime.Load64(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 8, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v16a, 8, "testdata/ptx/funcptr.ptx:139")
+									continue
+								}
+								v16 = v16x
+							}
+							r20[l] = v16
+							// 140: add.s64
+							v17 := uint64(uint64(u6) + uint64(r13[l]))
+							// 141: ld.global.f32
+							v18a := uint64(v17) + 0x0
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+								v18 = runtime.Load32(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+								if !v18ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/funcptr.ptx:141")
+									continue
+								}
+								v18 = v18x
+							}
+							r22[l] = v18
+							// 142: add.s64
+							v19 := uint64(uint64(u3) + uint64(r13[l]))
+							// 143: ld.global.f32
+							v20a := uint64(v19) + 0x0
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
+								if !v20ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/funcptr.ptx:143")
+									continue
+								}
+								v20 = v20x
+							}
+							r24[l] = v20
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 138: add.s64
+							v15 := uint64(uint64(u14) + uint64(r17[l]))
+							// 139: ld.global.u64
+							v16a := uint64(v15) + 0x0
+							var v16 uint64
+							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
+								v16 = runtime.Load64(v16aw.Mem, v16ao)
+							} else {
+								v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 8, l)
+								if !v16ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v16a, 8, "testdata/ptx/funcptr.ptx:139")
+									continue
+								}
+								v16 = v16x
+							}
+							r20[l] = v16
+							// 140: add.s64
+							v17 := uint64(uint64(u6) + uint64(r13[l]))
+							// 141: ld.global.f32
+							v18a := uint64(v17) + 0x0
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+								v18 = runtime.Load32(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+								if !v18ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/funcptr.ptx:141")
+									continue
+								}
+								v18 = v18x
+							}
+							r22[l] = v18
+							// 142: add.s64
+							v19 := uint64(uint64(u3) + uint64(r13[l]))
+							// 143: ld.global.f32
+							v20a := uint64(v19) + 0x0
+							var v20 uint64
+							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
+								v20 = runtime.Load32(v20aw.Mem, v20ao)
+							} else {
+								v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
+								if !v20ok {
+									flt.Note(2, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/funcptr.ptx:143")
+									continue
+								}
+								v20 = v20x
+							}
+							r24[l] = v20
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 146: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 146: st.param.f32
+							s21 := uint64(0x0)
+							s21v := uint64(r22[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:146")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 146: st.param.f32
+							s21 := uint64(0x0)
+							s21v := uint64(r22[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:146")
+							}
+						}
+					}
+				}
+				// PTX lines 148: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 148: st.param.f32
+							s22 := uint64(0x4)
+							s22v := uint64(r24[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/funcptr.ptx:148")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 148: st.param.f32
+							s22 := uint64(0x4)
+							s22v := uint64(r24[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/funcptr.ptx:148")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 3
 		case 3:
+			// b2, PTX line 122; divergent, reconverges at block 4 (b3)
 			return pc, budget
 		case 4:
-			funcptrB3(w, m)
+			// b3, PTX lines 158-161
+			{
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				r25 := w.Reg(25)
+				r26 := w.Reg(26)
+				// PTX lines 158, 160: lane-local, one loop over the lanes
+				{
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 158: ld.param.f32
+							v1a := uint64(0x8)
+							var v1 uint64
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:158")
+									continue
+								}
+								v1 = v1x
+							}
+							r25[l] = v1
+							// 160: add.s64
+							v2 := uint64(uint64(r12[l]) + uint64(r13[l]))
+							r26[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 158: ld.param.f32
+							v1a := uint64(0x8)
+							var v1 uint64
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:158")
+									continue
+								}
+								v1 = v1x
+							}
+							r25[l] = v1
+							// 160: add.s64
+							v2 := uint64(uint64(r12[l]) + uint64(r13[l]))
+							r26[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 161: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 161: st.global.f32
+							s3 := uint64(r26[l]) + 0x0
+							s3v := uint64(r25[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:161")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 161: st.global.f32
+							s3 := uint64(r26[l]) + 0x0
+							s3v := uint64(r25[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:161")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 1
 		default:
 			return pc, budget
@@ -867,7 +1682,78 @@ func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		var next int32
 		switch pc {
 		case 0:
-			twiceB0(w, m)
+			// b0, PTX lines 174-176; ret
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x1)
+				// PTX lines 174, 175: lane-local, one loop over the lanes
+				{
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 174: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:174")
+									continue
+								}
+								v1 = v1x
+							}
+							// 175: shl.b32
+							v2 := uint64(uint32(v1) << uint32(k0))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 174: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:174")
+									continue
+								}
+								v1 = v1x
+							}
+							// 175: shl.b32
+							v2 := uint64(uint32(v1) << uint32(k0))
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 176: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 176: st.param.b32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:176")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 176: st.param.b32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:176")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 1
 		default:
 			return pc, budget
@@ -886,7 +1772,77 @@ func squareRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		var next int32
 		switch pc {
 		case 0:
-			squareB0(w, m)
+			// b0, PTX lines 188-190; ret
+			{
+				r1 := w.Reg(1)
+				// PTX lines 188, 189: lane-local, one loop over the lanes
+				{
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 188: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:188")
+									continue
+								}
+								v1 = v1x
+							}
+							// 189: mul.lo.s32
+							v2 := uint64(uint32(v1) * uint32(v1))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 188: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:188")
+									continue
+								}
+								v1 = v1x
+							}
+							// 189: mul.lo.s32
+							v2 := uint64(uint32(v1) * uint32(v1))
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 190: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 190: st.param.b32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:190")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 190: st.param.b32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:190")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 1
 		default:
 			return pc, budget
@@ -905,7 +1861,77 @@ func negateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		var next int32
 		switch pc {
 		case 0:
-			negateB0(w, m)
+			// b0, PTX lines 202-204; ret
+			{
+				r1 := w.Reg(1)
+				// PTX lines 202, 203: lane-local, one loop over the lanes
+				{
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 202: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:202")
+									continue
+								}
+								v1 = v1x
+							}
+							// 203: neg.s32
+							v2 := uint64(-uint32(v1))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 202: ld.param.u32
+							v1a := uint64(0x0)
+							var v1 uint64
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:202")
+									continue
+								}
+								v1 = v1x
+							}
+							// 203: neg.s32
+							v2 := uint64(-uint32(v1))
+							r1[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 204: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 204: st.param.b32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:204")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 204: st.param.b32
+							s3 := uint64(0x4)
+							s3v := uint64(r1[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:204")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 1
 		default:
 			return pc, budget
@@ -924,7 +1950,119 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 		var next int32
 		switch pc {
 		case 0:
-			applyNB0(w, m)
+			// b0, PTX lines 220-223; divergent, reconverges at block 3 (b2 ($L__BB8_1))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				k0 := uint64(0x1)
+				// PTX lines 220, 221, 222, 223: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 220: ld.param.u32
+							v1a := uint64(0x14)
+							var v1 uint64
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:220")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 221: ld.param.u32
+							v2a := uint64(0x10)
+							var v2 uint64
+							{
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:221")
+									continue
+								}
+								v2 = v2x
+							}
+							r1[l] = v2
+							// 222: ld.param.u64
+							v3a := uint64(0x8)
+							var v3 uint64
+							{
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 8, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceParam, v3a, 8, "testdata/ptx/funcptr.ptx:222")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+							// 223: setp.lt.s32
+							c4t := int32(v1) < int32(k0)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p0 = p0&^(1<<l) | c4b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 220: ld.param.u32
+							v1a := uint64(0x14)
+							var v1 uint64
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:220")
+									continue
+								}
+								v1 = v1x
+							}
+							r0[l] = v1
+							// 221: ld.param.u32
+							v2a := uint64(0x10)
+							var v2 uint64
+							{
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:221")
+									continue
+								}
+								v2 = v2x
+							}
+							r1[l] = v2
+							// 222: ld.param.u64
+							v3a := uint64(0x8)
+							var v3 uint64
+							{
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 8, l)
+								if !v3ok {
+									flt.Note(2, l, runtime.SpaceParam, v3a, 8, "testdata/ptx/funcptr.ptx:222")
+									continue
+								}
+								v3 = v3x
+							}
+							r2[l] = v3
+							// 223: setp.lt.s32
+							c4t := int32(v1) < int32(k0)
+							c4 := c4t
+							c4b0 := uint32(0)
+							if c4 {
+								c4b0 = 1
+							}
+							p0 = p0&^(1<<l) | c4b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[0]
 			if t == m {
 				next = 3
@@ -934,17 +2072,147 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				return pc, budget
 			}
 		case 1:
-			applyNB1(w, m)
+			// b1 ($L__BB8_2), PTX lines 228-228; code before the call
+			{
+				r1 := w.Reg(1)
+				// PTX lines 228: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 228: st.param.b32
+							s1 := uint64(0x0)
+							s1v := uint64(r1[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:228")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 228: st.param.b32
+							s1 := uint64(0x0)
+							s1v := uint64(r1[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:228")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 2
 		case 2:
+			// b1 ($L__BB8_2), PTX line 225; divergent, reconverges at block 5 (b4)
 			return pc, budget
 		case 3:
-			applyNB2(w, m)
+			// b2 ($L__BB8_1), PTX lines 244-244; ret
+			{
+				r1 := w.Reg(1)
+				// PTX lines 244: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 244: st.param.b32
+							s1 := uint64(0x18)
+							s1v := uint64(r1[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:244")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 244: st.param.b32
+							s1 := uint64(0x18)
+							s1v := uint64(r1[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:244")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 7
 		case 4:
+			// b3, PTX line 224
 			next = 1
 		case 5:
-			applyNB4(w, m)
+			// b4, PTX lines 237-240; divergent, reconverges at block 3 (b2 ($L__BB8_1))
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				k0 := uint64(0xffffffff)
+				k1 := uint64(0x0)
+				// PTX lines 237, 239, 240: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 237: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:237")
+									continue
+								}
+								v1 = v1x
+							}
+							r1[l] = v1
+							// 239: add.s32
+							v2 := uint64(uint32(r0[l]) + uint32(k0))
+							r0[l] = v2
+							// 240: setp.eq.s32
+							c3t := uint32(v2) == uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 237: ld.param.b32
+							v1a := uint64(0x4)
+							var v1 uint64
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:237")
+									continue
+								}
+								v1 = v1x
+							}
+							r1[l] = v1
+							// 239: add.s32
+							v2 := uint64(uint32(r0[l]) + uint32(k0))
+							r0[l] = v2
+							// 240: setp.eq.s32
+							c3t := uint32(v2) == uint32(k1)
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[1]
 			if t == m {
 				next = 3
@@ -954,6 +2222,7 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				return pc, budget
 			}
 		case 6:
+			// b5, PTX line 241
 			next = 1
 		default:
 			return pc, budget
@@ -972,7 +2241,62 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 		var next int32
 		switch pc {
 		case 0:
-			funcptrTidB0(w, m)
+			// b0, PTX lines 261-266; divergent, reconverges at block 1 (b1 ($L__BB9_2))
+			{
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				// PTX line 261: ld.param.u32
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/funcptr.ptx:261")
+				// PTX line 262: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 263: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 264, 265, 266: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 264: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							r3[l] = v4
+							// 265: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 266: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 264: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							r3[l] = v4
+							// 265: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 266: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[0]
 			if t == m {
 				next = 1
@@ -982,14 +2306,353 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				return pc, budget
 			}
 		case 1:
+			// b1 ($L__BB9_2), PTX line 306; ret
 			next = 5
 		case 2:
-			funcptrTidB2(w, m)
+			// b2, PTX lines 269-293; code before the call
+			{
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r8 := w.Reg(8)
+				r15 := w.Reg(15)
+				r17 := w.Reg(17)
+				r18 := w.Reg(18)
+				r20 := w.Reg(20)
+				k0 := uint64(0x5556)
+				k1 := uint64(0x3)
+				k2 := uint64(0x0)
+				k3 := uint64(0x1)
+				k4 := uint64(0xd0000070)
+				k5 := uint64(0xd0000060)
+				k6 := uint64(0xd0000050)
+				k7 := uint64(0x4)
+				k8 := uint64(0x2)
+				// PTX line 269: ld.param.u64
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/funcptr.ptx:269")
+				// PTX line 270: ld.param.u64
+				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/funcptr.ptx:270")
+				// PTX line 271: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX line 272: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u1)
+				runtime.Broadcast(r8, m, u4)
+				// PTX lines 273, 274, 275, 276, 277, 278: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 273: cvt.u16.u32
+							v5 := uint64(uint16(uint32(r3[l])))
+							// 274: mul.hi.u16
+							v6 := uint64(uint16(isa.MulHi(v5, k0, 16, false)))
+							// 275: mul.lo.s16
+							v7 := uint64(uint16(v6) * uint16(k1))
+							// 276: sub.s16
+							v8 := uint64(uint16(v5) - uint16(v7))
+							// 277: setp.eq.s16
+							c9t := uint16(v8) == uint16(k2)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+							// 278: setp.eq.s16
+							c10t := uint16(v8) == uint16(k3)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p2 = p2&^(1<<l) | c10b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 273: cvt.u16.u32
+							v5 := uint64(uint16(uint32(r3[l])))
+							// 274: mul.hi.u16
+							v6 := uint64(uint16(isa.MulHi(v5, k0, 16, false)))
+							// 275: mul.lo.s16
+							v7 := uint64(uint16(v6) * uint16(k1))
+							// 276: sub.s16
+							v8 := uint64(uint16(v5) - uint16(v7))
+							// 277: setp.eq.s16
+							c9t := uint16(v8) == uint16(k2)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+							// 278: setp.eq.s16
+							c10t := uint16(v8) == uint16(k3)
+							c10 := c10t
+							c10b0 := uint32(0)
+							if c10 {
+								c10b0 = 1
+							}
+							p2 = p2&^(1<<l) | c10b0<<l
+						}
+					}
+					w.P[1] = p1
+					w.P[2] = p2
+				}
+				// PTX line 279: mov.u64, warp-uniform
+				u11 := uint64(k4)
+				// PTX line 280: mov.u64, warp-uniform
+				u12 := uint64(k5)
+				// PTX lines 281: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 281: selp.b64
+							v13 := uint64(u11)
+							if p2>>l&1 != 0 {
+								v13 = uint64(u12)
+							}
+							r15[l] = v13
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 281: selp.b64
+							v13 := uint64(u11)
+							if p2>>l&1 != 0 {
+								v13 = uint64(u12)
+							}
+							r15[l] = v13
+						}
+					}
+				}
+				// PTX line 282: mov.u64, warp-uniform
+				u14 := uint64(k6)
+				// PTX lines 283, 284, 285, 286: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v18aw := w.Window(5)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 283: selp.b64
+							v15 := uint64(r15[l])
+							if p1>>l&1 != 0 {
+								v15 = uint64(u14)
+							}
+							r17[l] = v15
+							// 284: mul.wide.s32
+							v16 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k7))))
+							r18[l] = v16
+							// 285: add.s64
+							v17 := uint64(uint64(u3) + uint64(v16))
+							// 286: ld.global.u32
+							v18a := uint64(v17) + 0x0
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+								v18 = runtime.Load32(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+								if !v18ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/funcptr.ptx:286")
+									continue
+								}
+								v18 = v18x
+							}
+							r20[l] = v18
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 283: selp.b64
+							v15 := uint64(r15[l])
+							if p1>>l&1 != 0 {
+								v15 = uint64(u14)
+							}
+							r17[l] = v15
+							// 284: mul.wide.s32
+							v16 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k7))))
+							r18[l] = v16
+							// 285: add.s64
+							v17 := uint64(uint64(u3) + uint64(v16))
+							// 286: ld.global.u32
+							v18a := uint64(v17) + 0x0
+							var v18 uint64
+							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
+								v18 = runtime.Load32(v18aw.Mem, v18ao)
+							} else {
+								v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
+								if !v18ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/funcptr.ptx:286")
+									continue
+								}
+								v18 = v18x
+							}
+							r20[l] = v18
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 289: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 289: st.param.b64
+							s19 := uint64(0x0)
+							s19v := uint64(r17[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s19, 8, s19v, l, "testdata/ptx/funcptr.ptx:289")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 289: st.param.b64
+							s19 := uint64(0x0)
+							s19v := uint64(r17[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s19, 8, s19v, l, "testdata/ptx/funcptr.ptx:289")
+							}
+						}
+					}
+				}
+				// PTX lines 291: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 291: st.param.b32
+							s20 := uint64(0x8)
+							s20v := uint64(r20[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s20, 4, s20v, l, "testdata/ptx/funcptr.ptx:291")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 291: st.param.b32
+							s20 := uint64(0x8)
+							s20v := uint64(r20[l])
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s20, 4, s20v, l, "testdata/ptx/funcptr.ptx:291")
+							}
+						}
+					}
+				}
+				// PTX lines 293: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 293: st.param.b32
+							s21 := uint64(0xc)
+							s21v := uint64(k8)
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:293")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 293: st.param.b32
+							s21 := uint64(0xc)
+							s21v := uint64(k8)
+							{
+								w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:293")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 3
 		case 3:
+			// b2, PTX line 267
 			return pc, budget
 		case 4:
-			funcptrTidB3(w, m)
+			// b3, PTX lines 302-305
+			{
+				r8 := w.Reg(8)
+				r18 := w.Reg(18)
+				r21 := w.Reg(21)
+				r22 := w.Reg(22)
+				// PTX lines 302, 304: lane-local, one loop over the lanes
+				{
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 302: ld.param.b32
+							v1a := uint64(0x10)
+							var v1 uint64
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:302")
+									continue
+								}
+								v1 = v1x
+							}
+							r21[l] = v1
+							// 304: add.s64
+							v2 := uint64(uint64(r8[l]) + uint64(r18[l]))
+							r22[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 302: ld.param.b32
+							v1a := uint64(0x10)
+							var v1 uint64
+							{
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:302")
+									continue
+								}
+								v1 = v1x
+							}
+							r21[l] = v1
+							// 304: add.s64
+							v2 := uint64(uint64(r8[l]) + uint64(r18[l]))
+							r22[l] = v2
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 305: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 305: st.global.u32
+							s3 := uint64(r22[l]) + 0x0
+							s3v := uint64(r21[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:305")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 305: st.global.u32
+							s3 := uint64(r22[l]) + 0x0
+							s3v := uint64(r21[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:305")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 1
 		default:
 			return pc, budget
@@ -998,1610 +2661,5 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			return pc, budget
 		}
 		pc, budget = next, budget-1
-	}
-}
-
-// opAddB0 runs b0 of function _Z6op_addff, PTX lines 44-47.
-func opAddB0(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	// PTX lines 44, 45, 46: lane-local, one loop over the lanes
-	{
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 44: ld.param.f32
-				v1a := uint64(0x0)
-				var v1 uint64
-				{
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:44")
-						continue
-					}
-					v1 = v1x
-				}
-				// 45: ld.param.f32
-				v2a := uint64(0x4)
-				var v2 uint64
-				{
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:45")
-						continue
-					}
-					v2 = v2x
-				}
-				// 46: add.f32
-				v3 := uint64(isa.AddF32RN(uint32(v1), uint32(v2)))
-				r2[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 44: ld.param.f32
-				v1a := uint64(0x0)
-				var v1 uint64
-				{
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:44")
-						continue
-					}
-					v1 = v1x
-				}
-				// 45: ld.param.f32
-				v2a := uint64(0x4)
-				var v2 uint64
-				{
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:45")
-						continue
-					}
-					v2 = v2x
-				}
-				// 46: add.f32
-				v3 := uint64(isa.AddF32RN(uint32(v1), uint32(v2)))
-				r2[l] = v3
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 47: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 47: st.param.f32
-				s4 := uint64(0x8)
-				s4v := uint64(r2[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:47")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 47: st.param.f32
-				s4 := uint64(0x8)
-				s4v := uint64(r2[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:47")
-				}
-			}
-		}
-	}
-}
-
-// opSubB0 runs b0 of function _Z6op_subff, PTX lines 60-63.
-func opSubB0(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	// PTX lines 60, 61, 62: lane-local, one loop over the lanes
-	{
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 60: ld.param.f32
-				v1a := uint64(0x0)
-				var v1 uint64
-				{
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:60")
-						continue
-					}
-					v1 = v1x
-				}
-				// 61: ld.param.f32
-				v2a := uint64(0x4)
-				var v2 uint64
-				{
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:61")
-						continue
-					}
-					v2 = v2x
-				}
-				// 62: sub.f32
-				v3 := uint64(isa.SubF32RN(uint32(v1), uint32(v2)))
-				r2[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 60: ld.param.f32
-				v1a := uint64(0x0)
-				var v1 uint64
-				{
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:60")
-						continue
-					}
-					v1 = v1x
-				}
-				// 61: ld.param.f32
-				v2a := uint64(0x4)
-				var v2 uint64
-				{
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:61")
-						continue
-					}
-					v2 = v2x
-				}
-				// 62: sub.f32
-				v3 := uint64(isa.SubF32RN(uint32(v1), uint32(v2)))
-				r2[l] = v3
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 63: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 63: st.param.f32
-				s4 := uint64(0x8)
-				s4v := uint64(r2[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:63")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 63: st.param.f32
-				s4 := uint64(0x8)
-				s4v := uint64(r2[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:63")
-				}
-			}
-		}
-	}
-}
-
-// opMulB0 runs b0 of function _Z6op_mulff, PTX lines 76-79.
-func opMulB0(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	// PTX lines 76, 77, 78: lane-local, one loop over the lanes
-	{
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 76: ld.param.f32
-				v1a := uint64(0x0)
-				var v1 uint64
-				{
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:76")
-						continue
-					}
-					v1 = v1x
-				}
-				// 77: ld.param.f32
-				v2a := uint64(0x4)
-				var v2 uint64
-				{
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:77")
-						continue
-					}
-					v2 = v2x
-				}
-				// 78: mul.f32
-				v3 := uint64(isa.MulF32RN(uint32(v1), uint32(v2)))
-				r2[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 76: ld.param.f32
-				v1a := uint64(0x0)
-				var v1 uint64
-				{
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:76")
-						continue
-					}
-					v1 = v1x
-				}
-				// 77: ld.param.f32
-				v2a := uint64(0x4)
-				var v2 uint64
-				{
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:77")
-						continue
-					}
-					v2 = v2x
-				}
-				// 78: mul.f32
-				v3 := uint64(isa.MulF32RN(uint32(v1), uint32(v2)))
-				r2[l] = v3
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 79: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 79: st.param.f32
-				s4 := uint64(0x8)
-				s4v := uint64(r2[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:79")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 79: st.param.f32
-				s4 := uint64(0x8)
-				s4v := uint64(r2[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:79")
-				}
-			}
-		}
-	}
-}
-
-// opMaxB0 runs b0 of function _Z6op_maxff, PTX lines 93-97.
-func opMaxB0(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	// PTX lines 93, 94, 95, 96: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 93: ld.param.f32
-				v1a := uint64(0x0)
-				var v1 uint64
-				{
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:93")
-						continue
-					}
-					v1 = v1x
-				}
-				// 94: ld.param.f32
-				v2a := uint64(0x4)
-				var v2 uint64
-				{
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:94")
-						continue
-					}
-					v2 = v2x
-				}
-				// 95: setp.gt.f32
-				c3x, c3y := float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2)))
-				c3t := c3x > c3y
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p0 = p0&^(1<<l) | c3b0<<l
-				// 96: selp.f32
-				v4 := uint64(v2)
-				if c3 {
-					v4 = uint64(v1)
-				}
-				r2[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 93: ld.param.f32
-				v1a := uint64(0x0)
-				var v1 uint64
-				{
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:93")
-						continue
-					}
-					v1 = v1x
-				}
-				// 94: ld.param.f32
-				v2a := uint64(0x4)
-				var v2 uint64
-				{
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:94")
-						continue
-					}
-					v2 = v2x
-				}
-				// 95: setp.gt.f32
-				c3x, c3y := float64(math.Float32frombits(uint32(v1))), float64(math.Float32frombits(uint32(v2)))
-				c3t := c3x > c3y
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p0 = p0&^(1<<l) | c3b0<<l
-				// 96: selp.f32
-				v4 := uint64(v2)
-				if c3 {
-					v4 = uint64(v1)
-				}
-				r2[l] = v4
-			}
-		}
-		flt.Raise(w)
-		w.P[0] = p0
-	}
-	// PTX lines 97: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 97: st.param.f32
-				s5 := uint64(0x8)
-				s5v := uint64(r2[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/funcptr.ptx:97")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 97: st.param.f32
-				s5 := uint64(0x8)
-				s5v := uint64(r2[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/funcptr.ptx:97")
-				}
-			}
-		}
-	}
-}
-
-// funcptrB0 runs b0 of kernel funcptr, PTX lines 116-121.
-func funcptrB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 116: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/funcptr.ptx:116")
-	// PTX line 117: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 118: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 119, 120, 121: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 119: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 120: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 121: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 119: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 120: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 121: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// funcptrB2 runs b2 of kernel funcptr, PTX lines 124-148.
-func funcptrB2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r17 := w.Reg(17)
-	r20 := w.Reg(20)
-	r22 := w.Reg(22)
-	r24 := w.Reg(24)
-	k0 := uint64(0x4)
-	k1 := uint64(0x3)
-	k2 := uint64(0x8)
-	k3 := uint64(0x0)
-	// PTX line 124: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/funcptr.ptx:124")
-	// PTX line 125: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/funcptr.ptx:125")
-	// PTX line 126: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 127: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/funcptr.ptx:127")
-	// PTX line 128: ld.param.u64
-	u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/funcptr.ptx:128")
-	// PTX line 129: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u5)
-	// PTX line 130: cvta.to.global.u64, warp-uniform
-	u7 := uint64(u4)
-	// PTX line 131: cvta.to.global.u64, warp-uniform
-	u8 := uint64(u1)
-	runtime.Broadcast(r12, m, u8)
-	// PTX lines 132, 133, 134, 135, 136: lane-local, one loop over the lanes
-	{
-		v11aw := w.Window(0)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 132: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r13[l] = v9
-				// 133: add.s64
-				v10 := uint64(uint64(u7) + uint64(v9))
-				// 134: ld.global.u32
-				v11a := uint64(v10) + 0x0
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-					v11 = runtime.Load32(v11aw.Mem, v11ao)
-				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/funcptr.ptx:134")
-						continue
-					}
-					v11 = v11x
-				}
-				// 135: and.b32
-				v12 := uint64(uint32(v11) & uint32(k1))
-				// 136: mul.wide.u32
-				v13 := uint64(uint64(uint64(uint32(v12)) * uint64(uint32(k2))))
-				r17[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 132: mul.wide.s32
-				v9 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				r13[l] = v9
-				// 133: add.s64
-				v10 := uint64(uint64(u7) + uint64(v9))
-				// 134: ld.global.u32
-				v11a := uint64(v10) + 0x0
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
-					v11 = runtime.Load32(v11aw.Mem, v11ao)
-				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 4, l)
-					if !v11ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v11a, 4, "testdata/ptx/funcptr.ptx:134")
-						continue
-					}
-					v11 = v11x
-				}
-				// 135: and.b32
-				v12 := uint64(uint32(v11) & uint32(k1))
-				// 136: mul.wide.u32
-				v13 := uint64(uint64(uint64(uint32(v12)) * uint64(uint32(k2))))
-				r17[l] = v13
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX line 137: mov.u64, warp-uniform
-	u14 := uint64((w.GlobalVar(0) + k3))
-	// PTX lines 138, 139, 140, 141, 142, 143: lane-local, one loop over the lanes
-	{
-		v16aw := w.Window(1)
-		v18aw := w.Window(2)
-		v20aw := w.Window(3)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 138: add.s64
-				v15 := uint64(uint64(u14) + uint64(r17[l]))
-				// 139: ld.global.u64
-				v16a := uint64(v15) + 0x0
-				var v16 uint64
-				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
-					v16 = runtime.Load64(v16aw.Mem, v16ao)
-				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 8, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v16a, 8, "testdata/ptx/funcptr.ptx:139")
-						continue
-					}
-					v16 = v16x
-				}
-				r20[l] = v16
-				// 140: add.s64
-				v17 := uint64(uint64(u6) + uint64(r13[l]))
-				// 141: ld.global.f32
-				v18a := uint64(v17) + 0x0
-				var v18 uint64
-				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-					v18 = runtime.Load32(v18aw.Mem, v18ao)
-				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-					if !v18ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/funcptr.ptx:141")
-						continue
-					}
-					v18 = v18x
-				}
-				r22[l] = v18
-				// 142: add.s64
-				v19 := uint64(uint64(u3) + uint64(r13[l]))
-				// 143: ld.global.f32
-				v20a := uint64(v19) + 0x0
-				var v20 uint64
-				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-					v20 = runtime.Load32(v20aw.Mem, v20ao)
-				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
-					if !v20ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/funcptr.ptx:143")
-						continue
-					}
-					v20 = v20x
-				}
-				r24[l] = v20
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 138: add.s64
-				v15 := uint64(uint64(u14) + uint64(r17[l]))
-				// 139: ld.global.u64
-				v16a := uint64(v15) + 0x0
-				var v16 uint64
-				if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
-					v16 = runtime.Load64(v16aw.Mem, v16ao)
-				} else {
-					v16x, v16ok := w.TryLoad(v16aw, runtime.SpaceGlobal, v16a, 8, l)
-					if !v16ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v16a, 8, "testdata/ptx/funcptr.ptx:139")
-						continue
-					}
-					v16 = v16x
-				}
-				r20[l] = v16
-				// 140: add.s64
-				v17 := uint64(uint64(u6) + uint64(r13[l]))
-				// 141: ld.global.f32
-				v18a := uint64(v17) + 0x0
-				var v18 uint64
-				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-					v18 = runtime.Load32(v18aw.Mem, v18ao)
-				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-					if !v18ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/funcptr.ptx:141")
-						continue
-					}
-					v18 = v18x
-				}
-				r22[l] = v18
-				// 142: add.s64
-				v19 := uint64(uint64(u3) + uint64(r13[l]))
-				// 143: ld.global.f32
-				v20a := uint64(v19) + 0x0
-				var v20 uint64
-				if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
-					v20 = runtime.Load32(v20aw.Mem, v20ao)
-				} else {
-					v20x, v20ok := w.TryLoad(v20aw, runtime.SpaceGlobal, v20a, 4, l)
-					if !v20ok {
-						flt.Note(2, l, runtime.SpaceGlobal, v20a, 4, "testdata/ptx/funcptr.ptx:143")
-						continue
-					}
-					v20 = v20x
-				}
-				r24[l] = v20
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 146: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 146: st.param.f32
-				s21 := uint64(0x0)
-				s21v := uint64(r22[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:146")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 146: st.param.f32
-				s21 := uint64(0x0)
-				s21v := uint64(r22[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:146")
-				}
-			}
-		}
-	}
-	// PTX lines 148: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 148: st.param.f32
-				s22 := uint64(0x4)
-				s22v := uint64(r24[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/funcptr.ptx:148")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 148: st.param.f32
-				s22 := uint64(0x4)
-				s22v := uint64(r24[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/funcptr.ptx:148")
-				}
-			}
-		}
-	}
-}
-
-// funcptrB3 runs b3 of kernel funcptr, PTX lines 158-161.
-func funcptrB3(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	r25 := w.Reg(25)
-	r26 := w.Reg(26)
-	// PTX lines 158, 160: lane-local, one loop over the lanes
-	{
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 158: ld.param.f32
-				v1a := uint64(0x8)
-				var v1 uint64
-				{
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:158")
-						continue
-					}
-					v1 = v1x
-				}
-				r25[l] = v1
-				// 160: add.s64
-				v2 := uint64(uint64(r12[l]) + uint64(r13[l]))
-				r26[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 158: ld.param.f32
-				v1a := uint64(0x8)
-				var v1 uint64
-				{
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:158")
-						continue
-					}
-					v1 = v1x
-				}
-				r25[l] = v1
-				// 160: add.s64
-				v2 := uint64(uint64(r12[l]) + uint64(r13[l]))
-				r26[l] = v2
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 161: lane-local, one loop over the lanes
-	{
-		s3w := w.Window(4)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 161: st.global.f32
-				s3 := uint64(r26[l]) + 0x0
-				s3v := uint64(r25[l])
-				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-					runtime.Store32(s3w.Mem, s3o, s3v)
-				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:161")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 161: st.global.f32
-				s3 := uint64(r26[l]) + 0x0
-				s3v := uint64(r25[l])
-				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-					runtime.Store32(s3w.Mem, s3o, s3v)
-				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:161")
-				}
-			}
-		}
-	}
-}
-
-// twiceB0 runs b0 of function _Z5twicei, PTX lines 174-176.
-func twiceB0(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x1)
-	// PTX lines 174, 175: lane-local, one loop over the lanes
-	{
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 174: ld.param.u32
-				v1a := uint64(0x0)
-				var v1 uint64
-				{
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:174")
-						continue
-					}
-					v1 = v1x
-				}
-				// 175: shl.b32
-				v2 := uint64(uint32(v1) << uint32(k0))
-				r1[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 174: ld.param.u32
-				v1a := uint64(0x0)
-				var v1 uint64
-				{
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:174")
-						continue
-					}
-					v1 = v1x
-				}
-				// 175: shl.b32
-				v2 := uint64(uint32(v1) << uint32(k0))
-				r1[l] = v2
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 176: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 176: st.param.b32
-				s3 := uint64(0x4)
-				s3v := uint64(r1[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:176")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 176: st.param.b32
-				s3 := uint64(0x4)
-				s3v := uint64(r1[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:176")
-				}
-			}
-		}
-	}
-}
-
-// squareB0 runs b0 of function _Z6squarei, PTX lines 188-190.
-func squareB0(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	// PTX lines 188, 189: lane-local, one loop over the lanes
-	{
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 188: ld.param.u32
-				v1a := uint64(0x0)
-				var v1 uint64
-				{
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:188")
-						continue
-					}
-					v1 = v1x
-				}
-				// 189: mul.lo.s32
-				v2 := uint64(uint32(v1) * uint32(v1))
-				r1[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 188: ld.param.u32
-				v1a := uint64(0x0)
-				var v1 uint64
-				{
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:188")
-						continue
-					}
-					v1 = v1x
-				}
-				// 189: mul.lo.s32
-				v2 := uint64(uint32(v1) * uint32(v1))
-				r1[l] = v2
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 190: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 190: st.param.b32
-				s3 := uint64(0x4)
-				s3v := uint64(r1[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:190")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 190: st.param.b32
-				s3 := uint64(0x4)
-				s3v := uint64(r1[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:190")
-				}
-			}
-		}
-	}
-}
-
-// negateB0 runs b0 of function _Z6negatei, PTX lines 202-204.
-func negateB0(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	// PTX lines 202, 203: lane-local, one loop over the lanes
-	{
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 202: ld.param.u32
-				v1a := uint64(0x0)
-				var v1 uint64
-				{
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:202")
-						continue
-					}
-					v1 = v1x
-				}
-				// 203: neg.s32
-				v2 := uint64(-uint32(v1))
-				r1[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 202: ld.param.u32
-				v1a := uint64(0x0)
-				var v1 uint64
-				{
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:202")
-						continue
-					}
-					v1 = v1x
-				}
-				// 203: neg.s32
-				v2 := uint64(-uint32(v1))
-				r1[l] = v2
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 204: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 204: st.param.b32
-				s3 := uint64(0x4)
-				s3v := uint64(r1[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:204")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 204: st.param.b32
-				s3 := uint64(0x4)
-				s3v := uint64(r1[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:204")
-				}
-			}
-		}
-	}
-}
-
-// applyNB0 runs b0 of function _Z7apply_nPFiiEii, PTX lines 220-223.
-func applyNB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	k0 := uint64(0x1)
-	// PTX lines 220, 221, 222, 223: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 220: ld.param.u32
-				v1a := uint64(0x14)
-				var v1 uint64
-				{
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:220")
-						continue
-					}
-					v1 = v1x
-				}
-				r0[l] = v1
-				// 221: ld.param.u32
-				v2a := uint64(0x10)
-				var v2 uint64
-				{
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:221")
-						continue
-					}
-					v2 = v2x
-				}
-				r1[l] = v2
-				// 222: ld.param.u64
-				v3a := uint64(0x8)
-				var v3 uint64
-				{
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 8, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceParam, v3a, 8, "testdata/ptx/funcptr.ptx:222")
-						continue
-					}
-					v3 = v3x
-				}
-				r2[l] = v3
-				// 223: setp.lt.s32
-				c4t := int32(v1) < int32(k0)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p0 = p0&^(1<<l) | c4b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 220: ld.param.u32
-				v1a := uint64(0x14)
-				var v1 uint64
-				{
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:220")
-						continue
-					}
-					v1 = v1x
-				}
-				r0[l] = v1
-				// 221: ld.param.u32
-				v2a := uint64(0x10)
-				var v2 uint64
-				{
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:221")
-						continue
-					}
-					v2 = v2x
-				}
-				r1[l] = v2
-				// 222: ld.param.u64
-				v3a := uint64(0x8)
-				var v3 uint64
-				{
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 8, l)
-					if !v3ok {
-						flt.Note(2, l, runtime.SpaceParam, v3a, 8, "testdata/ptx/funcptr.ptx:222")
-						continue
-					}
-					v3 = v3x
-				}
-				r2[l] = v3
-				// 223: setp.lt.s32
-				c4t := int32(v1) < int32(k0)
-				c4 := c4t
-				c4b0 := uint32(0)
-				if c4 {
-					c4b0 = 1
-				}
-				p0 = p0&^(1<<l) | c4b0<<l
-			}
-		}
-		flt.Raise(w)
-		w.P[0] = p0
-	}
-}
-
-// applyNB1 runs b1 ($L__BB8_2) of function _Z7apply_nPFiiEii, PTX lines 228-228.
-func applyNB1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	// PTX lines 228: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 228: st.param.b32
-				s1 := uint64(0x0)
-				s1v := uint64(r1[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:228")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 228: st.param.b32
-				s1 := uint64(0x0)
-				s1v := uint64(r1[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:228")
-				}
-			}
-		}
-	}
-}
-
-// applyNB2 runs b2 ($L__BB8_1) of function _Z7apply_nPFiiEii, PTX lines 244-244.
-func applyNB2(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	// PTX lines 244: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 244: st.param.b32
-				s1 := uint64(0x18)
-				s1v := uint64(r1[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:244")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 244: st.param.b32
-				s1 := uint64(0x18)
-				s1v := uint64(r1[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:244")
-				}
-			}
-		}
-	}
-}
-
-// applyNB4 runs b4 of function _Z7apply_nPFiiEii, PTX lines 237-240.
-func applyNB4(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	k0 := uint64(0xffffffff)
-	k1 := uint64(0x0)
-	// PTX lines 237, 239, 240: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 237: ld.param.b32
-				v1a := uint64(0x4)
-				var v1 uint64
-				{
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:237")
-						continue
-					}
-					v1 = v1x
-				}
-				r1[l] = v1
-				// 239: add.s32
-				v2 := uint64(uint32(r0[l]) + uint32(k0))
-				r0[l] = v2
-				// 240: setp.eq.s32
-				c3t := uint32(v2) == uint32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p1 = p1&^(1<<l) | c3b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 237: ld.param.b32
-				v1a := uint64(0x4)
-				var v1 uint64
-				{
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:237")
-						continue
-					}
-					v1 = v1x
-				}
-				r1[l] = v1
-				// 239: add.s32
-				v2 := uint64(uint32(r0[l]) + uint32(k0))
-				r0[l] = v2
-				// 240: setp.eq.s32
-				c3t := uint32(v2) == uint32(k1)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
-				}
-				p1 = p1&^(1<<l) | c3b0<<l
-			}
-		}
-		flt.Raise(w)
-		w.P[1] = p1
-	}
-}
-
-// funcptrTidB0 runs b0 of kernel funcptr_tid, PTX lines 261-266.
-func funcptrTidB0(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	// PTX line 261: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/funcptr.ptx:261")
-	// PTX line 262: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 263: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 264, 265, 266: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 264: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
-				// 265: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 266: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 264: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				r3[l] = v4
-				// 265: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 266: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// funcptrTidB2 runs b2 of kernel funcptr_tid, PTX lines 269-293.
-func funcptrTidB2(w *runtime.Warp, m uint32) {
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r8 := w.Reg(8)
-	r15 := w.Reg(15)
-	r17 := w.Reg(17)
-	r18 := w.Reg(18)
-	r20 := w.Reg(20)
-	k0 := uint64(0x5556)
-	k1 := uint64(0x3)
-	k2 := uint64(0x0)
-	k3 := uint64(0x1)
-	k4 := uint64(0xd0000070)
-	k5 := uint64(0xd0000060)
-	k6 := uint64(0xd0000050)
-	k7 := uint64(0x4)
-	k8 := uint64(0x2)
-	// PTX line 269: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/funcptr.ptx:269")
-	// PTX line 270: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/funcptr.ptx:270")
-	// PTX line 271: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 272: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u1)
-	runtime.Broadcast(r8, m, u4)
-	// PTX lines 273, 274, 275, 276, 277, 278: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 273: cvt.u16.u32
-				v5 := uint64(uint16(uint32(r3[l])))
-				// 274: mul.hi.u16
-				v6 := uint64(uint16(isa.MulHi(v5, k0, 16, false)))
-				// 275: mul.lo.s16
-				v7 := uint64(uint16(v6) * uint16(k1))
-				// 276: sub.s16
-				v8 := uint64(uint16(v5) - uint16(v7))
-				// 277: setp.eq.s16
-				c9t := uint16(v8) == uint16(k2)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p1 = p1&^(1<<l) | c9b0<<l
-				// 278: setp.eq.s16
-				c10t := uint16(v8) == uint16(k3)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
-				}
-				p2 = p2&^(1<<l) | c10b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 273: cvt.u16.u32
-				v5 := uint64(uint16(uint32(r3[l])))
-				// 274: mul.hi.u16
-				v6 := uint64(uint16(isa.MulHi(v5, k0, 16, false)))
-				// 275: mul.lo.s16
-				v7 := uint64(uint16(v6) * uint16(k1))
-				// 276: sub.s16
-				v8 := uint64(uint16(v5) - uint16(v7))
-				// 277: setp.eq.s16
-				c9t := uint16(v8) == uint16(k2)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p1 = p1&^(1<<l) | c9b0<<l
-				// 278: setp.eq.s16
-				c10t := uint16(v8) == uint16(k3)
-				c10 := c10t
-				c10b0 := uint32(0)
-				if c10 {
-					c10b0 = 1
-				}
-				p2 = p2&^(1<<l) | c10b0<<l
-			}
-		}
-		w.P[1] = p1
-		w.P[2] = p2
-	}
-	// PTX line 279: mov.u64, warp-uniform
-	u11 := uint64(k4)
-	// PTX line 280: mov.u64, warp-uniform
-	u12 := uint64(k5)
-	// PTX lines 281: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 281: selp.b64
-				v13 := uint64(u11)
-				if p2>>l&1 != 0 {
-					v13 = uint64(u12)
-				}
-				r15[l] = v13
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 281: selp.b64
-				v13 := uint64(u11)
-				if p2>>l&1 != 0 {
-					v13 = uint64(u12)
-				}
-				r15[l] = v13
-			}
-		}
-	}
-	// PTX line 282: mov.u64, warp-uniform
-	u14 := uint64(k6)
-	// PTX lines 283, 284, 285, 286: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		v18aw := w.Window(5)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 283: selp.b64
-				v15 := uint64(r15[l])
-				if p1>>l&1 != 0 {
-					v15 = uint64(u14)
-				}
-				r17[l] = v15
-				// 284: mul.wide.s32
-				v16 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k7))))
-				r18[l] = v16
-				// 285: add.s64
-				v17 := uint64(uint64(u3) + uint64(v16))
-				// 286: ld.global.u32
-				v18a := uint64(v17) + 0x0
-				var v18 uint64
-				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-					v18 = runtime.Load32(v18aw.Mem, v18ao)
-				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-					if !v18ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/funcptr.ptx:286")
-						continue
-					}
-					v18 = v18x
-				}
-				r20[l] = v18
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 283: selp.b64
-				v15 := uint64(r15[l])
-				if p1>>l&1 != 0 {
-					v15 = uint64(u14)
-				}
-				r17[l] = v15
-				// 284: mul.wide.s32
-				v16 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k7))))
-				r18[l] = v16
-				// 285: add.s64
-				v17 := uint64(uint64(u3) + uint64(v16))
-				// 286: ld.global.u32
-				v18a := uint64(v17) + 0x0
-				var v18 uint64
-				if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
-					v18 = runtime.Load32(v18aw.Mem, v18ao)
-				} else {
-					v18x, v18ok := w.TryLoad(v18aw, runtime.SpaceGlobal, v18a, 4, l)
-					if !v18ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v18a, 4, "testdata/ptx/funcptr.ptx:286")
-						continue
-					}
-					v18 = v18x
-				}
-				r20[l] = v18
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 289: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 289: st.param.b64
-				s19 := uint64(0x0)
-				s19v := uint64(r17[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s19, 8, s19v, l, "testdata/ptx/funcptr.ptx:289")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 289: st.param.b64
-				s19 := uint64(0x0)
-				s19v := uint64(r17[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s19, 8, s19v, l, "testdata/ptx/funcptr.ptx:289")
-				}
-			}
-		}
-	}
-	// PTX lines 291: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 291: st.param.b32
-				s20 := uint64(0x8)
-				s20v := uint64(r20[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s20, 4, s20v, l, "testdata/ptx/funcptr.ptx:291")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 291: st.param.b32
-				s20 := uint64(0x8)
-				s20v := uint64(r20[l])
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s20, 4, s20v, l, "testdata/ptx/funcptr.ptx:291")
-				}
-			}
-		}
-	}
-	// PTX lines 293: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 293: st.param.b32
-				s21 := uint64(0xc)
-				s21v := uint64(k8)
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:293")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 293: st.param.b32
-				s21 := uint64(0xc)
-				s21v := uint64(k8)
-				{
-					w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:293")
-				}
-			}
-		}
-	}
-}
-
-// funcptrTidB3 runs b3 of kernel funcptr_tid, PTX lines 302-305.
-func funcptrTidB3(w *runtime.Warp, m uint32) {
-	r8 := w.Reg(8)
-	r18 := w.Reg(18)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	// PTX lines 302, 304: lane-local, one loop over the lanes
-	{
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 302: ld.param.b32
-				v1a := uint64(0x10)
-				var v1 uint64
-				{
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:302")
-						continue
-					}
-					v1 = v1x
-				}
-				r21[l] = v1
-				// 304: add.s64
-				v2 := uint64(uint64(r8[l]) + uint64(r18[l]))
-				r22[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 302: ld.param.b32
-				v1a := uint64(0x10)
-				var v1 uint64
-				{
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:302")
-						continue
-					}
-					v1 = v1x
-				}
-				r21[l] = v1
-				// 304: add.s64
-				v2 := uint64(uint64(r8[l]) + uint64(r18[l]))
-				r22[l] = v2
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 305: lane-local, one loop over the lanes
-	{
-		s3w := w.Window(6)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 305: st.global.u32
-				s3 := uint64(r22[l]) + 0x0
-				s3v := uint64(r21[l])
-				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-					runtime.Store32(s3w.Mem, s3o, s3v)
-				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:305")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 305: st.global.u32
-				s3 := uint64(r22[l]) + 0x0
-				s3v := uint64(r21[l])
-				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-					runtime.Store32(s3w.Mem, s3o, s3v)
-				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:305")
-				}
-			}
-		}
 	}
 }

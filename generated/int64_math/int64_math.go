@@ -105,7 +105,9 @@ func init() {
 	int64MathFunc.Blocks = make([]runtime.Block, 16)
 	// b0, PTX lines 23-28; divergent, reconverges at block 9 (b9 ($L__BB0_12))
 	int64MathFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 0, m, -1, 0)
+		}},
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    10,
@@ -118,7 +120,9 @@ func init() {
 	}
 	// b1 ($L__BB0_4), PTX lines 63-63
 	int64MathFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 1, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -130,7 +134,9 @@ func init() {
 	}
 	// b2 ($L__BB0_3), PTX lines 66-69
 	int64MathFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 2, m, -1, 0)
+		}},
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -142,7 +148,9 @@ func init() {
 	}
 	// b3 ($L__BB0_5), PTX lines 71-72
 	int64MathFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 3, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -154,7 +162,9 @@ func init() {
 	}
 	// b4 ($L__BB0_6), PTX lines 74-83; divergent, reconverges at block 8 (b8 ($L__BB0_11))
 	int64MathFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 4, m, -1, 0)
+		}},
 		PTXInstrs: 11,
 		Term: runtime.Term{
 			Alt:    13,
@@ -167,7 +177,9 @@ func init() {
 	}
 	// b5 ($L__BB0_9), PTX lines 91-91
 	int64MathFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 5, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -179,7 +191,9 @@ func init() {
 	}
 	// b6 ($L__BB0_8), PTX lines 94-97
 	int64MathFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 6, m, -1, 0)
+		}},
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -191,7 +205,9 @@ func init() {
 	}
 	// b7 ($L__BB0_10), PTX lines 99-100
 	int64MathFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 7, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -203,7 +219,9 @@ func init() {
 	}
 	// b8 ($L__BB0_11), PTX lines 102-107
 	int64MathFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 8, m, -1, 0)
+		}},
 		PTXInstrs: 6,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -226,7 +244,9 @@ func init() {
 	}
 	// b10, PTX lines 31-55; divergent, reconverges at block 4 (b4 ($L__BB0_6))
 	int64MathFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 10, m, -1, 0)
+		}},
 		PTXInstrs: 26,
 		Term: runtime.Term{
 			Alt:    11,
@@ -239,7 +259,9 @@ func init() {
 	}
 	// b11, PTX lines 58-59; divergent, reconverges at block 3 (b3 ($L__BB0_5))
 	int64MathFunc.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 11, m, -1, 0)
+		}},
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Alt:    12,
@@ -263,7 +285,9 @@ func init() {
 	}
 	// b13, PTX lines 86-87; divergent, reconverges at block 7 (b7 ($L__BB0_10))
 	int64MathFunc.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{int64MathB13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			int64MathRun(w, 13, m, -1, 0)
+		}},
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Alt:    14,
@@ -294,7 +318,9 @@ func init() {
 	mix64Func.Blocks = make([]runtime.Block, 4)
 	// b0, PTX lines 124-129; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	mix64Func.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{mix64B0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mix64Run(w, 0, m, -1, 0)
+		}},
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    2,
@@ -318,7 +344,9 @@ func init() {
 	}
 	// b2, PTX lines 132-148
 	mix64Func.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{mix64B2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			mix64Run(w, 2, m, -1, 0)
+		}},
 		PTXInstrs: 17,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -362,7 +390,59 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		var next int32
 		switch pc {
 		case 0:
-			int64MathB0(w, m)
+			// b0, PTX lines 23-28; divergent, reconverges at block 9 (b9 ($L__BB0_12))
+			{
+				r4 := w.Reg(4)
+				// PTX line 23: ld.param.u32
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/int64_math.ptx:23")
+				// PTX line 24: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 25: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 26, 27, 28: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 26: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 27: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 28: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 26: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 27: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 28: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[0]
 			if t == m {
 				next = 9
@@ -372,16 +452,294 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 1:
-			int64MathB1(w, m)
+			// b1 ($L__BB0_4), PTX lines 63-63
+			{
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r22 := w.Reg(22)
+				// PTX lines 63: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 63: div.s64
+							v1 := isa.Div(r13[l], r15[l], 64, true)
+							r22[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 63: div.s64
+							v1 := isa.Div(r13[l], r15[l], 64, true)
+							r22[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 3
 		case 2:
-			int64MathB2(w, m)
+			// b2 ($L__BB0_3), PTX lines 66-69
+			{
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r22 := w.Reg(22)
+				// PTX lines 66, 67, 68, 69: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 66: cvt.u32.u64
+							v1 := uint64(uint32(uint64(r15[l])))
+							// 67: cvt.u32.u64
+							v2 := uint64(uint32(uint64(r13[l])))
+							// 68: div.u32
+							v3 := isa.Div(v2, v1, 32, false)
+							// 69: cvt.u64.u32
+							v4 := uint64(uint64(uint32(v3)))
+							r22[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 66: cvt.u32.u64
+							v1 := uint64(uint32(uint64(r15[l])))
+							// 67: cvt.u32.u64
+							v2 := uint64(uint32(uint64(r13[l])))
+							// 68: div.u32
+							v3 := isa.Div(v2, v1, 32, false)
+							// 69: cvt.u64.u32
+							v4 := uint64(uint64(uint32(v3)))
+							r22[l] = v4
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 3
 		case 3:
-			int64MathB3(w, m)
+			// b3 ($L__BB0_5), PTX lines 71-72
+			{
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r22 := w.Reg(22)
+				r23 := w.Reg(23)
+				// PTX lines 71, 72: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 71: mul.lo.s64
+							v1 := uint64(uint64(r22[l]) * uint64(r15[l]))
+							// 72: sub.s64
+							v2 := uint64(uint64(r13[l]) - uint64(v1))
+							r23[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 71: mul.lo.s64
+							v1 := uint64(uint64(r22[l]) * uint64(r15[l]))
+							// 72: sub.s64
+							v2 := uint64(uint64(r13[l]) - uint64(v1))
+							r23[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 4
 		case 4:
-			int64MathB4(w, m)
+			// b4 ($L__BB0_6), PTX lines 74-83; divergent, reconverges at block 8 (b8 ($L__BB0_11))
+			{
+				r13 := w.Reg(13)
+				r16 := w.Reg(16)
+				r18 := w.Reg(18)
+				r20 := w.Reg(20)
+				r22 := w.Reg(22)
+				r23 := w.Reg(23)
+				r29 := w.Reg(29)
+				r30 := w.Reg(30)
+				r31 := w.Reg(31)
+				r32 := w.Reg(32)
+				r33 := w.Reg(33)
+				// PTX lines 74: lane-local, one loop over the lanes
+				{
+					s1w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 74: st.global.u64
+							s1 := uint64(r18[l]) + 0x8
+							s1v := uint64(r22[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+								runtime.Store64(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/int64_math.ptx:74")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 74: st.global.u64
+							s1 := uint64(r18[l]) + 0x8
+							s1v := uint64(r22[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+								runtime.Store64(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/int64_math.ptx:74")
+							}
+						}
+					}
+				}
+				// PTX lines 75, 76, 77: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 75: st.global.u64
+							s2 := uint64(r18[l]) + 0x10
+							s2v := uint64(r23[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+								runtime.Store64(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/int64_math.ptx:75")
+							}
+							// 76: cvt.u32.u64
+							v3 := uint64(uint32(uint64(r16[l])))
+							r29[l] = v3
+							// 77: shl.b64
+							v4 := uint64(uint64(r13[l]) << uint32(v3))
+							r30[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 75: st.global.u64
+							s2 := uint64(r18[l]) + 0x10
+							s2v := uint64(r23[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+								runtime.Store64(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/int64_math.ptx:75")
+							}
+							// 76: cvt.u32.u64
+							v3 := uint64(uint32(uint64(r16[l])))
+							r29[l] = v3
+							// 77: shl.b64
+							v4 := uint64(uint64(r13[l]) << uint32(v3))
+							r30[l] = v4
+						}
+					}
+				}
+				// PTX lines 78, 79: lane-local, one loop over the lanes
+				{
+					s5w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 78: st.global.u64
+							s5 := uint64(r18[l]) + 0x18
+							s5v := uint64(r30[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
+								runtime.Store64(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/int64_math.ptx:78")
+							}
+							// 79: shr.s64
+							v6 := uint64(uint64(int64(r13[l]) >> uint32(r29[l])))
+							r31[l] = v6
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 78: st.global.u64
+							s5 := uint64(r18[l]) + 0x18
+							s5v := uint64(r30[l])
+							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
+								runtime.Store64(s5w.Mem, s5o, s5v)
+							} else {
+								w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/int64_math.ptx:78")
+							}
+							// 79: shr.s64
+							v6 := uint64(uint64(int64(r13[l]) >> uint32(r29[l])))
+							r31[l] = v6
+						}
+					}
+				}
+				// PTX lines 80, 81: lane-local, one loop over the lanes
+				{
+					s7w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 80: st.global.u64
+							s7 := uint64(r18[l]) + 0x20
+							s7v := uint64(r31[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
+								runtime.Store64(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 8, s7v, l, "testdata/ptx/int64_math.ptx:80")
+							}
+							// 81: shr.u64
+							v8 := uint64(uint64(r13[l]) >> uint32(r29[l]))
+							r32[l] = v8
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 80: st.global.u64
+							s7 := uint64(r18[l]) + 0x20
+							s7v := uint64(r31[l])
+							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
+								runtime.Store64(s7w.Mem, s7o, s7v)
+							} else {
+								w.StoreLane(s7w, runtime.SpaceGlobal, s7, 8, s7v, l, "testdata/ptx/int64_math.ptx:80")
+							}
+							// 81: shr.u64
+							v8 := uint64(uint64(r13[l]) >> uint32(r29[l]))
+							r32[l] = v8
+						}
+					}
+				}
+				// PTX lines 82, 83: lane-local, one loop over the lanes
+				{
+					s9w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 82: st.global.u64
+							s9 := uint64(r18[l]) + 0x28
+							s9v := uint64(r32[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+								runtime.Store64(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 8, s9v, l, "testdata/ptx/int64_math.ptx:82")
+							}
+							// 83: mov.u64
+							v10 := uint64(r20[l])
+							r33[l] = v10
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 82: st.global.u64
+							s9 := uint64(r18[l]) + 0x28
+							s9v := uint64(r32[l])
+							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
+								runtime.Store64(s9w.Mem, s9o, s9v)
+							} else {
+								w.StoreLane(s9w, runtime.SpaceGlobal, s9, 8, s9v, l, "testdata/ptx/int64_math.ptx:82")
+							}
+							// 83: mov.u64
+							v10 := uint64(r20[l])
+							r33[l] = v10
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[1]
 			if t == m {
 				next = 8
@@ -396,21 +754,528 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 5:
-			int64MathB5(w, m)
+			// b5 ($L__BB0_9), PTX lines 91-91
+			{
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r20 := w.Reg(20)
+				// PTX lines 91: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 91: div.u64
+							v1 := isa.Div(r13[l], r15[l], 64, false)
+							r20[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 91: div.u64
+							v1 := isa.Div(r13[l], r15[l], 64, false)
+							r20[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 7
 		case 6:
-			int64MathB6(w, m)
+			// b6 ($L__BB0_8), PTX lines 94-97
+			{
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r20 := w.Reg(20)
+				// PTX lines 94, 95, 96, 97: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 94: cvt.u32.u64
+							v1 := uint64(uint32(uint64(r15[l])))
+							// 95: cvt.u32.u64
+							v2 := uint64(uint32(uint64(r13[l])))
+							// 96: div.u32
+							v3 := isa.Div(v2, v1, 32, false)
+							// 97: cvt.u64.u32
+							v4 := uint64(uint64(uint32(v3)))
+							r20[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 94: cvt.u32.u64
+							v1 := uint64(uint32(uint64(r15[l])))
+							// 95: cvt.u32.u64
+							v2 := uint64(uint32(uint64(r13[l])))
+							// 96: div.u32
+							v3 := isa.Div(v2, v1, 32, false)
+							// 97: cvt.u64.u32
+							v4 := uint64(uint64(uint32(v3)))
+							r20[l] = v4
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 7
 		case 7:
-			int64MathB7(w, m)
+			// b7 ($L__BB0_10), PTX lines 99-100
+			{
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r20 := w.Reg(20)
+				r33 := w.Reg(33)
+				// PTX lines 99, 100: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 99: mul.lo.s64
+							v1 := uint64(uint64(r20[l]) * uint64(r15[l]))
+							// 100: sub.s64
+							v2 := uint64(uint64(r13[l]) - uint64(v1))
+							r33[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 99: mul.lo.s64
+							v1 := uint64(uint64(r20[l]) * uint64(r15[l]))
+							// 100: sub.s64
+							v2 := uint64(uint64(r13[l]) - uint64(v1))
+							r33[l] = v2
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 8
 		case 8:
-			int64MathB8(w, m)
+			// b8 ($L__BB0_11), PTX lines 102-107
+			{
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r18 := w.Reg(18)
+				r20 := w.Reg(20)
+				r33 := w.Reg(33)
+				r39 := w.Reg(39)
+				r40 := w.Reg(40)
+				// PTX lines 102: lane-local, one loop over the lanes
+				{
+					s1w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 102: st.global.u64
+							s1 := uint64(r18[l]) + 0x30
+							s1v := uint64(r20[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+								runtime.Store64(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/int64_math.ptx:102")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 102: st.global.u64
+							s1 := uint64(r18[l]) + 0x30
+							s1v := uint64(r20[l])
+							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
+								runtime.Store64(s1w.Mem, s1o, s1v)
+							} else {
+								w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/int64_math.ptx:102")
+							}
+						}
+					}
+				}
+				// PTX lines 103, 104: lane-local, one loop over the lanes
+				{
+					s2w := w.Window(6)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 103: st.global.u64
+							s2 := uint64(r18[l]) + 0x38
+							s2v := uint64(r33[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+								runtime.Store64(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/int64_math.ptx:103")
+							}
+							// 104: mul.hi.u64
+							v3 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, false)))
+							r39[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 103: st.global.u64
+							s2 := uint64(r18[l]) + 0x38
+							s2v := uint64(r33[l])
+							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
+								runtime.Store64(s2w.Mem, s2o, s2v)
+							} else {
+								w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/int64_math.ptx:103")
+							}
+							// 104: mul.hi.u64
+							v3 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, false)))
+							r39[l] = v3
+						}
+					}
+				}
+				// PTX lines 105, 106: lane-local, one loop over the lanes
+				{
+					s4w := w.Window(7)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 105: st.global.u64
+							s4 := uint64(r18[l]) + 0x40
+							s4v := uint64(r39[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+								runtime.Store64(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/int64_math.ptx:105")
+							}
+							// 106: mul.hi.s64
+							v5 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, true)))
+							r40[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 105: st.global.u64
+							s4 := uint64(r18[l]) + 0x40
+							s4v := uint64(r39[l])
+							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
+								runtime.Store64(s4w.Mem, s4o, s4v)
+							} else {
+								w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/int64_math.ptx:105")
+							}
+							// 106: mul.hi.s64
+							v5 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, true)))
+							r40[l] = v5
+						}
+					}
+				}
+				// PTX lines 107: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(8)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 107: st.global.u64
+							s6 := uint64(r18[l]) + 0x48
+							s6v := uint64(r40[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 8, s6v, l, "testdata/ptx/int64_math.ptx:107")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 107: st.global.u64
+							s6 := uint64(r18[l]) + 0x48
+							s6v := uint64(r40[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
+								runtime.Store64(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 8, s6v, l, "testdata/ptx/int64_math.ptx:107")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 9
 		case 9:
+			// b9 ($L__BB0_12), PTX line 108; ret
 			next = 15
 		case 10:
-			int64MathB10(w, m)
+			// b10, PTX lines 31-55; divergent, reconverges at block 4 (b4 ($L__BB0_6))
+			{
+				r4 := w.Reg(4)
+				r13 := w.Reg(13)
+				r15 := w.Reg(15)
+				r16 := w.Reg(16)
+				r18 := w.Reg(18)
+				r19 := w.Reg(19)
+				r20 := w.Reg(20)
+				r21 := w.Reg(21)
+				r22 := w.Reg(22)
+				r23 := w.Reg(23)
+				k0 := uint64(0x8)
+				k1 := uint64(0x3f)
+				k2 := uint64(0x0)
+				k3 := uint64(0x8000000000000000)
+				k4 := uint64(0xffffffffffffffff)
+				k5 := uint64(0x50)
+				// PTX line 31: ld.param.u64
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/int64_math.ptx:31")
+				// PTX line 32: ld.param.u64
+				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/int64_math.ptx:32")
+				// PTX line 33: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX line 34: ld.param.u64
+				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/int64_math.ptx:34")
+				// PTX line 35: cvta.to.global.u64, warp-uniform
+				u5 := uint64(u4)
+				// PTX line 36: cvta.to.global.u64, warp-uniform
+				u6 := uint64(u1)
+				// PTX lines 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					p2 := w.P[2]
+					p3 := w.P[3]
+					p4 := w.P[4]
+					p5 := w.P[5]
+					v9aw := w.Window(9)
+					v11aw := w.Window(10)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 37: mul.wide.s32
+							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 38: add.s64
+							v8 := uint64(uint64(u5) + uint64(v7))
+							// 39: ld.global.u64
+							v9a := uint64(v8) + 0x0
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+								v9 = runtime.Load64(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/int64_math.ptx:39")
+									continue
+								}
+								v9 = v9x
+							}
+							r13[l] = v9
+							// 40: add.s64
+							v10 := uint64(uint64(u3) + uint64(v7))
+							// 41: ld.global.u64
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+								if !v11ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/int64_math.ptx:41")
+									continue
+								}
+								v11 = v11x
+							}
+							r15[l] = v11
+							// 42: and.b64
+							v12 := uint64(uint64(v11) & uint64(k1))
+							r16[l] = v12
+							// 43: setp.eq.s64
+							c13t := uint64(v11) == uint64(k2)
+							c13 := c13t
+							c13b0 := uint32(0)
+							if c13 {
+								c13b0 = 1
+							}
+							p1 = p1&^(1<<l) | c13b0<<l
+							// 44: setp.eq.s64
+							c14t := uint64(v9) == uint64(k3)
+							c14 := c14t
+							c14b0 := uint32(0)
+							if c14 {
+								c14b0 = 1
+							}
+							p2 = p2&^(1<<l) | c14b0<<l
+							// 45: setp.eq.s64
+							c15t := uint64(v11) == uint64(k4)
+							c15 := c15t
+							c15b0 := uint32(0)
+							if c15 {
+								c15b0 = 1
+							}
+							p3 = p3&^(1<<l) | c15b0<<l
+							// 46: and.pred
+							c16 := (c14) && (c15)
+							c16b0 := uint32(0)
+							if c16 {
+								c16b0 = 1
+							}
+							p4 = p4&^(1<<l) | c16b0<<l
+							// 47: or.pred
+							c17 := (c13) || (c16)
+							c17b0 := uint32(0)
+							if c17 {
+								c17b0 = 1
+							}
+							p5 = p5&^(1<<l) | c17b0<<l
+							// 48: mul.wide.s32
+							v18 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k5))))
+							// 49: add.s64
+							v19 := uint64(uint64(u6) + uint64(v18))
+							r18[l] = v19
+							// 50: mul.lo.s64
+							v20 := uint64(uint64(v11) * uint64(v9))
+							r19[l] = v20
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 37: mul.wide.s32
+							v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 38: add.s64
+							v8 := uint64(uint64(u5) + uint64(v7))
+							// 39: ld.global.u64
+							v9a := uint64(v8) + 0x0
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
+								v9 = runtime.Load64(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
+								if !v9ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/int64_math.ptx:39")
+									continue
+								}
+								v9 = v9x
+							}
+							r13[l] = v9
+							// 40: add.s64
+							v10 := uint64(uint64(u3) + uint64(v7))
+							// 41: ld.global.u64
+							v11a := uint64(v10) + 0x0
+							var v11 uint64
+							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
+								v11 = runtime.Load64(v11aw.Mem, v11ao)
+							} else {
+								v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
+								if !v11ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/int64_math.ptx:41")
+									continue
+								}
+								v11 = v11x
+							}
+							r15[l] = v11
+							// 42: and.b64
+							v12 := uint64(uint64(v11) & uint64(k1))
+							r16[l] = v12
+							// 43: setp.eq.s64
+							c13t := uint64(v11) == uint64(k2)
+							c13 := c13t
+							c13b0 := uint32(0)
+							if c13 {
+								c13b0 = 1
+							}
+							p1 = p1&^(1<<l) | c13b0<<l
+							// 44: setp.eq.s64
+							c14t := uint64(v9) == uint64(k3)
+							c14 := c14t
+							c14b0 := uint32(0)
+							if c14 {
+								c14b0 = 1
+							}
+							p2 = p2&^(1<<l) | c14b0<<l
+							// 45: setp.eq.s64
+							c15t := uint64(v11) == uint64(k4)
+							c15 := c15t
+							c15b0 := uint32(0)
+							if c15 {
+								c15b0 = 1
+							}
+							p3 = p3&^(1<<l) | c15b0<<l
+							// 46: and.pred
+							c16 := (c14) && (c15)
+							c16b0 := uint32(0)
+							if c16 {
+								c16b0 = 1
+							}
+							p4 = p4&^(1<<l) | c16b0<<l
+							// 47: or.pred
+							c17 := (c13) || (c16)
+							c17b0 := uint32(0)
+							if c17 {
+								c17b0 = 1
+							}
+							p5 = p5&^(1<<l) | c17b0<<l
+							// 48: mul.wide.s32
+							v18 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k5))))
+							// 49: add.s64
+							v19 := uint64(uint64(u6) + uint64(v18))
+							r18[l] = v19
+							// 50: mul.lo.s64
+							v20 := uint64(uint64(v11) * uint64(v9))
+							r19[l] = v20
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+					w.P[2] = p2
+					w.P[3] = p3
+					w.P[4] = p4
+					w.P[5] = p5
+				}
+				// PTX lines 51: lane-local, one loop over the lanes
+				{
+					s21w := w.Window(11)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 51: st.global.u64
+							s21 := uint64(r18[l]) + 0x0
+							s21v := uint64(r19[l])
+							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+								runtime.Store64(s21w.Mem, s21o, s21v)
+							} else {
+								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/int64_math.ptx:51")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 51: st.global.u64
+							s21 := uint64(r18[l]) + 0x0
+							s21v := uint64(r19[l])
+							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
+								runtime.Store64(s21w.Mem, s21o, s21v)
+							} else {
+								w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/int64_math.ptx:51")
+							}
+						}
+					}
+				}
+				// PTX line 52: mov.u64, warp-uniform
+				u22 := uint64(k2)
+				runtime.Broadcast(r20, m, u22)
+				// PTX lines 53: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 53: or.b64
+							v23 := uint64(uint64(r13[l]) | uint64(r15[l]))
+							r21[l] = v23
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 53: or.b64
+							v23 := uint64(uint64(r13[l]) | uint64(r15[l]))
+							r21[l] = v23
+						}
+					}
+				}
+				// PTX line 54: mov.u64, warp-uniform
+				u24 := uint64(u22)
+				runtime.Broadcast(r22, m, u24)
+				// PTX line 55: mov.u64, warp-uniform
+				u25 := uint64(u22)
+				runtime.Broadcast(r23, m, u25)
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[5]
 			if t == m {
 				next = 4
@@ -425,7 +1290,48 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 11:
-			int64MathB11(w, m)
+			// b11, PTX lines 58-59; divergent, reconverges at block 3 (b3 ($L__BB0_5))
+			{
+				r21 := w.Reg(21)
+				k0 := uint64(0xffffffff00000000)
+				k1 := uint64(0x0)
+				// PTX lines 58, 59: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 58: and.b64
+							v1 := uint64(uint64(r21[l]) & uint64(k0))
+							// 59: setp.ne.s64
+							c2t := uint64(v1) != uint64(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p6 = p6&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 58: and.b64
+							v1 := uint64(uint64(r21[l]) & uint64(k0))
+							// 59: setp.ne.s64
+							c2t := uint64(v1) != uint64(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p6 = p6&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[6] = p6
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[6]
 			if t == m {
 				next = 1
@@ -445,9 +1351,51 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 12:
+			// b12, PTX line 60
 			next = 2
 		case 13:
-			int64MathB13(w, m)
+			// b13, PTX lines 86-87; divergent, reconverges at block 7 (b7 ($L__BB0_10))
+			{
+				r21 := w.Reg(21)
+				k0 := uint64(0xffffffff00000000)
+				k1 := uint64(0x0)
+				// PTX lines 86, 87: lane-local, one loop over the lanes
+				{
+					p7 := w.P[7]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 86: and.b64
+							v1 := uint64(uint64(r21[l]) & uint64(k0))
+							// 87: setp.ne.s64
+							c2t := uint64(v1) != uint64(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p7 = p7&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 86: and.b64
+							v1 := uint64(uint64(r21[l]) & uint64(k0))
+							// 87: setp.ne.s64
+							c2t := uint64(v1) != uint64(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p7 = p7&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[7] = p7
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[7]
 			if t == m {
 				next = 5
@@ -467,6 +1415,7 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 14:
+			// b14, PTX line 88
 			next = 6
 		default:
 			return pc, budget
@@ -485,7 +1434,59 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 		var next int32
 		switch pc {
 		case 0:
-			mix64B0(w, m)
+			// b0, PTX lines 124-129; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			{
+				r4 := w.Reg(4)
+				// PTX line 124: ld.param.u32
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/int64_math.ptx:124")
+				// PTX line 125: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 126: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 127, 128, 129: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 127: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 128: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 129: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 127: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 128: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 129: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[0]
 			if t == m {
 				next = 1
@@ -495,9 +1496,109 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				return pc, budget
 			}
 		case 1:
+			// b1 ($L__BB1_2), PTX line 149; ret
 			next = 3
 		case 2:
-			mix64B2(w, m)
+			// b2, PTX lines 132-148
+			{
+				r4 := w.Reg(4)
+				k0 := uint64(0x9e3779b97f4a7c15)
+				k1 := uint64(0x1e)
+				k2 := uint64(0xbf58476d1ce4e5b9)
+				k3 := uint64(0x1b)
+				k4 := uint64(0x94d049bb133111eb)
+				k5 := uint64(0x1f)
+				k6 := uint64(0x8)
+				// PTX line 132: ld.param.u64
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/int64_math.ptx:132")
+				// PTX line 133: ld.param.u64
+				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/int64_math.ptx:133")
+				// PTX line 134: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX lines 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148: lane-local, one loop over the lanes
+				{
+					s17w := w.Window(12)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 135: cvt.s64.s32
+							v4 := uint64(uint64(int32(r4[l])))
+							// 136: mul.lo.s64
+							v5 := uint64(uint64(v4) * uint64(k0))
+							// 137: add.s64
+							v6 := uint64(uint64(v5) + uint64(u1))
+							// 138: shr.u64
+							v7 := uint64(uint64(v6) >> uint32(k1))
+							// 139: xor.b64
+							v8 := uint64(uint64(v7) ^ uint64(v6))
+							// 140: mul.lo.s64
+							v9 := uint64(uint64(v8) * uint64(k2))
+							// 141: shr.u64
+							v10 := uint64(uint64(v9) >> uint32(k3))
+							// 142: xor.b64
+							v11 := uint64(uint64(v10) ^ uint64(v9))
+							// 143: mul.lo.s64
+							v12 := uint64(uint64(v11) * uint64(k4))
+							// 144: shr.u64
+							v13 := uint64(uint64(v12) >> uint32(k5))
+							// 145: xor.b64
+							v14 := uint64(uint64(v13) ^ uint64(v12))
+							// 146: mul.wide.s32
+							v15 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k6))))
+							// 147: add.s64
+							v16 := uint64(uint64(u3) + uint64(v15))
+							// 148: st.global.u64
+							s17 := uint64(v16) + 0x0
+							s17v := uint64(v14)
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/int64_math.ptx:148")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 135: cvt.s64.s32
+							v4 := uint64(uint64(int32(r4[l])))
+							// 136: mul.lo.s64
+							v5 := uint64(uint64(v4) * uint64(k0))
+							// 137: add.s64
+							v6 := uint64(uint64(v5) + uint64(u1))
+							// 138: shr.u64
+							v7 := uint64(uint64(v6) >> uint32(k1))
+							// 139: xor.b64
+							v8 := uint64(uint64(v7) ^ uint64(v6))
+							// 140: mul.lo.s64
+							v9 := uint64(uint64(v8) * uint64(k2))
+							// 141: shr.u64
+							v10 := uint64(uint64(v9) >> uint32(k3))
+							// 142: xor.b64
+							v11 := uint64(uint64(v10) ^ uint64(v9))
+							// 143: mul.lo.s64
+							v12 := uint64(uint64(v11) * uint64(k4))
+							// 144: shr.u64
+							v13 := uint64(uint64(v12) >> uint32(k5))
+							// 145: xor.b64
+							v14 := uint64(uint64(v13) ^ uint64(v12))
+							// 146: mul.wide.s32
+							v15 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k6))))
+							// 147: add.s64
+							v16 := uint64(uint64(u3) + uint64(v15))
+							// 148: st.global.u64
+							s17 := uint64(v16) + 0x0
+							s17v := uint64(v14)
+							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
+								runtime.Store64(s17w.Mem, s17o, s17v)
+							} else {
+								w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/int64_math.ptx:148")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 1
 		default:
 			return pc, budget
@@ -506,1061 +1607,6 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			return pc, budget
 		}
 		pc, budget = next, budget-1
-	}
-}
-
-// int64MathB0 runs b0 of kernel int64_math, PTX lines 23-28.
-func int64MathB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 23: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/int64_math.ptx:23")
-	// PTX line 24: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 25: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 26, 27, 28: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 26: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 27: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 28: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 26: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 27: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 28: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// int64MathB1 runs b1 ($L__BB0_4) of kernel int64_math, PTX lines 63-63.
-func int64MathB1(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r22 := w.Reg(22)
-	// PTX lines 63: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 63: div.s64
-				v1 := isa.Div(r13[l], r15[l], 64, true)
-				r22[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 63: div.s64
-				v1 := isa.Div(r13[l], r15[l], 64, true)
-				r22[l] = v1
-			}
-		}
-	}
-}
-
-// int64MathB2 runs b2 ($L__BB0_3) of kernel int64_math, PTX lines 66-69.
-func int64MathB2(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r22 := w.Reg(22)
-	// PTX lines 66, 67, 68, 69: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 66: cvt.u32.u64
-				v1 := uint64(uint32(uint64(r15[l])))
-				// 67: cvt.u32.u64
-				v2 := uint64(uint32(uint64(r13[l])))
-				// 68: div.u32
-				v3 := isa.Div(v2, v1, 32, false)
-				// 69: cvt.u64.u32
-				v4 := uint64(uint64(uint32(v3)))
-				r22[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 66: cvt.u32.u64
-				v1 := uint64(uint32(uint64(r15[l])))
-				// 67: cvt.u32.u64
-				v2 := uint64(uint32(uint64(r13[l])))
-				// 68: div.u32
-				v3 := isa.Div(v2, v1, 32, false)
-				// 69: cvt.u64.u32
-				v4 := uint64(uint64(uint32(v3)))
-				r22[l] = v4
-			}
-		}
-	}
-}
-
-// int64MathB3 runs b3 ($L__BB0_5) of kernel int64_math, PTX lines 71-72.
-func int64MathB3(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	// PTX lines 71, 72: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 71: mul.lo.s64
-				v1 := uint64(uint64(r22[l]) * uint64(r15[l]))
-				// 72: sub.s64
-				v2 := uint64(uint64(r13[l]) - uint64(v1))
-				r23[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 71: mul.lo.s64
-				v1 := uint64(uint64(r22[l]) * uint64(r15[l]))
-				// 72: sub.s64
-				v2 := uint64(uint64(r13[l]) - uint64(v1))
-				r23[l] = v2
-			}
-		}
-	}
-}
-
-// int64MathB4 runs b4 ($L__BB0_6) of kernel int64_math, PTX lines 74-83.
-func int64MathB4(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r16 := w.Reg(16)
-	r18 := w.Reg(18)
-	r20 := w.Reg(20)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	r29 := w.Reg(29)
-	r30 := w.Reg(30)
-	r31 := w.Reg(31)
-	r32 := w.Reg(32)
-	r33 := w.Reg(33)
-	// PTX lines 74: lane-local, one loop over the lanes
-	{
-		s1w := w.Window(0)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 74: st.global.u64
-				s1 := uint64(r18[l]) + 0x8
-				s1v := uint64(r22[l])
-				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
-					runtime.Store64(s1w.Mem, s1o, s1v)
-				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/int64_math.ptx:74")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 74: st.global.u64
-				s1 := uint64(r18[l]) + 0x8
-				s1v := uint64(r22[l])
-				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
-					runtime.Store64(s1w.Mem, s1o, s1v)
-				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/int64_math.ptx:74")
-				}
-			}
-		}
-	}
-	// PTX lines 75, 76, 77: lane-local, one loop over the lanes
-	{
-		s2w := w.Window(1)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 75: st.global.u64
-				s2 := uint64(r18[l]) + 0x10
-				s2v := uint64(r23[l])
-				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
-					runtime.Store64(s2w.Mem, s2o, s2v)
-				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/int64_math.ptx:75")
-				}
-				// 76: cvt.u32.u64
-				v3 := uint64(uint32(uint64(r16[l])))
-				r29[l] = v3
-				// 77: shl.b64
-				v4 := uint64(uint64(r13[l]) << uint32(v3))
-				r30[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 75: st.global.u64
-				s2 := uint64(r18[l]) + 0x10
-				s2v := uint64(r23[l])
-				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
-					runtime.Store64(s2w.Mem, s2o, s2v)
-				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/int64_math.ptx:75")
-				}
-				// 76: cvt.u32.u64
-				v3 := uint64(uint32(uint64(r16[l])))
-				r29[l] = v3
-				// 77: shl.b64
-				v4 := uint64(uint64(r13[l]) << uint32(v3))
-				r30[l] = v4
-			}
-		}
-	}
-	// PTX lines 78, 79: lane-local, one loop over the lanes
-	{
-		s5w := w.Window(2)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 78: st.global.u64
-				s5 := uint64(r18[l]) + 0x18
-				s5v := uint64(r30[l])
-				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
-					runtime.Store64(s5w.Mem, s5o, s5v)
-				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/int64_math.ptx:78")
-				}
-				// 79: shr.s64
-				v6 := uint64(uint64(int64(r13[l]) >> uint32(r29[l])))
-				r31[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 78: st.global.u64
-				s5 := uint64(r18[l]) + 0x18
-				s5v := uint64(r30[l])
-				if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
-					runtime.Store64(s5w.Mem, s5o, s5v)
-				} else {
-					w.StoreLane(s5w, runtime.SpaceGlobal, s5, 8, s5v, l, "testdata/ptx/int64_math.ptx:78")
-				}
-				// 79: shr.s64
-				v6 := uint64(uint64(int64(r13[l]) >> uint32(r29[l])))
-				r31[l] = v6
-			}
-		}
-	}
-	// PTX lines 80, 81: lane-local, one loop over the lanes
-	{
-		s7w := w.Window(3)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 80: st.global.u64
-				s7 := uint64(r18[l]) + 0x20
-				s7v := uint64(r31[l])
-				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
-					runtime.Store64(s7w.Mem, s7o, s7v)
-				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 8, s7v, l, "testdata/ptx/int64_math.ptx:80")
-				}
-				// 81: shr.u64
-				v8 := uint64(uint64(r13[l]) >> uint32(r29[l]))
-				r32[l] = v8
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 80: st.global.u64
-				s7 := uint64(r18[l]) + 0x20
-				s7v := uint64(r31[l])
-				if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
-					runtime.Store64(s7w.Mem, s7o, s7v)
-				} else {
-					w.StoreLane(s7w, runtime.SpaceGlobal, s7, 8, s7v, l, "testdata/ptx/int64_math.ptx:80")
-				}
-				// 81: shr.u64
-				v8 := uint64(uint64(r13[l]) >> uint32(r29[l]))
-				r32[l] = v8
-			}
-		}
-	}
-	// PTX lines 82, 83: lane-local, one loop over the lanes
-	{
-		s9w := w.Window(4)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 82: st.global.u64
-				s9 := uint64(r18[l]) + 0x28
-				s9v := uint64(r32[l])
-				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-					runtime.Store64(s9w.Mem, s9o, s9v)
-				} else {
-					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 8, s9v, l, "testdata/ptx/int64_math.ptx:82")
-				}
-				// 83: mov.u64
-				v10 := uint64(r20[l])
-				r33[l] = v10
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 82: st.global.u64
-				s9 := uint64(r18[l]) + 0x28
-				s9v := uint64(r32[l])
-				if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
-					runtime.Store64(s9w.Mem, s9o, s9v)
-				} else {
-					w.StoreLane(s9w, runtime.SpaceGlobal, s9, 8, s9v, l, "testdata/ptx/int64_math.ptx:82")
-				}
-				// 83: mov.u64
-				v10 := uint64(r20[l])
-				r33[l] = v10
-			}
-		}
-	}
-}
-
-// int64MathB5 runs b5 ($L__BB0_9) of kernel int64_math, PTX lines 91-91.
-func int64MathB5(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r20 := w.Reg(20)
-	// PTX lines 91: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 91: div.u64
-				v1 := isa.Div(r13[l], r15[l], 64, false)
-				r20[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 91: div.u64
-				v1 := isa.Div(r13[l], r15[l], 64, false)
-				r20[l] = v1
-			}
-		}
-	}
-}
-
-// int64MathB6 runs b6 ($L__BB0_8) of kernel int64_math, PTX lines 94-97.
-func int64MathB6(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r20 := w.Reg(20)
-	// PTX lines 94, 95, 96, 97: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 94: cvt.u32.u64
-				v1 := uint64(uint32(uint64(r15[l])))
-				// 95: cvt.u32.u64
-				v2 := uint64(uint32(uint64(r13[l])))
-				// 96: div.u32
-				v3 := isa.Div(v2, v1, 32, false)
-				// 97: cvt.u64.u32
-				v4 := uint64(uint64(uint32(v3)))
-				r20[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 94: cvt.u32.u64
-				v1 := uint64(uint32(uint64(r15[l])))
-				// 95: cvt.u32.u64
-				v2 := uint64(uint32(uint64(r13[l])))
-				// 96: div.u32
-				v3 := isa.Div(v2, v1, 32, false)
-				// 97: cvt.u64.u32
-				v4 := uint64(uint64(uint32(v3)))
-				r20[l] = v4
-			}
-		}
-	}
-}
-
-// int64MathB7 runs b7 ($L__BB0_10) of kernel int64_math, PTX lines 99-100.
-func int64MathB7(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r20 := w.Reg(20)
-	r33 := w.Reg(33)
-	// PTX lines 99, 100: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 99: mul.lo.s64
-				v1 := uint64(uint64(r20[l]) * uint64(r15[l]))
-				// 100: sub.s64
-				v2 := uint64(uint64(r13[l]) - uint64(v1))
-				r33[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 99: mul.lo.s64
-				v1 := uint64(uint64(r20[l]) * uint64(r15[l]))
-				// 100: sub.s64
-				v2 := uint64(uint64(r13[l]) - uint64(v1))
-				r33[l] = v2
-			}
-		}
-	}
-}
-
-// int64MathB8 runs b8 ($L__BB0_11) of kernel int64_math, PTX lines 102-107.
-func int64MathB8(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r18 := w.Reg(18)
-	r20 := w.Reg(20)
-	r33 := w.Reg(33)
-	r39 := w.Reg(39)
-	r40 := w.Reg(40)
-	// PTX lines 102: lane-local, one loop over the lanes
-	{
-		s1w := w.Window(5)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 102: st.global.u64
-				s1 := uint64(r18[l]) + 0x30
-				s1v := uint64(r20[l])
-				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
-					runtime.Store64(s1w.Mem, s1o, s1v)
-				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/int64_math.ptx:102")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 102: st.global.u64
-				s1 := uint64(r18[l]) + 0x30
-				s1v := uint64(r20[l])
-				if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
-					runtime.Store64(s1w.Mem, s1o, s1v)
-				} else {
-					w.StoreLane(s1w, runtime.SpaceGlobal, s1, 8, s1v, l, "testdata/ptx/int64_math.ptx:102")
-				}
-			}
-		}
-	}
-	// PTX lines 103, 104: lane-local, one loop over the lanes
-	{
-		s2w := w.Window(6)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 103: st.global.u64
-				s2 := uint64(r18[l]) + 0x38
-				s2v := uint64(r33[l])
-				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
-					runtime.Store64(s2w.Mem, s2o, s2v)
-				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/int64_math.ptx:103")
-				}
-				// 104: mul.hi.u64
-				v3 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, false)))
-				r39[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 103: st.global.u64
-				s2 := uint64(r18[l]) + 0x38
-				s2v := uint64(r33[l])
-				if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
-					runtime.Store64(s2w.Mem, s2o, s2v)
-				} else {
-					w.StoreLane(s2w, runtime.SpaceGlobal, s2, 8, s2v, l, "testdata/ptx/int64_math.ptx:103")
-				}
-				// 104: mul.hi.u64
-				v3 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, false)))
-				r39[l] = v3
-			}
-		}
-	}
-	// PTX lines 105, 106: lane-local, one loop over the lanes
-	{
-		s4w := w.Window(7)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 105: st.global.u64
-				s4 := uint64(r18[l]) + 0x40
-				s4v := uint64(r39[l])
-				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
-					runtime.Store64(s4w.Mem, s4o, s4v)
-				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/int64_math.ptx:105")
-				}
-				// 106: mul.hi.s64
-				v5 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, true)))
-				r40[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 105: st.global.u64
-				s4 := uint64(r18[l]) + 0x40
-				s4v := uint64(r39[l])
-				if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
-					runtime.Store64(s4w.Mem, s4o, s4v)
-				} else {
-					w.StoreLane(s4w, runtime.SpaceGlobal, s4, 8, s4v, l, "testdata/ptx/int64_math.ptx:105")
-				}
-				// 106: mul.hi.s64
-				v5 := uint64(uint64(isa.MulHi(r13[l], r15[l], 64, true)))
-				r40[l] = v5
-			}
-		}
-	}
-	// PTX lines 107: lane-local, one loop over the lanes
-	{
-		s6w := w.Window(8)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 107: st.global.u64
-				s6 := uint64(r18[l]) + 0x48
-				s6v := uint64(r40[l])
-				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-					runtime.Store64(s6w.Mem, s6o, s6v)
-				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 8, s6v, l, "testdata/ptx/int64_math.ptx:107")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 107: st.global.u64
-				s6 := uint64(r18[l]) + 0x48
-				s6v := uint64(r40[l])
-				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
-					runtime.Store64(s6w.Mem, s6o, s6v)
-				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 8, s6v, l, "testdata/ptx/int64_math.ptx:107")
-				}
-			}
-		}
-	}
-}
-
-// int64MathB10 runs b10 of kernel int64_math, PTX lines 31-55.
-func int64MathB10(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r13 := w.Reg(13)
-	r15 := w.Reg(15)
-	r16 := w.Reg(16)
-	r18 := w.Reg(18)
-	r19 := w.Reg(19)
-	r20 := w.Reg(20)
-	r21 := w.Reg(21)
-	r22 := w.Reg(22)
-	r23 := w.Reg(23)
-	k0 := uint64(0x8)
-	k1 := uint64(0x3f)
-	k2 := uint64(0x0)
-	k3 := uint64(0x8000000000000000)
-	k4 := uint64(0xffffffffffffffff)
-	k5 := uint64(0x50)
-	// PTX line 31: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/int64_math.ptx:31")
-	// PTX line 32: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/int64_math.ptx:32")
-	// PTX line 33: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 34: ld.param.u64
-	u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/int64_math.ptx:34")
-	// PTX line 35: cvta.to.global.u64, warp-uniform
-	u5 := uint64(u4)
-	// PTX line 36: cvta.to.global.u64, warp-uniform
-	u6 := uint64(u1)
-	// PTX lines 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		p2 := w.P[2]
-		p3 := w.P[3]
-		p4 := w.P[4]
-		p5 := w.P[5]
-		v9aw := w.Window(9)
-		v11aw := w.Window(10)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 37: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 38: add.s64
-				v8 := uint64(uint64(u5) + uint64(v7))
-				// 39: ld.global.u64
-				v9a := uint64(v8) + 0x0
-				var v9 uint64
-				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-					v9 = runtime.Load64(v9aw.Mem, v9ao)
-				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/int64_math.ptx:39")
-						continue
-					}
-					v9 = v9x
-				}
-				r13[l] = v9
-				// 40: add.s64
-				v10 := uint64(uint64(u3) + uint64(v7))
-				// 41: ld.global.u64
-				v11a := uint64(v10) + 0x0
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-					v11 = runtime.Load64(v11aw.Mem, v11ao)
-				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/int64_math.ptx:41")
-						continue
-					}
-					v11 = v11x
-				}
-				r15[l] = v11
-				// 42: and.b64
-				v12 := uint64(uint64(v11) & uint64(k1))
-				r16[l] = v12
-				// 43: setp.eq.s64
-				c13t := uint64(v11) == uint64(k2)
-				c13 := c13t
-				c13b0 := uint32(0)
-				if c13 {
-					c13b0 = 1
-				}
-				p1 = p1&^(1<<l) | c13b0<<l
-				// 44: setp.eq.s64
-				c14t := uint64(v9) == uint64(k3)
-				c14 := c14t
-				c14b0 := uint32(0)
-				if c14 {
-					c14b0 = 1
-				}
-				p2 = p2&^(1<<l) | c14b0<<l
-				// 45: setp.eq.s64
-				c15t := uint64(v11) == uint64(k4)
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
-				}
-				p3 = p3&^(1<<l) | c15b0<<l
-				// 46: and.pred
-				c16 := (c14) && (c15)
-				c16b0 := uint32(0)
-				if c16 {
-					c16b0 = 1
-				}
-				p4 = p4&^(1<<l) | c16b0<<l
-				// 47: or.pred
-				c17 := (c13) || (c16)
-				c17b0 := uint32(0)
-				if c17 {
-					c17b0 = 1
-				}
-				p5 = p5&^(1<<l) | c17b0<<l
-				// 48: mul.wide.s32
-				v18 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k5))))
-				// 49: add.s64
-				v19 := uint64(uint64(u6) + uint64(v18))
-				r18[l] = v19
-				// 50: mul.lo.s64
-				v20 := uint64(uint64(v11) * uint64(v9))
-				r19[l] = v20
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 37: mul.wide.s32
-				v7 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 38: add.s64
-				v8 := uint64(uint64(u5) + uint64(v7))
-				// 39: ld.global.u64
-				v9a := uint64(v8) + 0x0
-				var v9 uint64
-				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
-					v9 = runtime.Load64(v9aw.Mem, v9ao)
-				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 8, l)
-					if !v9ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v9a, 8, "testdata/ptx/int64_math.ptx:39")
-						continue
-					}
-					v9 = v9x
-				}
-				r13[l] = v9
-				// 40: add.s64
-				v10 := uint64(uint64(u3) + uint64(v7))
-				// 41: ld.global.u64
-				v11a := uint64(v10) + 0x0
-				var v11 uint64
-				if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
-					v11 = runtime.Load64(v11aw.Mem, v11ao)
-				} else {
-					v11x, v11ok := w.TryLoad(v11aw, runtime.SpaceGlobal, v11a, 8, l)
-					if !v11ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v11a, 8, "testdata/ptx/int64_math.ptx:41")
-						continue
-					}
-					v11 = v11x
-				}
-				r15[l] = v11
-				// 42: and.b64
-				v12 := uint64(uint64(v11) & uint64(k1))
-				r16[l] = v12
-				// 43: setp.eq.s64
-				c13t := uint64(v11) == uint64(k2)
-				c13 := c13t
-				c13b0 := uint32(0)
-				if c13 {
-					c13b0 = 1
-				}
-				p1 = p1&^(1<<l) | c13b0<<l
-				// 44: setp.eq.s64
-				c14t := uint64(v9) == uint64(k3)
-				c14 := c14t
-				c14b0 := uint32(0)
-				if c14 {
-					c14b0 = 1
-				}
-				p2 = p2&^(1<<l) | c14b0<<l
-				// 45: setp.eq.s64
-				c15t := uint64(v11) == uint64(k4)
-				c15 := c15t
-				c15b0 := uint32(0)
-				if c15 {
-					c15b0 = 1
-				}
-				p3 = p3&^(1<<l) | c15b0<<l
-				// 46: and.pred
-				c16 := (c14) && (c15)
-				c16b0 := uint32(0)
-				if c16 {
-					c16b0 = 1
-				}
-				p4 = p4&^(1<<l) | c16b0<<l
-				// 47: or.pred
-				c17 := (c13) || (c16)
-				c17b0 := uint32(0)
-				if c17 {
-					c17b0 = 1
-				}
-				p5 = p5&^(1<<l) | c17b0<<l
-				// 48: mul.wide.s32
-				v18 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k5))))
-				// 49: add.s64
-				v19 := uint64(uint64(u6) + uint64(v18))
-				r18[l] = v19
-				// 50: mul.lo.s64
-				v20 := uint64(uint64(v11) * uint64(v9))
-				r19[l] = v20
-			}
-		}
-		flt.Raise(w)
-		w.P[1] = p1
-		w.P[2] = p2
-		w.P[3] = p3
-		w.P[4] = p4
-		w.P[5] = p5
-	}
-	// PTX lines 51: lane-local, one loop over the lanes
-	{
-		s21w := w.Window(11)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 51: st.global.u64
-				s21 := uint64(r18[l]) + 0x0
-				s21v := uint64(r19[l])
-				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
-					runtime.Store64(s21w.Mem, s21o, s21v)
-				} else {
-					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/int64_math.ptx:51")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 51: st.global.u64
-				s21 := uint64(r18[l]) + 0x0
-				s21v := uint64(r19[l])
-				if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
-					runtime.Store64(s21w.Mem, s21o, s21v)
-				} else {
-					w.StoreLane(s21w, runtime.SpaceGlobal, s21, 8, s21v, l, "testdata/ptx/int64_math.ptx:51")
-				}
-			}
-		}
-	}
-	// PTX line 52: mov.u64, warp-uniform
-	u22 := uint64(k2)
-	runtime.Broadcast(r20, m, u22)
-	// PTX lines 53: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 53: or.b64
-				v23 := uint64(uint64(r13[l]) | uint64(r15[l]))
-				r21[l] = v23
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 53: or.b64
-				v23 := uint64(uint64(r13[l]) | uint64(r15[l]))
-				r21[l] = v23
-			}
-		}
-	}
-	// PTX line 54: mov.u64, warp-uniform
-	u24 := uint64(u22)
-	runtime.Broadcast(r22, m, u24)
-	// PTX line 55: mov.u64, warp-uniform
-	u25 := uint64(u22)
-	runtime.Broadcast(r23, m, u25)
-}
-
-// int64MathB11 runs b11 of kernel int64_math, PTX lines 58-59.
-func int64MathB11(w *runtime.Warp, m uint32) {
-	r21 := w.Reg(21)
-	k0 := uint64(0xffffffff00000000)
-	k1 := uint64(0x0)
-	// PTX lines 58, 59: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 58: and.b64
-				v1 := uint64(uint64(r21[l]) & uint64(k0))
-				// 59: setp.ne.s64
-				c2t := uint64(v1) != uint64(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p6 = p6&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 58: and.b64
-				v1 := uint64(uint64(r21[l]) & uint64(k0))
-				// 59: setp.ne.s64
-				c2t := uint64(v1) != uint64(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p6 = p6&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[6] = p6
-	}
-}
-
-// int64MathB13 runs b13 of kernel int64_math, PTX lines 86-87.
-func int64MathB13(w *runtime.Warp, m uint32) {
-	r21 := w.Reg(21)
-	k0 := uint64(0xffffffff00000000)
-	k1 := uint64(0x0)
-	// PTX lines 86, 87: lane-local, one loop over the lanes
-	{
-		p7 := w.P[7]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 86: and.b64
-				v1 := uint64(uint64(r21[l]) & uint64(k0))
-				// 87: setp.ne.s64
-				c2t := uint64(v1) != uint64(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p7 = p7&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 86: and.b64
-				v1 := uint64(uint64(r21[l]) & uint64(k0))
-				// 87: setp.ne.s64
-				c2t := uint64(v1) != uint64(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p7 = p7&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[7] = p7
-	}
-}
-
-// mix64B0 runs b0 of kernel mix64, PTX lines 124-129.
-func mix64B0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 124: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/int64_math.ptx:124")
-	// PTX line 125: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 126: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 127, 128, 129: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 127: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 128: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 129: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 127: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 128: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 129: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// mix64B2 runs b2 of kernel mix64, PTX lines 132-148.
-func mix64B2(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	k0 := uint64(0x9e3779b97f4a7c15)
-	k1 := uint64(0x1e)
-	k2 := uint64(0xbf58476d1ce4e5b9)
-	k3 := uint64(0x1b)
-	k4 := uint64(0x94d049bb133111eb)
-	k5 := uint64(0x1f)
-	k6 := uint64(0x8)
-	// PTX line 132: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/int64_math.ptx:132")
-	// PTX line 133: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/int64_math.ptx:133")
-	// PTX line 134: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX lines 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148: lane-local, one loop over the lanes
-	{
-		s17w := w.Window(12)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 135: cvt.s64.s32
-				v4 := uint64(uint64(int32(r4[l])))
-				// 136: mul.lo.s64
-				v5 := uint64(uint64(v4) * uint64(k0))
-				// 137: add.s64
-				v6 := uint64(uint64(v5) + uint64(u1))
-				// 138: shr.u64
-				v7 := uint64(uint64(v6) >> uint32(k1))
-				// 139: xor.b64
-				v8 := uint64(uint64(v7) ^ uint64(v6))
-				// 140: mul.lo.s64
-				v9 := uint64(uint64(v8) * uint64(k2))
-				// 141: shr.u64
-				v10 := uint64(uint64(v9) >> uint32(k3))
-				// 142: xor.b64
-				v11 := uint64(uint64(v10) ^ uint64(v9))
-				// 143: mul.lo.s64
-				v12 := uint64(uint64(v11) * uint64(k4))
-				// 144: shr.u64
-				v13 := uint64(uint64(v12) >> uint32(k5))
-				// 145: xor.b64
-				v14 := uint64(uint64(v13) ^ uint64(v12))
-				// 146: mul.wide.s32
-				v15 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k6))))
-				// 147: add.s64
-				v16 := uint64(uint64(u3) + uint64(v15))
-				// 148: st.global.u64
-				s17 := uint64(v16) + 0x0
-				s17v := uint64(v14)
-				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-					runtime.Store64(s17w.Mem, s17o, s17v)
-				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/int64_math.ptx:148")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 135: cvt.s64.s32
-				v4 := uint64(uint64(int32(r4[l])))
-				// 136: mul.lo.s64
-				v5 := uint64(uint64(v4) * uint64(k0))
-				// 137: add.s64
-				v6 := uint64(uint64(v5) + uint64(u1))
-				// 138: shr.u64
-				v7 := uint64(uint64(v6) >> uint32(k1))
-				// 139: xor.b64
-				v8 := uint64(uint64(v7) ^ uint64(v6))
-				// 140: mul.lo.s64
-				v9 := uint64(uint64(v8) * uint64(k2))
-				// 141: shr.u64
-				v10 := uint64(uint64(v9) >> uint32(k3))
-				// 142: xor.b64
-				v11 := uint64(uint64(v10) ^ uint64(v9))
-				// 143: mul.lo.s64
-				v12 := uint64(uint64(v11) * uint64(k4))
-				// 144: shr.u64
-				v13 := uint64(uint64(v12) >> uint32(k5))
-				// 145: xor.b64
-				v14 := uint64(uint64(v13) ^ uint64(v12))
-				// 146: mul.wide.s32
-				v15 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k6))))
-				// 147: add.s64
-				v16 := uint64(uint64(u3) + uint64(v15))
-				// 148: st.global.u64
-				s17 := uint64(v16) + 0x0
-				s17v := uint64(v14)
-				if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
-					runtime.Store64(s17w.Mem, s17o, s17v)
-				} else {
-					w.StoreLane(s17w, runtime.SpaceGlobal, s17, 8, s17v, l, "testdata/ptx/int64_math.ptx:148")
-				}
-			}
-		}
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 var Module = &runtime.Module{
 	LocalSize:  0,
 	Name:       "testdata/ptx/lane_faults.ptx",
-	NumWindows: 4,
+	NumWindows: 6,
 	SM:         80,
 	SharedSize: 128,
 }
@@ -88,14 +88,70 @@ var (
 		Sig:          "()(.param 8,.param 4)",
 		StackBytes:   0,
 	}
+	// longLoopFunc is PTX kernel long_loop (testdata/ptx/lane_faults.ptx:72).
+	longLoopFunc = &runtime.Func{
+		Exit:   5,
+		Index:  2,
+		Kernel: true,
+		KernelArgs: []runtime.KernelParam{{
+			Align:   8,
+			Name:    "long_loop_out",
+			Offset:  0,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}, {
+			Align:  4,
+			Name:   "long_loop_per",
+			Offset: 8,
+			Size:   4,
+			Type:   "u32",
+		}},
+		KernelParams: 12,
+		Loc:          "testdata/ptx/lane_faults.ptx:72",
+		Name:         "long_loop",
+		NumPreds:     2,
+		NumRegs:      8,
+		Sig:          "()(.param 8,.param 4)",
+		StackBytes:   0,
+	}
+	// spinFunc is PTX kernel spin (testdata/ptx/lane_faults.ptx:103).
+	spinFunc = &runtime.Func{
+		Exit:   5,
+		Index:  3,
+		Kernel: true,
+		KernelArgs: []runtime.KernelParam{{
+			Align:   8,
+			Name:    "spin_out",
+			Offset:  0,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}, {
+			Align:  4,
+			Name:   "spin_n",
+			Offset: 8,
+			Size:   4,
+			Type:   "u32",
+		}},
+		KernelParams: 12,
+		Loc:          "testdata/ptx/lane_faults.ptx:103",
+		Name:         "spin",
+		NumPreds:     2,
+		NumRegs:      6,
+		Sig:          "()(.param 8,.param 4)",
+		StackBytes:   0,
+	}
 )
 
 func init() {
-	Module.Funcs = []*runtime.Func{twoLoadsFunc, sharedLoadsFunc}
+	Module.Funcs = []*runtime.Func{twoLoadsFunc, sharedLoadsFunc, longLoopFunc, spinFunc}
 	twoLoadsFunc.Blocks = make([]runtime.Block, 2)
 	// b0, PTX lines 19-30; ret
 	twoLoadsFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{twoLoadsB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			twoLoadsRun(w, 0, m, -1, 0)
+		}},
 		PTXInstrs: 13,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -114,7 +170,9 @@ func init() {
 	sharedLoadsFunc.Blocks = make([]runtime.Block, 3)
 	// b0, PTX lines 45-52; bar.sync at line 53
 	sharedLoadsFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{sharedLoadsB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sharedLoadsRun(w, 0, m, -1, 0)
+		}},
 		PTXInstrs: 9,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -129,7 +187,9 @@ func init() {
 	}
 	// b0, PTX lines 54-65; ret
 	sharedLoadsFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{sharedLoadsB0_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			sharedLoadsRun(w, 1, m, -1, 0)
+		}},
 		PTXInstrs: 13,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -145,6 +205,140 @@ func init() {
 		Reconv: -1,
 	}}
 	sharedLoadsFunc.Run = sharedLoadsRun
+	longLoopFunc.Blocks = make([]runtime.Block, 6)
+	// b0, PTX lines 81-87; divergent, reconverges at block 2 (b2 ($L_done))
+	longLoopFunc.Blocks[0] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			longLoopRun(w, 0, m, -1, 0)
+		}},
+		PTXInstrs: 8,
+		Term: runtime.Term{
+			Alt:    3,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/ptx/lane_faults.ptx:88",
+			Pred:   0,
+			Reconv: 2,
+			Succ:   2,
+		},
+	}
+	// b1 ($L_loop), PTX lines 90-92; divergent, reconverges at block 4 (b4)
+	longLoopFunc.Blocks[1] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			longLoopRun(w, 1, m, -1, 0)
+		}},
+		PTXInstrs: 4,
+		Term: runtime.Term{
+			Alt:    4,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/ptx/lane_faults.ptx:93",
+			Pred:   1,
+			Reconv: 4,
+			Succ:   1,
+		},
+	}
+	// b2 ($L_done), PTX lines 95-97; ret
+	longLoopFunc.Blocks[2] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			longLoopRun(w, 2, m, -1, 0)
+		}},
+		PTXInstrs: 4,
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/lane_faults.ptx:98",
+			Reconv:  -1,
+			Succ:    5,
+			Uniform: true,
+		},
+	}
+	// b3, PTX line 88
+	longLoopFunc.Blocks[3] = runtime.Block{Term: runtime.Term{
+		Kind:    runtime.TermJump,
+		Loc:     "testdata/ptx/lane_faults.ptx:89",
+		Reconv:  -1,
+		Succ:    1,
+		Uniform: true,
+	}}
+	// b4, PTX line 93
+	longLoopFunc.Blocks[4] = runtime.Block{Term: runtime.Term{
+		Kind:    runtime.TermJump,
+		Loc:     "testdata/ptx/lane_faults.ptx:94",
+		Reconv:  -1,
+		Succ:    2,
+		Uniform: true,
+	}}
+	// the virtual exit
+	longLoopFunc.Blocks[5] = runtime.Block{Term: runtime.Term{
+		Kind:   runtime.TermNone,
+		Reconv: -1,
+	}}
+	longLoopFunc.Run = longLoopRun
+	spinFunc.Blocks = make([]runtime.Block, 6)
+	// b0, PTX lines 112-116; divergent, reconverges at block 2 (b2 ($L_out))
+	spinFunc.Blocks[0] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			spinRun(w, 0, m, -1, 0)
+		}},
+		PTXInstrs: 6,
+		Term: runtime.Term{
+			Alt:    3,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/ptx/lane_faults.ptx:117",
+			Pred:   0,
+			Reconv: 2,
+			Succ:   2,
+		},
+	}
+	// b1 ($L_spin), PTX lines 119-120; divergent, reconverges at block 4 (b4)
+	spinFunc.Blocks[1] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			spinRun(w, 1, m, -1, 0)
+		}},
+		PTXInstrs: 3,
+		Term: runtime.Term{
+			Alt:    4,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/ptx/lane_faults.ptx:121",
+			Pred:   1,
+			Reconv: 4,
+			Succ:   1,
+		},
+	}
+	// b2 ($L_out), PTX lines 123-125; ret
+	spinFunc.Blocks[2] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			spinRun(w, 2, m, -1, 0)
+		}},
+		PTXInstrs: 4,
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/lane_faults.ptx:126",
+			Reconv:  -1,
+			Succ:    5,
+			Uniform: true,
+		},
+	}
+	// b3, PTX line 117
+	spinFunc.Blocks[3] = runtime.Block{Term: runtime.Term{
+		Kind:    runtime.TermJump,
+		Loc:     "testdata/ptx/lane_faults.ptx:118",
+		Reconv:  -1,
+		Succ:    1,
+		Uniform: true,
+	}}
+	// b4, PTX line 121
+	spinFunc.Blocks[4] = runtime.Block{Term: runtime.Term{
+		Kind:    runtime.TermJump,
+		Loc:     "testdata/ptx/lane_faults.ptx:122",
+		Reconv:  -1,
+		Succ:    2,
+		Uniform: true,
+	}}
+	// the virtual exit
+	spinFunc.Blocks[5] = runtime.Block{Term: runtime.Term{
+		Kind:   runtime.TermNone,
+		Reconv: -1,
+	}}
+	spinFunc.Run = spinRun
 }
 
 // TwoLoads launches PTX kernel two_loads (testdata/ptx/lane_faults.ptx:10) on dev with the launch configuration cfg. Parameters: a is two_loads_a, b is two_loads_b, out is two_loads_out.
@@ -164,6 +358,22 @@ func SharedLoads(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCon
 	return dev.Launch(ctx, Module, sharedLoadsFunc, cfg, p[:])
 }
 
+// LongLoop launches PTX kernel long_loop (testdata/ptx/lane_faults.ptx:72) on dev with the launch configuration cfg. Parameters: out is long_loop_out, per is long_loop_per.
+func LongLoop(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, out runtime.Ptr, per uint32) error {
+	var p [12]byte
+	binary.LittleEndian.PutUint64(p[0:], uint64(out))
+	binary.LittleEndian.PutUint32(p[8:], per)
+	return dev.Launch(ctx, Module, longLoopFunc, cfg, p[:])
+}
+
+// Spin launches PTX kernel spin (testdata/ptx/lane_faults.ptx:103) on dev with the launch configuration cfg. Parameters: out is spin_out, n is spin_n.
+func Spin(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, out runtime.Ptr, n uint32) error {
+	var p [12]byte
+	binary.LittleEndian.PutUint64(p[0:], uint64(out))
+	binary.LittleEndian.PutUint32(p[8:], n)
+	return dev.Launch(ctx, Module, spinFunc, cfg, p[:])
+}
+
 // twoLoadsRun runs blocks of kernel two_loads for the lanes m from block pc, following jumps and branches all of them take
 // (runtime.Func.Run).
 func twoLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
@@ -171,7 +381,145 @@ func twoLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 		var next int32
 		switch pc {
 		case 0:
-			twoLoadsB0(w, m)
+			// b0, PTX lines 19-30; ret
+			{
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				k0 := uint64(0x4)
+				// PTX line 19: ld.param.u64
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:19")
+				// PTX line 20: ld.param.u64
+				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/lane_faults.ptx:20")
+				// PTX line 21: ld.param.u64
+				u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/lane_faults.ptx:21")
+				// PTX lines 22, 23, 24, 25, 26, 27, 28, 29: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					v8aw := w.Window(0)
+					v9aw := w.Window(1)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 22: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 23: mul.wide.u32
+							v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
+							// 24: add.s64
+							v6 := uint64(uint64(u1) + uint64(v5))
+							// 25: add.s64
+							v7 := uint64(uint64(u2) + uint64(v5))
+							// 26: ld.global.u32
+							v8a := uint64(v6) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/lane_faults.ptx:26")
+									continue
+								}
+								v8 = v8x
+							}
+							// 27: ld.global.u32
+							v9a := uint64(v7) + 0x0
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+								if !v9ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/lane_faults.ptx:27")
+									continue
+								}
+								v9 = v9x
+							}
+							// 28: add.s32
+							v10 := uint64(uint32(v8) + uint32(v9))
+							r9[l] = v10
+							// 29: add.s64
+							v11 := uint64(uint64(u3) + uint64(v5))
+							r10[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 22: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 23: mul.wide.u32
+							v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
+							// 24: add.s64
+							v6 := uint64(uint64(u1) + uint64(v5))
+							// 25: add.s64
+							v7 := uint64(uint64(u2) + uint64(v5))
+							// 26: ld.global.u32
+							v8a := uint64(v6) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/lane_faults.ptx:26")
+									continue
+								}
+								v8 = v8x
+							}
+							// 27: ld.global.u32
+							v9a := uint64(v7) + 0x0
+							var v9 uint64
+							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
+								v9 = runtime.Load32(v9aw.Mem, v9ao)
+							} else {
+								v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
+								if !v9ok {
+									flt.Note(1, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/lane_faults.ptx:27")
+									continue
+								}
+								v9 = v9x
+							}
+							// 28: add.s32
+							v10 := uint64(uint32(v8) + uint32(v9))
+							r9[l] = v10
+							// 29: add.s64
+							v11 := uint64(uint64(u3) + uint64(v5))
+							r10[l] = v11
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 30: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 30: st.global.u32
+							s12 := uint64(r10[l]) + 0x0
+							s12v := uint64(r9[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/lane_faults.ptx:30")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 30: st.global.u32
+							s12 := uint64(r10[l]) + 0x0
+							s12v := uint64(r9[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/lane_faults.ptx:30")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 1
 		default:
 			return pc, budget
@@ -190,10 +538,243 @@ func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		var next int32
 		switch pc {
 		case 0:
-			sharedLoadsB0(w, m)
+			// b0, PTX lines 45-52; bar.sync at line 53
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				k0 := uint64(0x2)
+				k1 := uint64(0x0)
+				k2 := uint64(0x1)
+				// PTX line 45: ld.param.u64
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:45")
+				runtime.Broadcast(r0, m, u1)
+				// PTX line 46: ld.param.u32
+				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/lane_faults.ptx:46")
+				runtime.Broadcast(r1, m, u2)
+				// PTX lines 47, 48: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 47: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							r2[l] = v3
+							// 48: shl.b32
+							v4 := uint64(uint32(v3) << uint32(k0))
+							r3[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 47: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							r2[l] = v3
+							// 48: shl.b32
+							v4 := uint64(uint32(v3) << uint32(k0))
+							r3[l] = v4
+						}
+					}
+				}
+				// PTX line 49: mov.u32, warp-uniform
+				u5 := uint64(k1)
+				runtime.Broadcast(r4, m, u5)
+				// PTX lines 50, 51, 52: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 50: add.s32
+							v6 := uint64(uint32(u5) + uint32(r3[l]))
+							// 51: add.s32
+							v7 := uint64(uint32(r2[l]) + uint32(k2))
+							// 52: st.shared.u32
+							s8 := uint64(uint64(uint32(v6))) + 0x0
+							s8v := uint64(v7)
+							if s8 < shEnd4 && s8&3 == 0 {
+								runtime.Store32(sh, s8, s8v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s8, 4, s8v, l, "testdata/ptx/lane_faults.ptx:52")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 50: add.s32
+							v6 := uint64(uint32(u5) + uint32(r3[l]))
+							// 51: add.s32
+							v7 := uint64(uint32(r2[l]) + uint32(k2))
+							// 52: st.shared.u32
+							s8 := uint64(uint64(uint32(v6))) + 0x0
+							s8v := uint64(v7)
+							if s8 < shEnd4 && s8&3 == 0 {
+								runtime.Store32(sh, s8, s8v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s8, 4, s8v, l, "testdata/ptx/lane_faults.ptx:52")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			return pc, budget
 		case 1:
-			sharedLoadsB0_1(w, m)
+			// b0, PTX lines 54-65; ret
+			{
+				r0 := w.Reg(0)
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r11 := w.Reg(11)
+				r13 := w.Reg(13)
+				k0 := uint64(0x1f)
+				k1 := uint64(0x2)
+				k2 := uint64(0x4)
+				// PTX lines 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 54: mul.lo.s32
+							v1 := uint64(uint32(r3[l]) * uint32(r1[l]))
+							// 55: add.s32
+							v2 := uint64(uint32(r4[l]) + uint32(v1))
+							// 56: ld.shared.u32
+							v3a := uint64(uint64(uint32(v2))) + 0x0
+							var v3 uint64
+							if v3a < shEnd4 && v3a&3 == 0 {
+								v3 = runtime.Load32(sh, v3a)
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/lane_faults.ptx:56")
+									continue
+								}
+								v3 = v3x
+							}
+							// 57: sub.s32
+							v4 := uint64(uint32(k0) - uint32(r2[l]))
+							// 58: shl.b32
+							v5 := uint64(uint32(v4) << uint32(k1))
+							// 59: mul.lo.s32
+							v6 := uint64(uint32(v5) * uint32(r1[l]))
+							// 60: add.s32
+							v7 := uint64(uint32(r4[l]) + uint32(v6))
+							// 61: ld.shared.u32
+							v8a := uint64(uint64(uint32(v7))) + 0x0
+							var v8 uint64
+							if v8a < shEnd4 && v8a&3 == 0 {
+								v8 = runtime.Load32(sh, v8a)
+							} else {
+								v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/lane_faults.ptx:61")
+									continue
+								}
+								v8 = v8x
+							}
+							// 62: add.s32
+							v9 := uint64(uint32(v3) + uint32(v8))
+							r11[l] = v9
+							// 63: mul.wide.u32
+							v10 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k2))))
+							// 64: add.s64
+							v11 := uint64(uint64(r0[l]) + uint64(v10))
+							r13[l] = v11
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 54: mul.lo.s32
+							v1 := uint64(uint32(r3[l]) * uint32(r1[l]))
+							// 55: add.s32
+							v2 := uint64(uint32(r4[l]) + uint32(v1))
+							// 56: ld.shared.u32
+							v3a := uint64(uint64(uint32(v2))) + 0x0
+							var v3 uint64
+							if v3a < shEnd4 && v3a&3 == 0 {
+								v3 = runtime.Load32(sh, v3a)
+							} else {
+								v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
+								if !v3ok {
+									flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/lane_faults.ptx:56")
+									continue
+								}
+								v3 = v3x
+							}
+							// 57: sub.s32
+							v4 := uint64(uint32(k0) - uint32(r2[l]))
+							// 58: shl.b32
+							v5 := uint64(uint32(v4) << uint32(k1))
+							// 59: mul.lo.s32
+							v6 := uint64(uint32(v5) * uint32(r1[l]))
+							// 60: add.s32
+							v7 := uint64(uint32(r4[l]) + uint32(v6))
+							// 61: ld.shared.u32
+							v8a := uint64(uint64(uint32(v7))) + 0x0
+							var v8 uint64
+							if v8a < shEnd4 && v8a&3 == 0 {
+								v8 = runtime.Load32(sh, v8a)
+							} else {
+								v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
+								if !v8ok {
+									flt.Note(1, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/lane_faults.ptx:61")
+									continue
+								}
+								v8 = v8x
+							}
+							// 62: add.s32
+							v9 := uint64(uint32(v3) + uint32(v8))
+							r11[l] = v9
+							// 63: mul.wide.u32
+							v10 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k2))))
+							// 64: add.s64
+							v11 := uint64(uint64(r0[l]) + uint64(v10))
+							r13[l] = v11
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 65: lane-local, one loop over the lanes
+				{
+					s12w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 65: st.global.u32
+							s12 := uint64(r13[l]) + 0x0
+							s12v := uint64(r11[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/lane_faults.ptx:65")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 65: st.global.u32
+							s12 := uint64(r13[l]) + 0x0
+							s12v := uint64(r11[l])
+							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
+								runtime.Store32(s12w.Mem, s12o, s12v)
+							} else {
+								w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/lane_faults.ptx:65")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 2
 		default:
 			return pc, budget
@@ -205,370 +786,728 @@ func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 	}
 }
 
-// twoLoadsB0 runs b0 of kernel two_loads, PTX lines 19-30.
-func twoLoadsB0(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	k0 := uint64(0x4)
-	// PTX line 19: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:19")
-	// PTX line 20: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/lane_faults.ptx:20")
-	// PTX line 21: ld.param.u64
-	u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/lane_faults.ptx:21")
-	// PTX lines 22, 23, 24, 25, 26, 27, 28, 29: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		v8aw := w.Window(0)
-		v9aw := w.Window(1)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 22: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 23: mul.wide.u32
-				v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
-				// 24: add.s64
-				v6 := uint64(uint64(u1) + uint64(v5))
-				// 25: add.s64
-				v7 := uint64(uint64(u2) + uint64(v5))
-				// 26: ld.global.u32
-				v8a := uint64(v6) + 0x0
-				var v8 uint64
-				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-					v8 = runtime.Load32(v8aw.Mem, v8ao)
-				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/lane_faults.ptx:26")
-						continue
+// longLoopRun runs blocks of kernel long_loop for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func longLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 81-87; divergent, reconverges at block 2 (b2 ($L_done))
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				k0 := uint64(0x0)
+				// PTX line 81: ld.param.u64
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:81")
+				runtime.Broadcast(r0, m, u1)
+				// PTX line 82: ld.param.u32
+				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/lane_faults.ptx:82")
+				// PTX lines 83, 84: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 83: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							r2[l] = v3
+							// 84: mul.lo.s32
+							v4 := uint64(uint32(v3) * uint32(u2))
+							r3[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 83: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							r2[l] = v3
+							// 84: mul.lo.s32
+							v4 := uint64(uint32(v3) * uint32(u2))
+							r3[l] = v4
+						}
 					}
-					v8 = v8x
 				}
-				// 27: ld.global.u32
-				v9a := uint64(v7) + 0x0
-				var v9 uint64
-				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-					v9 = runtime.Load32(v9aw.Mem, v9ao)
-				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/lane_faults.ptx:27")
-						continue
+				// PTX line 85: mov.u32, warp-uniform
+				u5 := uint64(k0)
+				runtime.Broadcast(r4, m, u5)
+				// PTX line 86: mov.u32, warp-uniform
+				u6 := uint64(k0)
+				runtime.Broadcast(r5, m, u6)
+				// PTX lines 87: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 87: setp.eq.s32
+							c7t := uint32(r3[l]) == uint32(k0)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p0 = p0&^(1<<l) | c7b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 87: setp.eq.s32
+							c7t := uint32(r3[l]) == uint32(k0)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p0 = p0&^(1<<l) | c7b0<<l
+						}
 					}
-					v9 = v9x
+					w.P[0] = p0
 				}
-				// 28: add.s32
-				v10 := uint64(uint32(v8) + uint32(v9))
-				r9[l] = v10
-				// 29: add.s64
-				v11 := uint64(uint64(u3) + uint64(v5))
-				r10[l] = v11
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 22: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 23: mul.wide.u32
-				v5 := uint64(uint64(uint64(uint32(v4)) * uint64(uint32(k0))))
-				// 24: add.s64
-				v6 := uint64(uint64(u1) + uint64(v5))
-				// 25: add.s64
-				v7 := uint64(uint64(u2) + uint64(v5))
-				// 26: ld.global.u32
-				v8a := uint64(v6) + 0x0
-				var v8 uint64
-				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-					v8 = runtime.Load32(v8aw.Mem, v8ao)
-				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/lane_faults.ptx:26")
-						continue
-					}
-					v8 = v8x
-				}
-				// 27: ld.global.u32
-				v9a := uint64(v7) + 0x0
-				var v9 uint64
-				if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
-					v9 = runtime.Load32(v9aw.Mem, v9ao)
-				} else {
-					v9x, v9ok := w.TryLoad(v9aw, runtime.SpaceGlobal, v9a, 4, l)
-					if !v9ok {
-						flt.Note(1, l, runtime.SpaceGlobal, v9a, 4, "testdata/ptx/lane_faults.ptx:27")
-						continue
-					}
-					v9 = v9x
-				}
-				// 28: add.s32
-				v10 := uint64(uint32(v8) + uint32(v9))
-				r9[l] = v10
-				// 29: add.s64
-				v11 := uint64(uint64(u3) + uint64(v5))
-				r10[l] = v11
+			if budget == 0 {
+				return pc, 0
 			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 3
+			} else {
+				switch stop {
+				case 1, 3, 4:
+				default:
+					return runtime.RunDone, budget - longLoopRegion0(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L_loop), PTX lines 90-92; divergent, reconverges at block 4 (b4)
+			{
+				r3 := w.Reg(3)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				k0 := uint64(0x1)
+				// PTX lines 90, 91, 92: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 90: add.s32
+							v1 := uint64(uint32(r5[l]) + uint32(k0))
+							r5[l] = v1
+							// 91: add.s32
+							v2 := uint64(uint32(r4[l]) + uint32(v1))
+							r4[l] = v2
+							// 92: setp.lt.u32
+							c3t := uint32(v1) < uint32(r3[l])
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 90: add.s32
+							v1 := uint64(uint32(r5[l]) + uint32(k0))
+							r5[l] = v1
+							// 91: add.s32
+							v2 := uint64(uint32(r4[l]) + uint32(v1))
+							r4[l] = v2
+							// 92: setp.lt.u32
+							c3t := uint32(v1) < uint32(r3[l])
+							c3 := c3t
+							c3b0 := uint32(0)
+							if c3 {
+								c3b0 = 1
+							}
+							p1 = p1&^(1<<l) | c3b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 4
+			} else {
+				switch stop {
+				case 1, 3, 4:
+				default:
+					return runtime.RunDone, budget - longLoopRegion0(w, m, pc)
+				}
+				switch stop {
+				case 1:
+				default:
+					return runtime.RunDone, budget - longLoopRegion1(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L_done), PTX lines 95-97; ret
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				r4 := w.Reg(4)
+				k0 := uint64(0x4)
+				// PTX lines 95, 96, 97: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 95: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+							// 96: add.s64
+							v2 := uint64(uint64(r0[l]) + uint64(v1))
+							// 97: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r4[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/lane_faults.ptx:97")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 95: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+							// 96: add.s64
+							v2 := uint64(uint64(r0[l]) + uint64(v1))
+							// 97: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r4[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/lane_faults.ptx:97")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 3:
+			// b3, PTX line 88
+			next = 1
+		case 4:
+			// b4, PTX line 93
+			next = 2
+		default:
+			return pc, budget
 		}
-		flt.Raise(w)
-	}
-	// PTX lines 30: lane-local, one loop over the lanes
-	{
-		s12w := w.Window(2)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 30: st.global.u32
-				s12 := uint64(r10[l]) + 0x0
-				s12v := uint64(r9[l])
-				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-					runtime.Store32(s12w.Mem, s12o, s12v)
-				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/lane_faults.ptx:30")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 30: st.global.u32
-				s12 := uint64(r10[l]) + 0x0
-				s12v := uint64(r9[l])
-				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-					runtime.Store32(s12w.Mem, s12o, s12v)
-				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/lane_faults.ptx:30")
-				}
-			}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
 		}
+		pc, budget = next, budget-1
 	}
 }
 
-// sharedLoadsB0 runs b0 of kernel shared_loads, PTX lines 45-52.
-func sharedLoadsB0(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
+// spinRun runs blocks of kernel spin for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func spinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+	for {
+		var next int32
+		switch pc {
+		case 0:
+			// b0, PTX lines 112-116; divergent, reconverges at block 2 (b2 ($L_out))
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				k0 := uint64(0x1)
+				// PTX line 112: ld.param.u64
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:112")
+				runtime.Broadcast(r0, m, u1)
+				// PTX line 113: ld.param.u32
+				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/lane_faults.ptx:113")
+				// PTX lines 114, 115, 116: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 114: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							r2[l] = v3
+							// 115: or.b32
+							v4 := uint64(uint32(v3) | uint32(k0))
+							r3[l] = v4
+							// 116: setp.ge.u32
+							c5t := uint32(v3) >= uint32(u2)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p0 = p0&^(1<<l) | c5b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 114: mov.u32
+							v3 := uint64(uint64(tid0[l]))
+							r2[l] = v3
+							// 115: or.b32
+							v4 := uint64(uint32(v3) | uint32(k0))
+							r3[l] = v4
+							// 116: setp.ge.u32
+							c5t := uint32(v3) >= uint32(u2)
+							c5 := c5t
+							c5b0 := uint32(0)
+							if c5 {
+								c5b0 = 1
+							}
+							p0 = p0&^(1<<l) | c5b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[0]
+			if t == m {
+				next = 2
+			} else if t == 0 {
+				next = 3
+			} else {
+				switch stop {
+				case 1, 3, 4:
+				default:
+					return runtime.RunDone, budget - spinRegion0(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 1:
+			// b1 ($L_spin), PTX lines 119-120; divergent, reconverges at block 4 (b4)
+			{
+				r3 := w.Reg(3)
+				k0 := uint64(0x2)
+				k1 := uint64(0x0)
+				// PTX lines 119, 120: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 119: add.s32
+							v1 := uint64(uint32(r3[l]) + uint32(k0))
+							r3[l] = v1
+							// 120: setp.ne.s32
+							c2t := uint32(v1) != uint32(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 119: add.s32
+							v1 := uint64(uint32(r3[l]) + uint32(k0))
+							r3[l] = v1
+							// 120: setp.ne.s32
+							c2t := uint32(v1) != uint32(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p1 = p1&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			t := m & w.P[1]
+			if t == m {
+				next = 1
+			} else if t == 0 {
+				next = 4
+			} else {
+				switch stop {
+				case 1, 3, 4:
+				default:
+					return runtime.RunDone, budget - spinRegion0(w, m, pc)
+				}
+				switch stop {
+				case 1:
+				default:
+					return runtime.RunDone, budget - spinRegion1(w, m, pc)
+				}
+				return pc, budget
+			}
+		case 2:
+			// b2 ($L_out), PTX lines 123-125; ret
+			{
+				r0 := w.Reg(0)
+				r2 := w.Reg(2)
+				r3 := w.Reg(3)
+				k0 := uint64(0x4)
+				// PTX lines 123, 124, 125: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(5)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 123: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+							// 124: add.s64
+							v2 := uint64(uint64(r0[l]) + uint64(v1))
+							// 125: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r3[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/lane_faults.ptx:125")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 123: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+							// 124: add.s64
+							v2 := uint64(uint64(r0[l]) + uint64(v1))
+							// 125: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r3[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/lane_faults.ptx:125")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
+			next = 5
+		case 3:
+			// b3, PTX line 117
+			next = 1
+		case 4:
+			// b4, PTX line 121
+			next = 2
+		default:
+			return pc, budget
+		}
+		if next == stop || next >= 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = next, budget-1
+	}
+}
+
+// longLoopRegion0 runs blocks 1, 3, 4 of kernel long_loop for each lane of m on its own, from the branch ending block from (one of 0, 1) to block 2,
+// the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
+func longLoopRegion0(w *runtime.Warp, m uint32, from int32) int {
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	k0 := uint64(0x1)
+	p0 := w.P[0]
+	p1 := w.P[1]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x3 := r3[l]
+		x4 := r4[l]
+		x5 := r5[l]
+		q0 := p0>>l&1 != 0
+		q1 := p1>>l&1 != 0
+		n := 0
+		switch from {
+		case 0:
+			if q0 {
+				goto done
+			}
+			goto b3
+		case 1:
+			if q1 {
+				goto b1
+			}
+			goto b4
+		}
+	b1:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 1
+				goto done
+			}
+			n++
+			// 90: add.s32
+			v1 := uint64(uint32(x5) + uint32(k0))
+			x5 = v1
+			// 91: add.s32
+			v2 := uint64(uint32(x4) + uint32(x5))
+			x4 = v2
+			// 92: setp.lt.u32
+			c3t := uint32(x5) < uint32(x3)
+			c3 := c3t
+			q1 = c3
+			if q1 {
+				goto b1
+			}
+			goto b4
+		}
+	b3:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 3
+				goto done
+			}
+			n++
+			goto b1
+		}
+	b4:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 4
+				goto done
+			}
+			n++
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r4[l] = x4
+		r5[l] = x5
+		if q1 {
+			p1 |= 1 << l
+		} else {
+			p1 &^= 1 << l
+		}
+	}
+	w.P[1] = p1
+	w.Split(2, parked, &at)
+	return most
+}
+
+// longLoopRegion1 runs blocks 1 of kernel long_loop for each lane of m on its own, from the branch ending block from (one of 1) to block 4,
+// the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
+func longLoopRegion1(w *runtime.Warp, m uint32, from int32) int {
+	r3 := w.Reg(3)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	k0 := uint64(0x1)
+	p1 := w.P[1]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x3 := r3[l]
+		x4 := r4[l]
+		x5 := r5[l]
+		q1 := p1>>l&1 != 0
+		n := 0
+		switch from {
+		case 1:
+			if q1 {
+				goto b1
+			}
+			goto done
+		}
+	b1:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 1
+				goto done
+			}
+			n++
+			// 90: add.s32
+			v1 := uint64(uint32(x5) + uint32(k0))
+			x5 = v1
+			// 91: add.s32
+			v2 := uint64(uint32(x4) + uint32(x5))
+			x4 = v2
+			// 92: setp.lt.u32
+			c3t := uint32(x5) < uint32(x3)
+			c3 := c3t
+			q1 = c3
+			if q1 {
+				goto b1
+			}
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r4[l] = x4
+		r5[l] = x5
+		if q1 {
+			p1 |= 1 << l
+		} else {
+			p1 &^= 1 << l
+		}
+	}
+	w.P[1] = p1
+	w.Split(4, parked, &at)
+	return most
+}
+
+// spinRegion0 runs blocks 1, 3, 4 of kernel spin for each lane of m on its own, from the branch ending block from (one of 0, 1) to block 2,
+// the reconvergence point of the divergent branch of block 0 (a per-lane region, region.go in codegen/gosrc).
+func spinRegion0(w *runtime.Warp, m uint32, from int32) int {
+	r3 := w.Reg(3)
 	k0 := uint64(0x2)
 	k1 := uint64(0x0)
-	k2 := uint64(0x1)
-	// PTX line 45: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:45")
-	runtime.Broadcast(r0, m, u1)
-	// PTX line 46: ld.param.u32
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/lane_faults.ptx:46")
-	runtime.Broadcast(r1, m, u2)
-	// PTX lines 47, 48: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 47: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				r2[l] = v3
-				// 48: shl.b32
-				v4 := uint64(uint32(v3) << uint32(k0))
-				r3[l] = v4
+	p0 := w.P[0]
+	p1 := w.P[1]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x3 := r3[l]
+		q0 := p0>>l&1 != 0
+		q1 := p1>>l&1 != 0
+		n := 0
+		switch from {
+		case 0:
+			if q0 {
+				goto done
 			}
+			goto b3
+		case 1:
+			if q1 {
+				goto b1
+			}
+			goto b4
+		}
+	b1:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 1
+				goto done
+			}
+			n++
+			// 119: add.s32
+			v1 := uint64(uint32(x3) + uint32(k0))
+			x3 = v1
+			// 120: setp.ne.s32
+			c2t := uint32(x3) != uint32(k1)
+			c2 := c2t
+			q1 = c2
+			if q1 {
+				goto b1
+			}
+			goto b4
+		}
+	b3:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 3
+				goto done
+			}
+			n++
+			goto b1
+		}
+	b4:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 4
+				goto done
+			}
+			n++
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r3[l] = x3
+		if q1 {
+			p1 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 47: mov.u32
-				v3 := uint64(uint64(tid0[l]))
-				r2[l] = v3
-				// 48: shl.b32
-				v4 := uint64(uint32(v3) << uint32(k0))
-				r3[l] = v4
-			}
+			p1 &^= 1 << l
 		}
 	}
-	// PTX line 49: mov.u32, warp-uniform
-	u5 := uint64(k1)
-	runtime.Broadcast(r4, m, u5)
-	// PTX lines 50, 51, 52: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 50: add.s32
-				v6 := uint64(uint32(u5) + uint32(r3[l]))
-				// 51: add.s32
-				v7 := uint64(uint32(r2[l]) + uint32(k2))
-				// 52: st.shared.u32
-				s8 := uint64(uint64(uint32(v6))) + 0x0
-				s8v := uint64(v7)
-				if s8 < shEnd4 && s8&3 == 0 {
-					runtime.Store32(sh, s8, s8v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s8, 4, s8v, l, "testdata/ptx/lane_faults.ptx:52")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 50: add.s32
-				v6 := uint64(uint32(u5) + uint32(r3[l]))
-				// 51: add.s32
-				v7 := uint64(uint32(r2[l]) + uint32(k2))
-				// 52: st.shared.u32
-				s8 := uint64(uint64(uint32(v6))) + 0x0
-				s8v := uint64(v7)
-				if s8 < shEnd4 && s8&3 == 0 {
-					runtime.Store32(sh, s8, s8v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s8, 4, s8v, l, "testdata/ptx/lane_faults.ptx:52")
-				}
-			}
-		}
-	}
+	w.P[1] = p1
+	w.Split(2, parked, &at)
+	return most
 }
 
-// sharedLoadsB0_1 runs b0 of kernel shared_loads, PTX lines 54-65.
-func sharedLoadsB0_1(w *runtime.Warp, m uint32) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
+// spinRegion1 runs blocks 1 of kernel spin for each lane of m on its own, from the branch ending block from (one of 1) to block 4,
+// the reconvergence point of the divergent branch of block 1 (a per-lane region, region.go in codegen/gosrc).
+func spinRegion1(w *runtime.Warp, m uint32, from int32) int {
 	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r11 := w.Reg(11)
-	r13 := w.Reg(13)
-	k0 := uint64(0x1f)
-	k1 := uint64(0x2)
-	k2 := uint64(0x4)
-	// PTX lines 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 54: mul.lo.s32
-				v1 := uint64(uint32(r3[l]) * uint32(r1[l]))
-				// 55: add.s32
-				v2 := uint64(uint32(r4[l]) + uint32(v1))
-				// 56: ld.shared.u32
-				v3a := uint64(uint64(uint32(v2))) + 0x0
-				var v3 uint64
-				if v3a < shEnd4 && v3a&3 == 0 {
-					v3 = runtime.Load32(sh, v3a)
-				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/lane_faults.ptx:56")
-						continue
-					}
-					v3 = v3x
-				}
-				// 57: sub.s32
-				v4 := uint64(uint32(k0) - uint32(r2[l]))
-				// 58: shl.b32
-				v5 := uint64(uint32(v4) << uint32(k1))
-				// 59: mul.lo.s32
-				v6 := uint64(uint32(v5) * uint32(r1[l]))
-				// 60: add.s32
-				v7 := uint64(uint32(r4[l]) + uint32(v6))
-				// 61: ld.shared.u32
-				v8a := uint64(uint64(uint32(v7))) + 0x0
-				var v8 uint64
-				if v8a < shEnd4 && v8a&3 == 0 {
-					v8 = runtime.Load32(sh, v8a)
-				} else {
-					v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/lane_faults.ptx:61")
-						continue
-					}
-					v8 = v8x
-				}
-				// 62: add.s32
-				v9 := uint64(uint32(v3) + uint32(v8))
-				r11[l] = v9
-				// 63: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k2))))
-				// 64: add.s64
-				v11 := uint64(uint64(r0[l]) + uint64(v10))
-				r13[l] = v11
+	k0 := uint64(0x2)
+	k1 := uint64(0x0)
+	p1 := w.P[1]
+	most := 0
+	var parked uint32
+	var at [runtime.WarpSize]int32
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		x3 := r3[l]
+		q1 := p1>>l&1 != 0
+		n := 0
+		switch from {
+		case 1:
+			if q1 {
+				goto b1
 			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 54: mul.lo.s32
-				v1 := uint64(uint32(r3[l]) * uint32(r1[l]))
-				// 55: add.s32
-				v2 := uint64(uint32(r4[l]) + uint32(v1))
-				// 56: ld.shared.u32
-				v3a := uint64(uint64(uint32(v2))) + 0x0
-				var v3 uint64
-				if v3a < shEnd4 && v3a&3 == 0 {
-					v3 = runtime.Load32(sh, v3a)
-				} else {
-					v3x, v3ok := w.TryLoad(nil, runtime.SpaceShared, v3a, 4, l)
-					if !v3ok {
-						flt.Note(0, l, runtime.SpaceShared, v3a, 4, "testdata/ptx/lane_faults.ptx:56")
-						continue
-					}
-					v3 = v3x
-				}
-				// 57: sub.s32
-				v4 := uint64(uint32(k0) - uint32(r2[l]))
-				// 58: shl.b32
-				v5 := uint64(uint32(v4) << uint32(k1))
-				// 59: mul.lo.s32
-				v6 := uint64(uint32(v5) * uint32(r1[l]))
-				// 60: add.s32
-				v7 := uint64(uint32(r4[l]) + uint32(v6))
-				// 61: ld.shared.u32
-				v8a := uint64(uint64(uint32(v7))) + 0x0
-				var v8 uint64
-				if v8a < shEnd4 && v8a&3 == 0 {
-					v8 = runtime.Load32(sh, v8a)
-				} else {
-					v8x, v8ok := w.TryLoad(nil, runtime.SpaceShared, v8a, 4, l)
-					if !v8ok {
-						flt.Note(1, l, runtime.SpaceShared, v8a, 4, "testdata/ptx/lane_faults.ptx:61")
-						continue
-					}
-					v8 = v8x
-				}
-				// 62: add.s32
-				v9 := uint64(uint32(v3) + uint32(v8))
-				r11[l] = v9
-				// 63: mul.wide.u32
-				v10 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k2))))
-				// 64: add.s64
-				v11 := uint64(uint64(r0[l]) + uint64(v10))
-				r13[l] = v11
-			}
+			goto done
 		}
-		flt.Raise(w)
-	}
-	// PTX lines 65: lane-local, one loop over the lanes
-	{
-		s12w := w.Window(3)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 65: st.global.u32
-				s12 := uint64(r13[l]) + 0x0
-				s12v := uint64(r11[l])
-				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-					runtime.Store32(s12w.Mem, s12o, s12v)
-				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/lane_faults.ptx:65")
-				}
+	b1:
+		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 1
+				goto done
 			}
+			n++
+			// 119: add.s32
+			v1 := uint64(uint32(x3) + uint32(k0))
+			x3 = v1
+			// 120: setp.ne.s32
+			c2t := uint32(x3) != uint32(k1)
+			c2 := c2t
+			q1 = c2
+			if q1 {
+				goto b1
+			}
+			goto done
+		}
+	done:
+		most = max(most, n)
+		r3[l] = x3
+		if q1 {
+			p1 |= 1 << l
 		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 65: st.global.u32
-				s12 := uint64(r13[l]) + 0x0
-				s12v := uint64(r11[l])
-				if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
-					runtime.Store32(s12w.Mem, s12o, s12v)
-				} else {
-					w.StoreLane(s12w, runtime.SpaceGlobal, s12, 4, s12v, l, "testdata/ptx/lane_faults.ptx:65")
-				}
-			}
+			p1 &^= 1 << l
 		}
 	}
+	w.P[1] = p1
+	w.Split(4, parked, &at)
+	return most
 }

@@ -106,7 +106,9 @@ func init() {
 	reduceSumFunc.Blocks = make([]runtime.Block, 31)
 	// b0, PTX lines 25-31; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	reduceSumFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 0, m, -1, 0)
+		}},
 		PTXInstrs: 8,
 		Term: runtime.Term{
 			Alt:    20,
@@ -119,7 +121,9 @@ func init() {
 	}
 	// b1 ($L__BB0_2), PTX lines 40-43; bar.sync at line 44
 	reduceSumFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 1, m, -1, 0)
+		}},
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -134,7 +138,9 @@ func init() {
 	}
 	// b1 ($L__BB0_2), PTX lines 45-45; divergent, reconverges at block 3 (b2 ($L__BB0_4))
 	reduceSumFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB1_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 2, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    21,
@@ -161,7 +167,9 @@ func init() {
 	}
 	// b2 ($L__BB0_4), PTX lines 54-54; divergent, reconverges at block 5 (b3 ($L__BB0_6))
 	reduceSumFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB2_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 4, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    22,
@@ -188,7 +196,9 @@ func init() {
 	}
 	// b3 ($L__BB0_6), PTX lines 63-63; divergent, reconverges at block 7 (b4 ($L__BB0_8))
 	reduceSumFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB3_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 6, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    23,
@@ -215,7 +225,9 @@ func init() {
 	}
 	// b4 ($L__BB0_8), PTX lines 72-72; divergent, reconverges at block 9 (b5 ($L__BB0_10))
 	reduceSumFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB4_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 8, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    24,
@@ -242,7 +254,9 @@ func init() {
 	}
 	// b5 ($L__BB0_10), PTX lines 81-81; divergent, reconverges at block 11 (b6 ($L__BB0_12))
 	reduceSumFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB5_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 10, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    25,
@@ -269,7 +283,9 @@ func init() {
 	}
 	// b6 ($L__BB0_12), PTX lines 90-90; divergent, reconverges at block 13 (b7 ($L__BB0_14))
 	reduceSumFunc.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB6_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 12, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    26,
@@ -296,7 +312,9 @@ func init() {
 	}
 	// b7 ($L__BB0_14), PTX lines 99-99; divergent, reconverges at block 15 (b8 ($L__BB0_16))
 	reduceSumFunc.Blocks[14] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB7_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 14, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    27,
@@ -323,7 +341,9 @@ func init() {
 	}
 	// b8 ($L__BB0_16), PTX lines 108-108; divergent, reconverges at block 17 (b9 ($L__BB0_18))
 	reduceSumFunc.Blocks[16] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB8_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 16, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    28,
@@ -373,7 +393,9 @@ func init() {
 	}
 	// b11, PTX lines 34-38
 	reduceSumFunc.Blocks[20] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 20, m, -1, 0)
+		}},
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -385,7 +407,9 @@ func init() {
 	}
 	// b12, PTX lines 48-51
 	reduceSumFunc.Blocks[21] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB122},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 21, m, -1, 0)
+		}},
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -397,7 +421,9 @@ func init() {
 	}
 	// b13, PTX lines 57-60
 	reduceSumFunc.Blocks[22] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 22, m, -1, 0)
+		}},
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -409,7 +435,9 @@ func init() {
 	}
 	// b14, PTX lines 66-69
 	reduceSumFunc.Blocks[23] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB14},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 23, m, -1, 0)
+		}},
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -421,7 +449,9 @@ func init() {
 	}
 	// b15, PTX lines 75-78
 	reduceSumFunc.Blocks[24] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB15},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 24, m, -1, 0)
+		}},
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -433,7 +463,9 @@ func init() {
 	}
 	// b16, PTX lines 84-87
 	reduceSumFunc.Blocks[25] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB16},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 25, m, -1, 0)
+		}},
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -445,7 +477,9 @@ func init() {
 	}
 	// b17, PTX lines 93-96
 	reduceSumFunc.Blocks[26] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB17},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 26, m, -1, 0)
+		}},
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -457,7 +491,9 @@ func init() {
 	}
 	// b18, PTX lines 102-105
 	reduceSumFunc.Blocks[27] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB18},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 27, m, -1, 0)
+		}},
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -469,7 +505,9 @@ func init() {
 	}
 	// b19, PTX lines 111-114
 	reduceSumFunc.Blocks[28] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB19},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 28, m, -1, 0)
+		}},
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -481,7 +519,9 @@ func init() {
 	}
 	// b20, PTX lines 119-124
 	reduceSumFunc.Blocks[29] = runtime.Block{
-		Code:      []runtime.Instr{reduceSumB20},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceSumRun(w, 29, m, -1, 0)
+		}},
 		PTXInstrs: 6,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -500,7 +540,9 @@ func init() {
 	reduceMaxFunc.Blocks = make([]runtime.Block, 31)
 	// b0, PTX lines 143-149; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 	reduceMaxFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 0, m, -1, 0)
+		}},
 		PTXInstrs: 8,
 		Term: runtime.Term{
 			Alt:    20,
@@ -513,7 +555,9 @@ func init() {
 	}
 	// b1 ($L__BB1_2), PTX lines 158-161; bar.sync at line 162
 	reduceMaxFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 1, m, -1, 0)
+		}},
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
@@ -528,7 +572,9 @@ func init() {
 	}
 	// b1 ($L__BB1_2), PTX lines 163-163; divergent, reconverges at block 3 (b2 ($L__BB1_4))
 	reduceMaxFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB1_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 2, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    21,
@@ -555,7 +601,9 @@ func init() {
 	}
 	// b2 ($L__BB1_4), PTX lines 172-172; divergent, reconverges at block 5 (b3 ($L__BB1_6))
 	reduceMaxFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB2_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 4, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    22,
@@ -582,7 +630,9 @@ func init() {
 	}
 	// b3 ($L__BB1_6), PTX lines 181-181; divergent, reconverges at block 7 (b4 ($L__BB1_8))
 	reduceMaxFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB3_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 6, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    23,
@@ -609,7 +659,9 @@ func init() {
 	}
 	// b4 ($L__BB1_8), PTX lines 190-190; divergent, reconverges at block 9 (b5 ($L__BB1_10))
 	reduceMaxFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB4_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 8, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    24,
@@ -636,7 +688,9 @@ func init() {
 	}
 	// b5 ($L__BB1_10), PTX lines 199-199; divergent, reconverges at block 11 (b6 ($L__BB1_12))
 	reduceMaxFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB5_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 10, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    25,
@@ -663,7 +717,9 @@ func init() {
 	}
 	// b6 ($L__BB1_12), PTX lines 208-208; divergent, reconverges at block 13 (b7 ($L__BB1_14))
 	reduceMaxFunc.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB6_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 12, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    26,
@@ -690,7 +746,9 @@ func init() {
 	}
 	// b7 ($L__BB1_14), PTX lines 217-217; divergent, reconverges at block 15 (b8 ($L__BB1_16))
 	reduceMaxFunc.Blocks[14] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB7_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 14, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    27,
@@ -717,7 +775,9 @@ func init() {
 	}
 	// b8 ($L__BB1_16), PTX lines 226-226; divergent, reconverges at block 17 (b9 ($L__BB1_18))
 	reduceMaxFunc.Blocks[16] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB8_1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 16, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    28,
@@ -767,7 +827,9 @@ func init() {
 	}
 	// b11, PTX lines 152-156
 	reduceMaxFunc.Blocks[20] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 20, m, -1, 0)
+		}},
 		PTXInstrs: 5,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -779,7 +841,9 @@ func init() {
 	}
 	// b12, PTX lines 166-169
 	reduceMaxFunc.Blocks[21] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB122},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 21, m, -1, 0)
+		}},
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -791,7 +855,9 @@ func init() {
 	}
 	// b13, PTX lines 175-178
 	reduceMaxFunc.Blocks[22] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 22, m, -1, 0)
+		}},
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -803,7 +869,9 @@ func init() {
 	}
 	// b14, PTX lines 184-187
 	reduceMaxFunc.Blocks[23] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB14},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 23, m, -1, 0)
+		}},
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -815,7 +883,9 @@ func init() {
 	}
 	// b15, PTX lines 193-196
 	reduceMaxFunc.Blocks[24] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB15},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 24, m, -1, 0)
+		}},
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -827,7 +897,9 @@ func init() {
 	}
 	// b16, PTX lines 202-205
 	reduceMaxFunc.Blocks[25] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB16},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 25, m, -1, 0)
+		}},
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -839,7 +911,9 @@ func init() {
 	}
 	// b17, PTX lines 211-214
 	reduceMaxFunc.Blocks[26] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB17},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 26, m, -1, 0)
+		}},
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -851,7 +925,9 @@ func init() {
 	}
 	// b18, PTX lines 220-223
 	reduceMaxFunc.Blocks[27] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB18},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 27, m, -1, 0)
+		}},
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -863,7 +939,9 @@ func init() {
 	}
 	// b19, PTX lines 229-232
 	reduceMaxFunc.Blocks[28] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB19},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 28, m, -1, 0)
+		}},
 		PTXInstrs: 4,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -875,7 +953,9 @@ func init() {
 	}
 	// b20, PTX lines 237-242
 	reduceMaxFunc.Blocks[29] = runtime.Block{
-		Code:      []runtime.Instr{reduceMaxB20},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMaxRun(w, 29, m, -1, 0)
+		}},
 		PTXInstrs: 6,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -918,7 +998,81 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		var next int32
 		switch pc {
 		case 0:
-			reduceSumB0(w, m)
+			// b0, PTX lines 25-31; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+			{
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				k0 := uint64(0x8)
+				k1 := uint64(0x0)
+				// PTX line 25: ld.param.u32
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/reduce_shared.ptx:25")
+				// PTX lines 26: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 26: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 26: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							r1[l] = v2
+						}
+					}
+				}
+				// PTX line 27: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.CTAID().X))
+				runtime.Broadcast(r2, m, u3)
+				// PTX line 28: shl.b32, warp-uniform
+				u4 := uint64(uint32(u3) << uint32(k0))
+				// PTX lines 29, 30: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 29: add.s32
+							v5 := uint64(uint32(u4) + uint32(r1[l]))
+							r4[l] = v5
+							// 30: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 29: add.s32
+							v5 := uint64(uint32(u4) + uint32(r1[l]))
+							r4[l] = v5
+							// 30: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				// PTX line 31: mov.b32, warp-uniform
+				u7 := uint64(k1)
+				runtime.Broadcast(r5, m, u7)
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[0]
 			if t == m {
 				next = 1
@@ -928,10 +1082,111 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 1:
-			reduceSumB1(w, m)
+			// b1 ($L__BB0_2), PTX lines 40-43; bar.sync at line 44
+			{
+				r1 := w.Reg(1)
+				r5 := w.Reg(5)
+				r10 := w.Reg(10)
+				r12 := w.Reg(12)
+				k0 := uint64(0x4)
+				k1 := uint64(0x0)
+				// PTX lines 40: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 40: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
+							r10[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 40: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
+							r10[l] = v1
+						}
+					}
+				}
+				// PTX line 41: mov.u64, warp-uniform
+				u2 := uint64(k1)
+				// PTX lines 42, 43: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 42: add.s64
+							v3 := uint64(uint64(u2) + uint64(r10[l]))
+							r12[l] = v3
+							// 43: st.shared.u32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r5[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:43")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 42: add.s64
+							v3 := uint64(uint64(u2) + uint64(r10[l]))
+							r12[l] = v3
+							// 43: st.shared.u32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r5[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:43")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			return pc, budget
 		case 2:
-			reduceSumB1_1(w, m)
+			// b1 ($L__BB0_2), PTX lines 45-45; divergent, reconverges at block 3 (b2 ($L__BB0_4))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x7f)
+				// PTX lines 45: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 45: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 45: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[1]
 			if t == m {
 				next = 3
@@ -941,9 +1196,46 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 3:
+			// b2 ($L__BB0_4), PTX line 52; bar.sync at line 53
 			return pc, budget
 		case 4:
-			reduceSumB2_1(w, m)
+			// b2 ($L__BB0_4), PTX lines 54-54; divergent, reconverges at block 5 (b3 ($L__BB0_6))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x3f)
+				// PTX lines 54: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 54: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 54: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[2]
 			if t == m {
 				next = 5
@@ -953,9 +1245,46 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 5:
+			// b3 ($L__BB0_6), PTX line 61; bar.sync at line 62
 			return pc, budget
 		case 6:
-			reduceSumB3_1(w, m)
+			// b3 ($L__BB0_6), PTX lines 63-63; divergent, reconverges at block 7 (b4 ($L__BB0_8))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x1f)
+				// PTX lines 63: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 63: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 63: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[3]
 			if t == m {
 				next = 7
@@ -965,9 +1294,46 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 7:
+			// b4 ($L__BB0_8), PTX line 70; bar.sync at line 71
 			return pc, budget
 		case 8:
-			reduceSumB4_1(w, m)
+			// b4 ($L__BB0_8), PTX lines 72-72; divergent, reconverges at block 9 (b5 ($L__BB0_10))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0xf)
+				// PTX lines 72: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 72: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 72: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[4]
 			if t == m {
 				next = 9
@@ -977,9 +1343,46 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 9:
+			// b5 ($L__BB0_10), PTX line 79; bar.sync at line 80
 			return pc, budget
 		case 10:
-			reduceSumB5_1(w, m)
+			// b5 ($L__BB0_10), PTX lines 81-81; divergent, reconverges at block 11 (b6 ($L__BB0_12))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x7)
+				// PTX lines 81: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 81: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 81: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[5]
 			if t == m {
 				next = 11
@@ -989,9 +1392,46 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 11:
+			// b6 ($L__BB0_12), PTX line 88; bar.sync at line 89
 			return pc, budget
 		case 12:
-			reduceSumB6_1(w, m)
+			// b6 ($L__BB0_12), PTX lines 90-90; divergent, reconverges at block 13 (b7 ($L__BB0_14))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x3)
+				// PTX lines 90: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 90: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 90: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[6] = p6
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[6]
 			if t == m {
 				next = 13
@@ -1001,9 +1441,46 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 13:
+			// b7 ($L__BB0_14), PTX line 97; bar.sync at line 98
 			return pc, budget
 		case 14:
-			reduceSumB7_1(w, m)
+			// b7 ($L__BB0_14), PTX lines 99-99; divergent, reconverges at block 15 (b8 ($L__BB0_16))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x1)
+				// PTX lines 99: lane-local, one loop over the lanes
+				{
+					p7 := w.P[7]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 99: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 99: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[7] = p7
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[7]
 			if t == m {
 				next = 15
@@ -1013,9 +1490,46 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 15:
+			// b8 ($L__BB0_16), PTX line 106; bar.sync at line 107
 			return pc, budget
 		case 16:
-			reduceSumB8_1(w, m)
+			// b8 ($L__BB0_16), PTX lines 108-108; divergent, reconverges at block 17 (b9 ($L__BB0_18))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x0)
+				// PTX lines 108: lane-local, one loop over the lanes
+				{
+					p8 := w.P[8]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 108: setp.ne.s32
+							c1t := uint32(r1[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p8 = p8&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 108: setp.ne.s32
+							c1t := uint32(r1[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p8 = p8&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[8] = p8
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[8]
 			if t == m {
 				next = 17
@@ -1025,8 +1539,10 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 17:
+			// b9 ($L__BB0_18), PTX line 115; bar.sync at line 116
 			return pc, budget
 		case 18:
+			// b9 ($L__BB0_18), PTX line 115; divergent, reconverges at block 19 (b10 ($L__BB0_20))
 			t := m & w.P[8]
 			if t == m {
 				next = 19
@@ -1036,36 +1552,1010 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 19:
+			// b10 ($L__BB0_20), PTX line 125; ret
 			next = 30
 		case 20:
-			reduceSumB11(w, m)
+			// b11, PTX lines 34-38
+			{
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				k0 := uint64(0x4)
+				// PTX line 34: ld.param.u64
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/reduce_shared.ptx:34")
+				// PTX line 35: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 36, 37, 38: lane-local, one loop over the lanes
+				{
+					v5aw := w.Window(0)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 36: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 37: add.s64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 38: ld.global.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/reduce_shared.ptx:38")
+									continue
+								}
+								v5 = v5x
+							}
+							r5[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 36: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 37: add.s64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 38: ld.global.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/reduce_shared.ptx:38")
+									continue
+								}
+								v5 = v5x
+							}
+							r5[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 1
 		case 21:
-			reduceSumB122(w, m)
+			// b12, PTX lines 48-51
+			{
+				r12 := w.Reg(12)
+				r15 := w.Reg(15)
+				// PTX lines 48, 49, 50: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 48: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x200
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:48")
+									continue
+								}
+								v1 = v1x
+							}
+							// 49: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:49")
+									continue
+								}
+								v2 = v2x
+							}
+							// 50: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r15[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 48: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x200
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:48")
+									continue
+								}
+								v1 = v1x
+							}
+							// 49: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:49")
+									continue
+								}
+								v2 = v2x
+							}
+							// 50: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r15[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 51: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 51: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r15[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:51")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 51: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r15[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:51")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 3
 		case 22:
-			reduceSumB13(w, m)
+			// b13, PTX lines 57-60
+			{
+				r12 := w.Reg(12)
+				r18 := w.Reg(18)
+				// PTX lines 57, 58, 59: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 57: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x100
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:57")
+									continue
+								}
+								v1 = v1x
+							}
+							// 58: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:58")
+									continue
+								}
+								v2 = v2x
+							}
+							// 59: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r18[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 57: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x100
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:57")
+									continue
+								}
+								v1 = v1x
+							}
+							// 58: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:58")
+									continue
+								}
+								v2 = v2x
+							}
+							// 59: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r18[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 60: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 60: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r18[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:60")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 60: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r18[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:60")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 5
 		case 23:
-			reduceSumB14(w, m)
+			// b14, PTX lines 66-69
+			{
+				r12 := w.Reg(12)
+				r21 := w.Reg(21)
+				// PTX lines 66, 67, 68: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 66: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x80
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:66")
+									continue
+								}
+								v1 = v1x
+							}
+							// 67: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:67")
+									continue
+								}
+								v2 = v2x
+							}
+							// 68: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r21[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 66: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x80
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:66")
+									continue
+								}
+								v1 = v1x
+							}
+							// 67: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:67")
+									continue
+								}
+								v2 = v2x
+							}
+							// 68: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r21[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 69: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 69: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r21[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:69")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 69: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r21[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:69")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 7
 		case 24:
-			reduceSumB15(w, m)
+			// b15, PTX lines 75-78
+			{
+				r12 := w.Reg(12)
+				r24 := w.Reg(24)
+				// PTX lines 75, 76, 77: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 75: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x40
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:75")
+									continue
+								}
+								v1 = v1x
+							}
+							// 76: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:76")
+									continue
+								}
+								v2 = v2x
+							}
+							// 77: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r24[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 75: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x40
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:75")
+									continue
+								}
+								v1 = v1x
+							}
+							// 76: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:76")
+									continue
+								}
+								v2 = v2x
+							}
+							// 77: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r24[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 78: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 78: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r24[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:78")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 78: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r24[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:78")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 9
 		case 25:
-			reduceSumB16(w, m)
+			// b16, PTX lines 84-87
+			{
+				r12 := w.Reg(12)
+				r27 := w.Reg(27)
+				// PTX lines 84, 85, 86: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 84: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x20
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:84")
+									continue
+								}
+								v1 = v1x
+							}
+							// 85: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:85")
+									continue
+								}
+								v2 = v2x
+							}
+							// 86: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r27[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 84: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x20
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:84")
+									continue
+								}
+								v1 = v1x
+							}
+							// 85: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:85")
+									continue
+								}
+								v2 = v2x
+							}
+							// 86: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r27[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 87: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 87: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r27[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:87")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 87: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r27[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:87")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 11
 		case 26:
-			reduceSumB17(w, m)
+			// b17, PTX lines 93-96
+			{
+				r12 := w.Reg(12)
+				r30 := w.Reg(30)
+				// PTX lines 93, 94, 95: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 93: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x10
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:93")
+									continue
+								}
+								v1 = v1x
+							}
+							// 94: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:94")
+									continue
+								}
+								v2 = v2x
+							}
+							// 95: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r30[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 93: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x10
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:93")
+									continue
+								}
+								v1 = v1x
+							}
+							// 94: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:94")
+									continue
+								}
+								v2 = v2x
+							}
+							// 95: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r30[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 96: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 96: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r30[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:96")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 96: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r30[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:96")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 13
 		case 27:
-			reduceSumB18(w, m)
+			// b18, PTX lines 102-105
+			{
+				r12 := w.Reg(12)
+				r33 := w.Reg(33)
+				// PTX lines 102, 103, 104: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 102: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x8
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:102")
+									continue
+								}
+								v1 = v1x
+							}
+							// 103: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:103")
+									continue
+								}
+								v2 = v2x
+							}
+							// 104: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r33[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 102: ld.shared.u32
+							v1a := uint64(r12[l]) + 0x8
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:102")
+									continue
+								}
+								v1 = v1x
+							}
+							// 103: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:103")
+									continue
+								}
+								v2 = v2x
+							}
+							// 104: add.s32
+							v3 := uint64(uint32(v2) + uint32(v1))
+							r33[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 105: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 105: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r33[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:105")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 105: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r33[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:105")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 15
 		case 28:
-			reduceSumB19(w, m)
+			// b19, PTX lines 111-114
+			{
+				r12 := w.Reg(12)
+				r36 := w.Reg(36)
+				// PTX line 111: ld.shared.u32
+				u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/reduce_shared.ptx:111")
+				// PTX lines 112, 113: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 112: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:112")
+									continue
+								}
+								v2 = v2x
+							}
+							// 113: add.s32
+							v3 := uint64(uint32(v2) + uint32(u1))
+							r36[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 112: ld.shared.u32
+							v2a := uint64(r12[l]) + 0x0
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(0, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:112")
+									continue
+								}
+								v2 = v2x
+							}
+							// 113: add.s32
+							v3 := uint64(uint32(v2) + uint32(u1))
+							r36[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 114: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 114: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r36[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:114")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 114: st.shared.u32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r36[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:114")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 17
 		case 29:
-			reduceSumB20(w, m)
+			// b20, PTX lines 119-124
+			{
+				r2 := w.Reg(2)
+				r40 := w.Reg(40)
+				k0 := uint64(0x4)
+				// PTX line 119: ld.param.u64
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/reduce_shared.ptx:119")
+				// PTX line 120: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 121, 122: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 121: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+							// 122: add.s64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							r40[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 121: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+							// 122: add.s64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							r40[l] = v4
+						}
+					}
+				}
+				// PTX line 123: ld.shared.u32
+				u5 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:123")
+				// PTX lines 124: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(1)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 124: st.global.u32
+							s6 := uint64(r40[l]) + 0x0
+							s6v := uint64(u5)
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/reduce_shared.ptx:124")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 124: st.global.u32
+							s6 := uint64(r40[l]) + 0x0
+							s6v := uint64(u5)
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/reduce_shared.ptx:124")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 19
 		default:
 			return pc, budget
@@ -1084,7 +2574,81 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 		var next int32
 		switch pc {
 		case 0:
-			reduceMaxB0(w, m)
+			// b0, PTX lines 143-149; divergent, reconverges at block 1 (b1 ($L__BB1_2))
+			{
+				r1 := w.Reg(1)
+				r2 := w.Reg(2)
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				k0 := uint64(0x8)
+				k1 := uint64(0xff800000)
+				// PTX line 143: ld.param.u32
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/reduce_shared.ptx:143")
+				// PTX lines 144: lane-local, one loop over the lanes
+				{
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 144: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							r1[l] = v2
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 144: mov.u32
+							v2 := uint64(uint64(tid0[l]))
+							r1[l] = v2
+						}
+					}
+				}
+				// PTX line 145: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.CTAID().X))
+				runtime.Broadcast(r2, m, u3)
+				// PTX line 146: shl.b32, warp-uniform
+				u4 := uint64(uint32(u3) << uint32(k0))
+				// PTX lines 147, 148: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 147: add.s32
+							v5 := uint64(uint32(u4) + uint32(r1[l]))
+							r4[l] = v5
+							// 148: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 147: add.s32
+							v5 := uint64(uint32(u4) + uint32(r1[l]))
+							r4[l] = v5
+							// 148: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+				// PTX line 149: mov.f32, warp-uniform
+				u7 := uint64(k1)
+				runtime.Broadcast(r5, m, u7)
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[0]
 			if t == m {
 				next = 1
@@ -1094,10 +2658,111 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 1:
-			reduceMaxB1(w, m)
+			// b1 ($L__BB1_2), PTX lines 158-161; bar.sync at line 162
+			{
+				r1 := w.Reg(1)
+				r5 := w.Reg(5)
+				r10 := w.Reg(10)
+				r12 := w.Reg(12)
+				k0 := uint64(0x4)
+				k1 := uint64(0x400)
+				// PTX lines 158: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 158: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
+							r10[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 158: mul.wide.u32
+							v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
+							r10[l] = v1
+						}
+					}
+				}
+				// PTX line 159: mov.u64, warp-uniform
+				u2 := uint64(k1)
+				// PTX lines 160, 161: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 160: add.s64
+							v3 := uint64(uint64(u2) + uint64(r10[l]))
+							r12[l] = v3
+							// 161: st.shared.f32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r5[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:161")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 160: add.s64
+							v3 := uint64(uint64(u2) + uint64(r10[l]))
+							r12[l] = v3
+							// 161: st.shared.f32
+							s4 := uint64(v3) + 0x0
+							s4v := uint64(r5[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:161")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			return pc, budget
 		case 2:
-			reduceMaxB1_1(w, m)
+			// b1 ($L__BB1_2), PTX lines 163-163; divergent, reconverges at block 3 (b2 ($L__BB1_4))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x7f)
+				// PTX lines 163: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 163: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 163: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p1 = p1&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[1]
 			if t == m {
 				next = 3
@@ -1107,9 +2772,46 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 3:
+			// b2 ($L__BB1_4), PTX line 170; bar.sync at line 171
 			return pc, budget
 		case 4:
-			reduceMaxB2_1(w, m)
+			// b2 ($L__BB1_4), PTX lines 172-172; divergent, reconverges at block 5 (b3 ($L__BB1_6))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x3f)
+				// PTX lines 172: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 172: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 172: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[2]
 			if t == m {
 				next = 5
@@ -1119,9 +2821,46 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 5:
+			// b3 ($L__BB1_6), PTX line 179; bar.sync at line 180
 			return pc, budget
 		case 6:
-			reduceMaxB3_1(w, m)
+			// b3 ($L__BB1_6), PTX lines 181-181; divergent, reconverges at block 7 (b4 ($L__BB1_8))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x1f)
+				// PTX lines 181: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 181: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 181: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[3]
 			if t == m {
 				next = 7
@@ -1131,9 +2870,46 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 7:
+			// b4 ($L__BB1_8), PTX line 188; bar.sync at line 189
 			return pc, budget
 		case 8:
-			reduceMaxB4_1(w, m)
+			// b4 ($L__BB1_8), PTX lines 190-190; divergent, reconverges at block 9 (b5 ($L__BB1_10))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0xf)
+				// PTX lines 190: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 190: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 190: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[4]
 			if t == m {
 				next = 9
@@ -1143,9 +2919,46 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 9:
+			// b5 ($L__BB1_10), PTX line 197; bar.sync at line 198
 			return pc, budget
 		case 10:
-			reduceMaxB5_1(w, m)
+			// b5 ($L__BB1_10), PTX lines 199-199; divergent, reconverges at block 11 (b6 ($L__BB1_12))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x7)
+				// PTX lines 199: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 199: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 199: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[5]
 			if t == m {
 				next = 11
@@ -1155,9 +2968,46 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 11:
+			// b6 ($L__BB1_12), PTX line 206; bar.sync at line 207
 			return pc, budget
 		case 12:
-			reduceMaxB6_1(w, m)
+			// b6 ($L__BB1_12), PTX lines 208-208; divergent, reconverges at block 13 (b7 ($L__BB1_14))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x3)
+				// PTX lines 208: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 208: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 208: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[6] = p6
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[6]
 			if t == m {
 				next = 13
@@ -1167,9 +3017,46 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 13:
+			// b7 ($L__BB1_14), PTX line 215; bar.sync at line 216
 			return pc, budget
 		case 14:
-			reduceMaxB7_1(w, m)
+			// b7 ($L__BB1_14), PTX lines 217-217; divergent, reconverges at block 15 (b8 ($L__BB1_16))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x1)
+				// PTX lines 217: lane-local, one loop over the lanes
+				{
+					p7 := w.P[7]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 217: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 217: setp.gt.u32
+							c1t := uint32(r1[l]) > uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[7] = p7
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[7]
 			if t == m {
 				next = 15
@@ -1179,9 +3066,46 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 15:
+			// b8 ($L__BB1_16), PTX line 224; bar.sync at line 225
 			return pc, budget
 		case 16:
-			reduceMaxB8_1(w, m)
+			// b8 ($L__BB1_16), PTX lines 226-226; divergent, reconverges at block 17 (b9 ($L__BB1_18))
+			{
+				r1 := w.Reg(1)
+				k0 := uint64(0x0)
+				// PTX lines 226: lane-local, one loop over the lanes
+				{
+					p8 := w.P[8]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 226: setp.ne.s32
+							c1t := uint32(r1[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p8 = p8&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 226: setp.ne.s32
+							c1t := uint32(r1[l]) != uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p8 = p8&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[8] = p8
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[8]
 			if t == m {
 				next = 17
@@ -1191,8 +3115,10 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 17:
+			// b9 ($L__BB1_18), PTX line 233; bar.sync at line 234
 			return pc, budget
 		case 18:
+			// b9 ($L__BB1_18), PTX line 233; divergent, reconverges at block 19 (b10 ($L__BB1_20))
 			t := m & w.P[8]
 			if t == m {
 				next = 19
@@ -1202,36 +3128,1010 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				return pc, budget
 			}
 		case 19:
+			// b10 ($L__BB1_20), PTX line 243; ret
 			next = 30
 		case 20:
-			reduceMaxB11(w, m)
+			// b11, PTX lines 152-156
+			{
+				r4 := w.Reg(4)
+				r5 := w.Reg(5)
+				k0 := uint64(0x4)
+				// PTX line 152: ld.param.u64
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/reduce_shared.ptx:152")
+				// PTX line 153: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 154, 155, 156: lane-local, one loop over the lanes
+				{
+					v5aw := w.Window(2)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 154: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 155: add.s64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 156: ld.global.f32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/reduce_shared.ptx:156")
+									continue
+								}
+								v5 = v5x
+							}
+							r5[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 154: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 155: add.s64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 156: ld.global.f32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/reduce_shared.ptx:156")
+									continue
+								}
+								v5 = v5x
+							}
+							r5[l] = v5
+						}
+					}
+					flt.Raise(w)
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 1
 		case 21:
-			reduceMaxB122(w, m)
+			// b12, PTX lines 166-169
+			{
+				r12 := w.Reg(12)
+				r15 := w.Reg(15)
+				// PTX lines 166, 167, 168: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 166: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:166")
+									continue
+								}
+								v1 = v1x
+							}
+							// 167: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x200
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:167")
+									continue
+								}
+								v2 = v2x
+							}
+							// 168: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r15[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 166: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:166")
+									continue
+								}
+								v1 = v1x
+							}
+							// 167: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x200
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:167")
+									continue
+								}
+								v2 = v2x
+							}
+							// 168: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r15[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 169: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 169: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r15[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:169")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 169: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r15[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:169")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 3
 		case 22:
-			reduceMaxB13(w, m)
+			// b13, PTX lines 175-178
+			{
+				r12 := w.Reg(12)
+				r18 := w.Reg(18)
+				// PTX lines 175, 176, 177: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 175: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:175")
+									continue
+								}
+								v1 = v1x
+							}
+							// 176: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x100
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:176")
+									continue
+								}
+								v2 = v2x
+							}
+							// 177: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r18[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 175: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:175")
+									continue
+								}
+								v1 = v1x
+							}
+							// 176: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x100
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:176")
+									continue
+								}
+								v2 = v2x
+							}
+							// 177: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r18[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 178: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 178: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r18[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:178")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 178: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r18[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:178")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 5
 		case 23:
-			reduceMaxB14(w, m)
+			// b14, PTX lines 184-187
+			{
+				r12 := w.Reg(12)
+				r21 := w.Reg(21)
+				// PTX lines 184, 185, 186: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 184: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:184")
+									continue
+								}
+								v1 = v1x
+							}
+							// 185: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x80
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:185")
+									continue
+								}
+								v2 = v2x
+							}
+							// 186: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r21[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 184: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:184")
+									continue
+								}
+								v1 = v1x
+							}
+							// 185: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x80
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:185")
+									continue
+								}
+								v2 = v2x
+							}
+							// 186: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r21[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 187: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 187: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r21[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:187")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 187: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r21[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:187")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 7
 		case 24:
-			reduceMaxB15(w, m)
+			// b15, PTX lines 193-196
+			{
+				r12 := w.Reg(12)
+				r24 := w.Reg(24)
+				// PTX lines 193, 194, 195: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 193: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:193")
+									continue
+								}
+								v1 = v1x
+							}
+							// 194: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x40
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:194")
+									continue
+								}
+								v2 = v2x
+							}
+							// 195: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r24[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 193: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:193")
+									continue
+								}
+								v1 = v1x
+							}
+							// 194: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x40
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:194")
+									continue
+								}
+								v2 = v2x
+							}
+							// 195: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r24[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 196: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 196: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r24[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:196")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 196: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r24[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:196")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 9
 		case 25:
-			reduceMaxB16(w, m)
+			// b16, PTX lines 202-205
+			{
+				r12 := w.Reg(12)
+				r27 := w.Reg(27)
+				// PTX lines 202, 203, 204: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 202: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:202")
+									continue
+								}
+								v1 = v1x
+							}
+							// 203: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x20
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:203")
+									continue
+								}
+								v2 = v2x
+							}
+							// 204: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r27[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 202: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:202")
+									continue
+								}
+								v1 = v1x
+							}
+							// 203: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x20
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:203")
+									continue
+								}
+								v2 = v2x
+							}
+							// 204: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r27[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 205: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 205: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r27[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:205")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 205: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r27[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:205")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 11
 		case 26:
-			reduceMaxB17(w, m)
+			// b17, PTX lines 211-214
+			{
+				r12 := w.Reg(12)
+				r30 := w.Reg(30)
+				// PTX lines 211, 212, 213: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 211: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:211")
+									continue
+								}
+								v1 = v1x
+							}
+							// 212: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x10
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:212")
+									continue
+								}
+								v2 = v2x
+							}
+							// 213: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r30[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 211: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:211")
+									continue
+								}
+								v1 = v1x
+							}
+							// 212: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x10
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:212")
+									continue
+								}
+								v2 = v2x
+							}
+							// 213: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r30[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 214: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 214: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r30[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:214")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 214: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r30[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:214")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 13
 		case 27:
-			reduceMaxB18(w, m)
+			// b18, PTX lines 220-223
+			{
+				r12 := w.Reg(12)
+				r33 := w.Reg(33)
+				// PTX lines 220, 221, 222: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 220: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:220")
+									continue
+								}
+								v1 = v1x
+							}
+							// 221: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x8
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:221")
+									continue
+								}
+								v2 = v2x
+							}
+							// 222: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r33[l] = v3
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 220: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:220")
+									continue
+								}
+								v1 = v1x
+							}
+							// 221: ld.shared.f32
+							v2a := uint64(r12[l]) + 0x8
+							var v2 uint64
+							if v2a < shEnd4 && v2a&3 == 0 {
+								v2 = runtime.Load32(sh, v2a)
+							} else {
+								v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
+								if !v2ok {
+									flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:221")
+									continue
+								}
+								v2 = v2x
+							}
+							// 222: max.f32
+							v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
+							r33[l] = v3
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX lines 223: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 223: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r33[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:223")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 223: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(r33[l])
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:223")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 15
 		case 28:
-			reduceMaxB19(w, m)
+			// b19, PTX lines 229-232
+			{
+				r12 := w.Reg(12)
+				r34 := w.Reg(34)
+				// PTX lines 229: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 229: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:229")
+									continue
+								}
+								v1 = v1x
+							}
+							r34[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 229: ld.shared.f32
+							v1a := uint64(r12[l]) + 0x0
+							var v1 uint64
+							if v1a < shEnd4 && v1a&3 == 0 {
+								v1 = runtime.Load32(sh, v1a)
+							} else {
+								v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
+								if !v1ok {
+									flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:229")
+									continue
+								}
+								v1 = v1x
+							}
+							r34[l] = v1
+						}
+					}
+					flt.Raise(w)
+				}
+				// PTX line 230: ld.shared.f32
+				u2 := w.LoadUniform(runtime.SpaceShared, 0x404, 4, m, "testdata/ptx/reduce_shared.ptx:230")
+				// PTX lines 231, 232: lane-local, one loop over the lanes
+				{
+					sh := w.SharedMem()
+					shEnd4 := runtime.AccessEnd(sh, 4)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 231: max.f32
+							v3 := uint64(isa.MaxF32(uint32(r34[l]), uint32(u2), false))
+							// 232: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(v3)
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:232")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 231: max.f32
+							v3 := uint64(isa.MaxF32(uint32(r34[l]), uint32(u2), false))
+							// 232: st.shared.f32
+							s4 := uint64(r12[l]) + 0x0
+							s4v := uint64(v3)
+							if s4 < shEnd4 && s4&3 == 0 {
+								runtime.Store32(sh, s4, s4v)
+							} else {
+								w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:232")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 17
 		case 29:
-			reduceMaxB20(w, m)
+			// b20, PTX lines 237-242
+			{
+				r2 := w.Reg(2)
+				r40 := w.Reg(40)
+				k0 := uint64(0x4)
+				// PTX line 237: ld.param.u64
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/reduce_shared.ptx:237")
+				// PTX line 238: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 239, 240: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 239: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+							// 240: add.s64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							r40[l] = v4
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 239: mul.wide.u32
+							v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
+							// 240: add.s64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							r40[l] = v4
+						}
+					}
+				}
+				// PTX line 241: ld.shared.f32
+				u5 := w.LoadUniform(runtime.SpaceShared, 0x400, 4, m, "testdata/ptx/reduce_shared.ptx:241")
+				// PTX lines 242: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(3)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 242: st.global.f32
+							s6 := uint64(r40[l]) + 0x0
+							s6v := uint64(u5)
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/reduce_shared.ptx:242")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 242: st.global.f32
+							s6 := uint64(r40[l]) + 0x0
+							s6v := uint64(u5)
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/reduce_shared.ptx:242")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 19
 		default:
 			return pc, budget
@@ -1240,2765 +4140,5 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			return pc, budget
 		}
 		pc, budget = next, budget-1
-	}
-}
-
-// reduceSumB0 runs b0 of kernel reduce_sum, PTX lines 25-31.
-func reduceSumB0(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	k0 := uint64(0x8)
-	k1 := uint64(0x0)
-	// PTX line 25: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/reduce_shared.ptx:25")
-	// PTX lines 26: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 26: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				r1[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 26: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				r1[l] = v2
-			}
-		}
-	}
-	// PTX line 27: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 28: shl.b32, warp-uniform
-	u4 := uint64(uint32(u3) << uint32(k0))
-	// PTX lines 29, 30: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 29: add.s32
-				v5 := uint64(uint32(u4) + uint32(r1[l]))
-				r4[l] = v5
-				// 30: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 29: add.s32
-				v5 := uint64(uint32(u4) + uint32(r1[l]))
-				r4[l] = v5
-				// 30: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	// PTX line 31: mov.b32, warp-uniform
-	u7 := uint64(k1)
-	runtime.Broadcast(r5, m, u7)
-}
-
-// reduceSumB1 runs b1 ($L__BB0_2) of kernel reduce_sum, PTX lines 40-43.
-func reduceSumB1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r5 := w.Reg(5)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	k0 := uint64(0x4)
-	k1 := uint64(0x0)
-	// PTX lines 40: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 40: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-				r10[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 40: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-				r10[l] = v1
-			}
-		}
-	}
-	// PTX line 41: mov.u64, warp-uniform
-	u2 := uint64(k1)
-	// PTX lines 42, 43: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 42: add.s64
-				v3 := uint64(uint64(u2) + uint64(r10[l]))
-				r12[l] = v3
-				// 43: st.shared.u32
-				s4 := uint64(v3) + 0x0
-				s4v := uint64(r5[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:43")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 42: add.s64
-				v3 := uint64(uint64(u2) + uint64(r10[l]))
-				r12[l] = v3
-				// 43: st.shared.u32
-				s4 := uint64(v3) + 0x0
-				s4v := uint64(r5[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:43")
-				}
-			}
-		}
-	}
-}
-
-// reduceSumB1_1 runs b1 ($L__BB0_2) of kernel reduce_sum, PTX lines 45-45.
-func reduceSumB1_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x7f)
-	// PTX lines 45: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 45: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 45: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// reduceSumB2_1 runs b2 ($L__BB0_4) of kernel reduce_sum, PTX lines 54-54.
-func reduceSumB2_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x3f)
-	// PTX lines 54: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 54: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 54: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// reduceSumB3_1 runs b3 ($L__BB0_6) of kernel reduce_sum, PTX lines 63-63.
-func reduceSumB3_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x1f)
-	// PTX lines 63: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 63: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 63: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// reduceSumB4_1 runs b4 ($L__BB0_8) of kernel reduce_sum, PTX lines 72-72.
-func reduceSumB4_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0xf)
-	// PTX lines 72: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 72: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 72: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[4] = p4
-	}
-}
-
-// reduceSumB5_1 runs b5 ($L__BB0_10) of kernel reduce_sum, PTX lines 81-81.
-func reduceSumB5_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x7)
-	// PTX lines 81: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 81: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 81: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[5] = p5
-	}
-}
-
-// reduceSumB6_1 runs b6 ($L__BB0_12) of kernel reduce_sum, PTX lines 90-90.
-func reduceSumB6_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x3)
-	// PTX lines 90: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 90: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p6 = p6&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 90: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p6 = p6&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[6] = p6
-	}
-}
-
-// reduceSumB7_1 runs b7 ($L__BB0_14) of kernel reduce_sum, PTX lines 99-99.
-func reduceSumB7_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x1)
-	// PTX lines 99: lane-local, one loop over the lanes
-	{
-		p7 := w.P[7]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 99: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p7 = p7&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 99: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p7 = p7&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[7] = p7
-	}
-}
-
-// reduceSumB8_1 runs b8 ($L__BB0_16) of kernel reduce_sum, PTX lines 108-108.
-func reduceSumB8_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x0)
-	// PTX lines 108: lane-local, one loop over the lanes
-	{
-		p8 := w.P[8]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 108: setp.ne.s32
-				c1t := uint32(r1[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p8 = p8&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 108: setp.ne.s32
-				c1t := uint32(r1[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p8 = p8&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[8] = p8
-	}
-}
-
-// reduceSumB11 runs b11 of kernel reduce_sum, PTX lines 34-38.
-func reduceSumB11(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	k0 := uint64(0x4)
-	// PTX line 34: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/reduce_shared.ptx:34")
-	// PTX line 35: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 36, 37, 38: lane-local, one loop over the lanes
-	{
-		v5aw := w.Window(0)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 36: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 37: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				// 38: ld.global.u32
-				v5a := uint64(v4) + 0x0
-				var v5 uint64
-				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-					v5 = runtime.Load32(v5aw.Mem, v5ao)
-				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/reduce_shared.ptx:38")
-						continue
-					}
-					v5 = v5x
-				}
-				r5[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 36: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 37: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				// 38: ld.global.u32
-				v5a := uint64(v4) + 0x0
-				var v5 uint64
-				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-					v5 = runtime.Load32(v5aw.Mem, v5ao)
-				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/reduce_shared.ptx:38")
-						continue
-					}
-					v5 = v5x
-				}
-				r5[l] = v5
-			}
-		}
-		flt.Raise(w)
-	}
-}
-
-// reduceSumB122 runs b12 of kernel reduce_sum, PTX lines 48-51.
-func reduceSumB122(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r15 := w.Reg(15)
-	// PTX lines 48, 49, 50: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 48: ld.shared.u32
-				v1a := uint64(r12[l]) + 0x200
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:48")
-						continue
-					}
-					v1 = v1x
-				}
-				// 49: ld.shared.u32
-				v2a := uint64(r12[l]) + 0x0
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:49")
-						continue
-					}
-					v2 = v2x
-				}
-				// 50: add.s32
-				v3 := uint64(uint32(v2) + uint32(v1))
-				r15[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 48: ld.shared.u32
-				v1a := uint64(r12[l]) + 0x200
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:48")
-						continue
-					}
-					v1 = v1x
-				}
-				// 49: ld.shared.u32
-				v2a := uint64(r12[l]) + 0x0
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:49")
-						continue
-					}
-					v2 = v2x
-				}
-				// 50: add.s32
-				v3 := uint64(uint32(v2) + uint32(v1))
-				r15[l] = v3
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 51: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 51: st.shared.u32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r15[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:51")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 51: st.shared.u32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r15[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:51")
-				}
-			}
-		}
-	}
-}
-
-// reduceSumB13 runs b13 of kernel reduce_sum, PTX lines 57-60.
-func reduceSumB13(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r18 := w.Reg(18)
-	// PTX lines 57, 58, 59: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 57: ld.shared.u32
-				v1a := uint64(r12[l]) + 0x100
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:57")
-						continue
-					}
-					v1 = v1x
-				}
-				// 58: ld.shared.u32
-				v2a := uint64(r12[l]) + 0x0
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:58")
-						continue
-					}
-					v2 = v2x
-				}
-				// 59: add.s32
-				v3 := uint64(uint32(v2) + uint32(v1))
-				r18[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 57: ld.shared.u32
-				v1a := uint64(r12[l]) + 0x100
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:57")
-						continue
-					}
-					v1 = v1x
-				}
-				// 58: ld.shared.u32
-				v2a := uint64(r12[l]) + 0x0
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:58")
-						continue
-					}
-					v2 = v2x
-				}
-				// 59: add.s32
-				v3 := uint64(uint32(v2) + uint32(v1))
-				r18[l] = v3
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 60: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 60: st.shared.u32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r18[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:60")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 60: st.shared.u32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r18[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:60")
-				}
-			}
-		}
-	}
-}
-
-// reduceSumB14 runs b14 of kernel reduce_sum, PTX lines 66-69.
-func reduceSumB14(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r21 := w.Reg(21)
-	// PTX lines 66, 67, 68: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 66: ld.shared.u32
-				v1a := uint64(r12[l]) + 0x80
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:66")
-						continue
-					}
-					v1 = v1x
-				}
-				// 67: ld.shared.u32
-				v2a := uint64(r12[l]) + 0x0
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:67")
-						continue
-					}
-					v2 = v2x
-				}
-				// 68: add.s32
-				v3 := uint64(uint32(v2) + uint32(v1))
-				r21[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 66: ld.shared.u32
-				v1a := uint64(r12[l]) + 0x80
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:66")
-						continue
-					}
-					v1 = v1x
-				}
-				// 67: ld.shared.u32
-				v2a := uint64(r12[l]) + 0x0
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:67")
-						continue
-					}
-					v2 = v2x
-				}
-				// 68: add.s32
-				v3 := uint64(uint32(v2) + uint32(v1))
-				r21[l] = v3
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 69: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 69: st.shared.u32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r21[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:69")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 69: st.shared.u32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r21[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:69")
-				}
-			}
-		}
-	}
-}
-
-// reduceSumB15 runs b15 of kernel reduce_sum, PTX lines 75-78.
-func reduceSumB15(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r24 := w.Reg(24)
-	// PTX lines 75, 76, 77: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 75: ld.shared.u32
-				v1a := uint64(r12[l]) + 0x40
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:75")
-						continue
-					}
-					v1 = v1x
-				}
-				// 76: ld.shared.u32
-				v2a := uint64(r12[l]) + 0x0
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:76")
-						continue
-					}
-					v2 = v2x
-				}
-				// 77: add.s32
-				v3 := uint64(uint32(v2) + uint32(v1))
-				r24[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 75: ld.shared.u32
-				v1a := uint64(r12[l]) + 0x40
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:75")
-						continue
-					}
-					v1 = v1x
-				}
-				// 76: ld.shared.u32
-				v2a := uint64(r12[l]) + 0x0
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:76")
-						continue
-					}
-					v2 = v2x
-				}
-				// 77: add.s32
-				v3 := uint64(uint32(v2) + uint32(v1))
-				r24[l] = v3
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 78: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 78: st.shared.u32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r24[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:78")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 78: st.shared.u32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r24[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:78")
-				}
-			}
-		}
-	}
-}
-
-// reduceSumB16 runs b16 of kernel reduce_sum, PTX lines 84-87.
-func reduceSumB16(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r27 := w.Reg(27)
-	// PTX lines 84, 85, 86: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 84: ld.shared.u32
-				v1a := uint64(r12[l]) + 0x20
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:84")
-						continue
-					}
-					v1 = v1x
-				}
-				// 85: ld.shared.u32
-				v2a := uint64(r12[l]) + 0x0
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:85")
-						continue
-					}
-					v2 = v2x
-				}
-				// 86: add.s32
-				v3 := uint64(uint32(v2) + uint32(v1))
-				r27[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 84: ld.shared.u32
-				v1a := uint64(r12[l]) + 0x20
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:84")
-						continue
-					}
-					v1 = v1x
-				}
-				// 85: ld.shared.u32
-				v2a := uint64(r12[l]) + 0x0
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:85")
-						continue
-					}
-					v2 = v2x
-				}
-				// 86: add.s32
-				v3 := uint64(uint32(v2) + uint32(v1))
-				r27[l] = v3
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 87: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 87: st.shared.u32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r27[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:87")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 87: st.shared.u32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r27[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:87")
-				}
-			}
-		}
-	}
-}
-
-// reduceSumB17 runs b17 of kernel reduce_sum, PTX lines 93-96.
-func reduceSumB17(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r30 := w.Reg(30)
-	// PTX lines 93, 94, 95: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 93: ld.shared.u32
-				v1a := uint64(r12[l]) + 0x10
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:93")
-						continue
-					}
-					v1 = v1x
-				}
-				// 94: ld.shared.u32
-				v2a := uint64(r12[l]) + 0x0
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:94")
-						continue
-					}
-					v2 = v2x
-				}
-				// 95: add.s32
-				v3 := uint64(uint32(v2) + uint32(v1))
-				r30[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 93: ld.shared.u32
-				v1a := uint64(r12[l]) + 0x10
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:93")
-						continue
-					}
-					v1 = v1x
-				}
-				// 94: ld.shared.u32
-				v2a := uint64(r12[l]) + 0x0
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:94")
-						continue
-					}
-					v2 = v2x
-				}
-				// 95: add.s32
-				v3 := uint64(uint32(v2) + uint32(v1))
-				r30[l] = v3
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 96: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 96: st.shared.u32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r30[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:96")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 96: st.shared.u32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r30[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:96")
-				}
-			}
-		}
-	}
-}
-
-// reduceSumB18 runs b18 of kernel reduce_sum, PTX lines 102-105.
-func reduceSumB18(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r33 := w.Reg(33)
-	// PTX lines 102, 103, 104: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 102: ld.shared.u32
-				v1a := uint64(r12[l]) + 0x8
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:102")
-						continue
-					}
-					v1 = v1x
-				}
-				// 103: ld.shared.u32
-				v2a := uint64(r12[l]) + 0x0
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:103")
-						continue
-					}
-					v2 = v2x
-				}
-				// 104: add.s32
-				v3 := uint64(uint32(v2) + uint32(v1))
-				r33[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 102: ld.shared.u32
-				v1a := uint64(r12[l]) + 0x8
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:102")
-						continue
-					}
-					v1 = v1x
-				}
-				// 103: ld.shared.u32
-				v2a := uint64(r12[l]) + 0x0
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:103")
-						continue
-					}
-					v2 = v2x
-				}
-				// 104: add.s32
-				v3 := uint64(uint32(v2) + uint32(v1))
-				r33[l] = v3
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 105: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 105: st.shared.u32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r33[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:105")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 105: st.shared.u32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r33[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:105")
-				}
-			}
-		}
-	}
-}
-
-// reduceSumB19 runs b19 of kernel reduce_sum, PTX lines 111-114.
-func reduceSumB19(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r36 := w.Reg(36)
-	// PTX line 111: ld.shared.u32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/reduce_shared.ptx:111")
-	// PTX lines 112, 113: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 112: ld.shared.u32
-				v2a := uint64(r12[l]) + 0x0
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:112")
-						continue
-					}
-					v2 = v2x
-				}
-				// 113: add.s32
-				v3 := uint64(uint32(v2) + uint32(u1))
-				r36[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 112: ld.shared.u32
-				v2a := uint64(r12[l]) + 0x0
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(0, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:112")
-						continue
-					}
-					v2 = v2x
-				}
-				// 113: add.s32
-				v3 := uint64(uint32(v2) + uint32(u1))
-				r36[l] = v3
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 114: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 114: st.shared.u32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r36[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:114")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 114: st.shared.u32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r36[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:114")
-				}
-			}
-		}
-	}
-}
-
-// reduceSumB20 runs b20 of kernel reduce_sum, PTX lines 119-124.
-func reduceSumB20(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r40 := w.Reg(40)
-	k0 := uint64(0x4)
-	// PTX line 119: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/reduce_shared.ptx:119")
-	// PTX line 120: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 121, 122: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 121: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-				// 122: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r40[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 121: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-				// 122: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r40[l] = v4
-			}
-		}
-	}
-	// PTX line 123: ld.shared.u32
-	u5 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:123")
-	// PTX lines 124: lane-local, one loop over the lanes
-	{
-		s6w := w.Window(1)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 124: st.global.u32
-				s6 := uint64(r40[l]) + 0x0
-				s6v := uint64(u5)
-				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-					runtime.Store32(s6w.Mem, s6o, s6v)
-				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/reduce_shared.ptx:124")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 124: st.global.u32
-				s6 := uint64(r40[l]) + 0x0
-				s6v := uint64(u5)
-				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-					runtime.Store32(s6w.Mem, s6o, s6v)
-				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/reduce_shared.ptx:124")
-				}
-			}
-		}
-	}
-}
-
-// reduceMaxB0 runs b0 of kernel reduce_max, PTX lines 143-149.
-func reduceMaxB0(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r2 := w.Reg(2)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	k0 := uint64(0x8)
-	k1 := uint64(0xff800000)
-	// PTX line 143: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/reduce_shared.ptx:143")
-	// PTX lines 144: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 144: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				r1[l] = v2
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 144: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				r1[l] = v2
-			}
-		}
-	}
-	// PTX line 145: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.CTAID().X))
-	runtime.Broadcast(r2, m, u3)
-	// PTX line 146: shl.b32, warp-uniform
-	u4 := uint64(uint32(u3) << uint32(k0))
-	// PTX lines 147, 148: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 147: add.s32
-				v5 := uint64(uint32(u4) + uint32(r1[l]))
-				r4[l] = v5
-				// 148: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 147: add.s32
-				v5 := uint64(uint32(u4) + uint32(r1[l]))
-				r4[l] = v5
-				// 148: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-	// PTX line 149: mov.f32, warp-uniform
-	u7 := uint64(k1)
-	runtime.Broadcast(r5, m, u7)
-}
-
-// reduceMaxB1 runs b1 ($L__BB1_2) of kernel reduce_max, PTX lines 158-161.
-func reduceMaxB1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	r5 := w.Reg(5)
-	r10 := w.Reg(10)
-	r12 := w.Reg(12)
-	k0 := uint64(0x4)
-	k1 := uint64(0x400)
-	// PTX lines 158: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 158: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-				r10[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 158: mul.wide.u32
-				v1 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-				r10[l] = v1
-			}
-		}
-	}
-	// PTX line 159: mov.u64, warp-uniform
-	u2 := uint64(k1)
-	// PTX lines 160, 161: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 160: add.s64
-				v3 := uint64(uint64(u2) + uint64(r10[l]))
-				r12[l] = v3
-				// 161: st.shared.f32
-				s4 := uint64(v3) + 0x0
-				s4v := uint64(r5[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:161")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 160: add.s64
-				v3 := uint64(uint64(u2) + uint64(r10[l]))
-				r12[l] = v3
-				// 161: st.shared.f32
-				s4 := uint64(v3) + 0x0
-				s4v := uint64(r5[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:161")
-				}
-			}
-		}
-	}
-}
-
-// reduceMaxB1_1 runs b1 ($L__BB1_2) of kernel reduce_max, PTX lines 163-163.
-func reduceMaxB1_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x7f)
-	// PTX lines 163: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 163: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 163: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p1 = p1&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[1] = p1
-	}
-}
-
-// reduceMaxB2_1 runs b2 ($L__BB1_4) of kernel reduce_max, PTX lines 172-172.
-func reduceMaxB2_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x3f)
-	// PTX lines 172: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 172: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 172: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// reduceMaxB3_1 runs b3 ($L__BB1_6) of kernel reduce_max, PTX lines 181-181.
-func reduceMaxB3_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x1f)
-	// PTX lines 181: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 181: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 181: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// reduceMaxB4_1 runs b4 ($L__BB1_8) of kernel reduce_max, PTX lines 190-190.
-func reduceMaxB4_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0xf)
-	// PTX lines 190: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 190: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 190: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[4] = p4
-	}
-}
-
-// reduceMaxB5_1 runs b5 ($L__BB1_10) of kernel reduce_max, PTX lines 199-199.
-func reduceMaxB5_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x7)
-	// PTX lines 199: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 199: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 199: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[5] = p5
-	}
-}
-
-// reduceMaxB6_1 runs b6 ($L__BB1_12) of kernel reduce_max, PTX lines 208-208.
-func reduceMaxB6_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x3)
-	// PTX lines 208: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 208: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p6 = p6&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 208: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p6 = p6&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[6] = p6
-	}
-}
-
-// reduceMaxB7_1 runs b7 ($L__BB1_14) of kernel reduce_max, PTX lines 217-217.
-func reduceMaxB7_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x1)
-	// PTX lines 217: lane-local, one loop over the lanes
-	{
-		p7 := w.P[7]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 217: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p7 = p7&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 217: setp.gt.u32
-				c1t := uint32(r1[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p7 = p7&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[7] = p7
-	}
-}
-
-// reduceMaxB8_1 runs b8 ($L__BB1_16) of kernel reduce_max, PTX lines 226-226.
-func reduceMaxB8_1(w *runtime.Warp, m uint32) {
-	r1 := w.Reg(1)
-	k0 := uint64(0x0)
-	// PTX lines 226: lane-local, one loop over the lanes
-	{
-		p8 := w.P[8]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 226: setp.ne.s32
-				c1t := uint32(r1[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p8 = p8&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 226: setp.ne.s32
-				c1t := uint32(r1[l]) != uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p8 = p8&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[8] = p8
-	}
-}
-
-// reduceMaxB11 runs b11 of kernel reduce_max, PTX lines 152-156.
-func reduceMaxB11(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	k0 := uint64(0x4)
-	// PTX line 152: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/reduce_shared.ptx:152")
-	// PTX line 153: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 154, 155, 156: lane-local, one loop over the lanes
-	{
-		v5aw := w.Window(2)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 154: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 155: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				// 156: ld.global.f32
-				v5a := uint64(v4) + 0x0
-				var v5 uint64
-				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-					v5 = runtime.Load32(v5aw.Mem, v5ao)
-				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/reduce_shared.ptx:156")
-						continue
-					}
-					v5 = v5x
-				}
-				r5[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 154: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 155: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				// 156: ld.global.f32
-				v5a := uint64(v4) + 0x0
-				var v5 uint64
-				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-					v5 = runtime.Load32(v5aw.Mem, v5ao)
-				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/reduce_shared.ptx:156")
-						continue
-					}
-					v5 = v5x
-				}
-				r5[l] = v5
-			}
-		}
-		flt.Raise(w)
-	}
-}
-
-// reduceMaxB122 runs b12 of kernel reduce_max, PTX lines 166-169.
-func reduceMaxB122(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r15 := w.Reg(15)
-	// PTX lines 166, 167, 168: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 166: ld.shared.f32
-				v1a := uint64(r12[l]) + 0x0
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:166")
-						continue
-					}
-					v1 = v1x
-				}
-				// 167: ld.shared.f32
-				v2a := uint64(r12[l]) + 0x200
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:167")
-						continue
-					}
-					v2 = v2x
-				}
-				// 168: max.f32
-				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-				r15[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 166: ld.shared.f32
-				v1a := uint64(r12[l]) + 0x0
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:166")
-						continue
-					}
-					v1 = v1x
-				}
-				// 167: ld.shared.f32
-				v2a := uint64(r12[l]) + 0x200
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:167")
-						continue
-					}
-					v2 = v2x
-				}
-				// 168: max.f32
-				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-				r15[l] = v3
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 169: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 169: st.shared.f32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r15[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:169")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 169: st.shared.f32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r15[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:169")
-				}
-			}
-		}
-	}
-}
-
-// reduceMaxB13 runs b13 of kernel reduce_max, PTX lines 175-178.
-func reduceMaxB13(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r18 := w.Reg(18)
-	// PTX lines 175, 176, 177: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 175: ld.shared.f32
-				v1a := uint64(r12[l]) + 0x0
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:175")
-						continue
-					}
-					v1 = v1x
-				}
-				// 176: ld.shared.f32
-				v2a := uint64(r12[l]) + 0x100
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:176")
-						continue
-					}
-					v2 = v2x
-				}
-				// 177: max.f32
-				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-				r18[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 175: ld.shared.f32
-				v1a := uint64(r12[l]) + 0x0
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:175")
-						continue
-					}
-					v1 = v1x
-				}
-				// 176: ld.shared.f32
-				v2a := uint64(r12[l]) + 0x100
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:176")
-						continue
-					}
-					v2 = v2x
-				}
-				// 177: max.f32
-				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-				r18[l] = v3
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 178: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 178: st.shared.f32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r18[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:178")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 178: st.shared.f32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r18[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:178")
-				}
-			}
-		}
-	}
-}
-
-// reduceMaxB14 runs b14 of kernel reduce_max, PTX lines 184-187.
-func reduceMaxB14(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r21 := w.Reg(21)
-	// PTX lines 184, 185, 186: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 184: ld.shared.f32
-				v1a := uint64(r12[l]) + 0x0
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:184")
-						continue
-					}
-					v1 = v1x
-				}
-				// 185: ld.shared.f32
-				v2a := uint64(r12[l]) + 0x80
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:185")
-						continue
-					}
-					v2 = v2x
-				}
-				// 186: max.f32
-				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-				r21[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 184: ld.shared.f32
-				v1a := uint64(r12[l]) + 0x0
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:184")
-						continue
-					}
-					v1 = v1x
-				}
-				// 185: ld.shared.f32
-				v2a := uint64(r12[l]) + 0x80
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:185")
-						continue
-					}
-					v2 = v2x
-				}
-				// 186: max.f32
-				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-				r21[l] = v3
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 187: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 187: st.shared.f32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r21[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:187")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 187: st.shared.f32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r21[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:187")
-				}
-			}
-		}
-	}
-}
-
-// reduceMaxB15 runs b15 of kernel reduce_max, PTX lines 193-196.
-func reduceMaxB15(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r24 := w.Reg(24)
-	// PTX lines 193, 194, 195: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 193: ld.shared.f32
-				v1a := uint64(r12[l]) + 0x0
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:193")
-						continue
-					}
-					v1 = v1x
-				}
-				// 194: ld.shared.f32
-				v2a := uint64(r12[l]) + 0x40
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:194")
-						continue
-					}
-					v2 = v2x
-				}
-				// 195: max.f32
-				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-				r24[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 193: ld.shared.f32
-				v1a := uint64(r12[l]) + 0x0
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:193")
-						continue
-					}
-					v1 = v1x
-				}
-				// 194: ld.shared.f32
-				v2a := uint64(r12[l]) + 0x40
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:194")
-						continue
-					}
-					v2 = v2x
-				}
-				// 195: max.f32
-				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-				r24[l] = v3
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 196: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 196: st.shared.f32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r24[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:196")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 196: st.shared.f32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r24[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:196")
-				}
-			}
-		}
-	}
-}
-
-// reduceMaxB16 runs b16 of kernel reduce_max, PTX lines 202-205.
-func reduceMaxB16(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r27 := w.Reg(27)
-	// PTX lines 202, 203, 204: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 202: ld.shared.f32
-				v1a := uint64(r12[l]) + 0x0
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:202")
-						continue
-					}
-					v1 = v1x
-				}
-				// 203: ld.shared.f32
-				v2a := uint64(r12[l]) + 0x20
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:203")
-						continue
-					}
-					v2 = v2x
-				}
-				// 204: max.f32
-				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-				r27[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 202: ld.shared.f32
-				v1a := uint64(r12[l]) + 0x0
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:202")
-						continue
-					}
-					v1 = v1x
-				}
-				// 203: ld.shared.f32
-				v2a := uint64(r12[l]) + 0x20
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:203")
-						continue
-					}
-					v2 = v2x
-				}
-				// 204: max.f32
-				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-				r27[l] = v3
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 205: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 205: st.shared.f32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r27[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:205")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 205: st.shared.f32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r27[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:205")
-				}
-			}
-		}
-	}
-}
-
-// reduceMaxB17 runs b17 of kernel reduce_max, PTX lines 211-214.
-func reduceMaxB17(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r30 := w.Reg(30)
-	// PTX lines 211, 212, 213: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 211: ld.shared.f32
-				v1a := uint64(r12[l]) + 0x0
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:211")
-						continue
-					}
-					v1 = v1x
-				}
-				// 212: ld.shared.f32
-				v2a := uint64(r12[l]) + 0x10
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:212")
-						continue
-					}
-					v2 = v2x
-				}
-				// 213: max.f32
-				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-				r30[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 211: ld.shared.f32
-				v1a := uint64(r12[l]) + 0x0
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:211")
-						continue
-					}
-					v1 = v1x
-				}
-				// 212: ld.shared.f32
-				v2a := uint64(r12[l]) + 0x10
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:212")
-						continue
-					}
-					v2 = v2x
-				}
-				// 213: max.f32
-				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-				r30[l] = v3
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 214: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 214: st.shared.f32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r30[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:214")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 214: st.shared.f32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r30[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:214")
-				}
-			}
-		}
-	}
-}
-
-// reduceMaxB18 runs b18 of kernel reduce_max, PTX lines 220-223.
-func reduceMaxB18(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r33 := w.Reg(33)
-	// PTX lines 220, 221, 222: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 220: ld.shared.f32
-				v1a := uint64(r12[l]) + 0x0
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:220")
-						continue
-					}
-					v1 = v1x
-				}
-				// 221: ld.shared.f32
-				v2a := uint64(r12[l]) + 0x8
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:221")
-						continue
-					}
-					v2 = v2x
-				}
-				// 222: max.f32
-				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-				r33[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 220: ld.shared.f32
-				v1a := uint64(r12[l]) + 0x0
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:220")
-						continue
-					}
-					v1 = v1x
-				}
-				// 221: ld.shared.f32
-				v2a := uint64(r12[l]) + 0x8
-				var v2 uint64
-				if v2a < shEnd4 && v2a&3 == 0 {
-					v2 = runtime.Load32(sh, v2a)
-				} else {
-					v2x, v2ok := w.TryLoad(nil, runtime.SpaceShared, v2a, 4, l)
-					if !v2ok {
-						flt.Note(1, l, runtime.SpaceShared, v2a, 4, "testdata/ptx/reduce_shared.ptx:221")
-						continue
-					}
-					v2 = v2x
-				}
-				// 222: max.f32
-				v3 := uint64(isa.MaxF32(uint32(v1), uint32(v2), false))
-				r33[l] = v3
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX lines 223: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 223: st.shared.f32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r33[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:223")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 223: st.shared.f32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(r33[l])
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:223")
-				}
-			}
-		}
-	}
-}
-
-// reduceMaxB19 runs b19 of kernel reduce_max, PTX lines 229-232.
-func reduceMaxB19(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r34 := w.Reg(34)
-	// PTX lines 229: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 229: ld.shared.f32
-				v1a := uint64(r12[l]) + 0x0
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:229")
-						continue
-					}
-					v1 = v1x
-				}
-				r34[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 229: ld.shared.f32
-				v1a := uint64(r12[l]) + 0x0
-				var v1 uint64
-				if v1a < shEnd4 && v1a&3 == 0 {
-					v1 = runtime.Load32(sh, v1a)
-				} else {
-					v1x, v1ok := w.TryLoad(nil, runtime.SpaceShared, v1a, 4, l)
-					if !v1ok {
-						flt.Note(0, l, runtime.SpaceShared, v1a, 4, "testdata/ptx/reduce_shared.ptx:229")
-						continue
-					}
-					v1 = v1x
-				}
-				r34[l] = v1
-			}
-		}
-		flt.Raise(w)
-	}
-	// PTX line 230: ld.shared.f32
-	u2 := w.LoadUniform(runtime.SpaceShared, 0x404, 4, m, "testdata/ptx/reduce_shared.ptx:230")
-	// PTX lines 231, 232: lane-local, one loop over the lanes
-	{
-		sh := w.SharedMem()
-		shEnd4 := runtime.AccessEnd(sh, 4)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 231: max.f32
-				v3 := uint64(isa.MaxF32(uint32(r34[l]), uint32(u2), false))
-				// 232: st.shared.f32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(v3)
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:232")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 231: max.f32
-				v3 := uint64(isa.MaxF32(uint32(r34[l]), uint32(u2), false))
-				// 232: st.shared.f32
-				s4 := uint64(r12[l]) + 0x0
-				s4v := uint64(v3)
-				if s4 < shEnd4 && s4&3 == 0 {
-					runtime.Store32(sh, s4, s4v)
-				} else {
-					w.StoreLane(nil, runtime.SpaceShared, s4, 4, s4v, l, "testdata/ptx/reduce_shared.ptx:232")
-				}
-			}
-		}
-	}
-}
-
-// reduceMaxB20 runs b20 of kernel reduce_max, PTX lines 237-242.
-func reduceMaxB20(w *runtime.Warp, m uint32) {
-	r2 := w.Reg(2)
-	r40 := w.Reg(40)
-	k0 := uint64(0x4)
-	// PTX line 237: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/reduce_shared.ptx:237")
-	// PTX line 238: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 239, 240: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 239: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-				// 240: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r40[l] = v4
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 239: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-				// 240: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r40[l] = v4
-			}
-		}
-	}
-	// PTX line 241: ld.shared.f32
-	u5 := w.LoadUniform(runtime.SpaceShared, 0x400, 4, m, "testdata/ptx/reduce_shared.ptx:241")
-	// PTX lines 242: lane-local, one loop over the lanes
-	{
-		s6w := w.Window(3)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 242: st.global.f32
-				s6 := uint64(r40[l]) + 0x0
-				s6v := uint64(u5)
-				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-					runtime.Store32(s6w.Mem, s6o, s6v)
-				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/reduce_shared.ptx:242")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 242: st.global.f32
-				s6 := uint64(r40[l]) + 0x0
-				s6v := uint64(u5)
-				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-					runtime.Store32(s6w.Mem, s6o, s6v)
-				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/reduce_shared.ptx:242")
-				}
-			}
-		}
 	}
 }

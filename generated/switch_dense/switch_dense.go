@@ -98,7 +98,9 @@ func init() {
 	switchDenseFunc.Blocks = make([]runtime.Block, 32)
 	// b0, PTX lines 22-27; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 0, m, -1, 0)
+		}},
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    19,
@@ -111,7 +113,9 @@ func init() {
 	}
 	// b1 ($L__BB0_16), PTX lines 46-46
 	switchDenseFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 1, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -123,7 +127,9 @@ func init() {
 	}
 	// b2 ($L__BB0_9), PTX lines 49-49; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 2, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    23,
@@ -136,7 +142,9 @@ func init() {
 	}
 	// b3 ($L__BB0_18), PTX lines 56-56
 	switchDenseFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 3, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -148,7 +156,9 @@ func init() {
 	}
 	// b4 ($L__BB0_6), PTX lines 59-59; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 4, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    25,
@@ -161,7 +171,9 @@ func init() {
 	}
 	// b5 ($L__BB0_17), PTX lines 63-63
 	switchDenseFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 5, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -173,7 +185,9 @@ func init() {
 	}
 	// b6 ($L__BB0_13), PTX lines 66-66; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 6, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    26,
@@ -186,7 +200,9 @@ func init() {
 	}
 	// b7 ($L__BB0_19), PTX lines 70-70
 	switchDenseFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 7, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -198,7 +214,9 @@ func init() {
 	}
 	// b8 ($L__BB0_4), PTX lines 73-73; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 8, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    27,
@@ -211,7 +229,9 @@ func init() {
 	}
 	// b9 ($L__BB0_5), PTX lines 77-77
 	switchDenseFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 9, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -223,7 +243,9 @@ func init() {
 	}
 	// b10 ($L__BB0_11), PTX lines 80-80; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 10, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    28,
@@ -236,7 +258,9 @@ func init() {
 	}
 	// b11 ($L__BB0_12), PTX lines 84-88
 	switchDenseFunc.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 11, m, -1, 0)
+		}},
 		PTXInstrs: 6,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -248,7 +272,9 @@ func init() {
 	}
 	// b12 ($L__BB0_7), PTX lines 91-91; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB12},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 12, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    29,
@@ -261,7 +287,9 @@ func init() {
 	}
 	// b13 ($L__BB0_8), PTX lines 95-95
 	switchDenseFunc.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 13, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -273,7 +301,9 @@ func init() {
 	}
 	// b14 ($L__BB0_14), PTX lines 98-98; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[14] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB14},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 14, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    30,
@@ -286,7 +316,9 @@ func init() {
 	}
 	// b15 ($L__BB0_20), PTX lines 102-102
 	switchDenseFunc.Blocks[15] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB15},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 15, m, -1, 0)
+		}},
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -298,7 +330,9 @@ func init() {
 	}
 	// b16 ($L__BB0_21), PTX lines 104-109
 	switchDenseFunc.Blocks[16] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB16},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 16, m, -1, 0)
+		}},
 		PTXInstrs: 6,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -331,7 +365,9 @@ func init() {
 	}
 	// b19, PTX lines 30-36; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[19] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB19},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 19, m, -1, 0)
+		}},
 		PTXInstrs: 8,
 		Term: runtime.Term{
 			Alt:    20,
@@ -344,7 +380,9 @@ func init() {
 	}
 	// b20, PTX lines 39-39; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[20] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB20},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 20, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    21,
@@ -357,7 +395,9 @@ func init() {
 	}
 	// b21, PTX lines 42-42; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[21] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB21},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 21, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    22,
@@ -381,7 +421,9 @@ func init() {
 	}
 	// b23, PTX lines 52-52; divergent, reconverges at the exit
 	switchDenseFunc.Blocks[23] = runtime.Block{
-		Code:      []runtime.Instr{switchDenseB23},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDenseRun(w, 23, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    24,
@@ -478,7 +520,9 @@ func init() {
 	switchDefaultFunc.Blocks = make([]runtime.Block, 31)
 	// b0, PTX lines 130-135; divergent, reconverges at block 16 (b16 ($L__BB1_23))
 	switchDefaultFunc.Blocks[0] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB0},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 0, m, -1, 0)
+		}},
 		PTXInstrs: 7,
 		Term: runtime.Term{
 			Alt:    17,
@@ -491,7 +535,9 @@ func init() {
 	}
 	// b1 ($L__BB1_9), PTX lines 150-150; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[1] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB1},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 1, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    19,
@@ -504,7 +550,9 @@ func init() {
 	}
 	// b2 ($L__BB1_13), PTX lines 154-154; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[2] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB2},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 2, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    20,
@@ -517,7 +565,9 @@ func init() {
 	}
 	// b3 ($L__BB1_16), PTX lines 164-164
 	switchDefaultFunc.Blocks[3] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB3},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 3, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -529,7 +579,9 @@ func init() {
 	}
 	// b4 ($L__BB1_2), PTX lines 167-167; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[4] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB4},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 4, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    23,
@@ -542,7 +594,9 @@ func init() {
 	}
 	// b5 ($L__BB1_5), PTX lines 178-178
 	switchDefaultFunc.Blocks[5] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB5},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 5, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -554,7 +608,9 @@ func init() {
 	}
 	// b6 ($L__BB1_6), PTX lines 181-181; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[6] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB6},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 6, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    26,
@@ -567,7 +623,9 @@ func init() {
 	}
 	// b7 ($L__BB1_8), PTX lines 188-188
 	switchDefaultFunc.Blocks[7] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB7},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 7, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -579,7 +637,9 @@ func init() {
 	}
 	// b8 ($L__BB1_10), PTX lines 191-191; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[8] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB8},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 8, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    28,
@@ -592,7 +652,9 @@ func init() {
 	}
 	// b9 ($L__BB1_12), PTX lines 198-198
 	switchDefaultFunc.Blocks[9] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB9},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 9, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -604,7 +666,9 @@ func init() {
 	}
 	// b10 ($L__BB1_17), PTX lines 201-201
 	switchDefaultFunc.Blocks[10] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB10},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 10, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -616,7 +680,9 @@ func init() {
 	}
 	// b11 ($L__BB1_19), PTX lines 204-204
 	switchDefaultFunc.Blocks[11] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB11},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 11, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -628,7 +694,9 @@ func init() {
 	}
 	// b12 ($L__BB1_18), PTX lines 207-207
 	switchDefaultFunc.Blocks[12] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB12},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 12, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -640,7 +708,9 @@ func init() {
 	}
 	// b13 ($L__BB1_20), PTX lines 210-210
 	switchDefaultFunc.Blocks[13] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB13},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 13, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -652,7 +722,9 @@ func init() {
 	}
 	// b14 ($L__BB1_21), PTX lines 213-213
 	switchDefaultFunc.Blocks[14] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB14},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 14, m, -1, 0)
+		}},
 		PTXInstrs: 1,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -664,7 +736,9 @@ func init() {
 	}
 	// b15 ($L__BB1_22), PTX lines 215-217
 	switchDefaultFunc.Blocks[15] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB15},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 15, m, -1, 0)
+		}},
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
@@ -687,7 +761,9 @@ func init() {
 	}
 	// b17, PTX lines 138-146; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[17] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB17},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 17, m, -1, 0)
+		}},
 		PTXInstrs: 10,
 		Term: runtime.Term{
 			Alt:    18,
@@ -722,7 +798,9 @@ func init() {
 	}
 	// b20, PTX lines 157-157; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[20] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB20},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 20, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    21,
@@ -735,7 +813,9 @@ func init() {
 	}
 	// b21, PTX lines 160-160; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[21] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB21},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 21, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    22,
@@ -759,7 +839,9 @@ func init() {
 	}
 	// b23, PTX lines 170-171; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[23] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB23},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 23, m, -1, 0)
+		}},
 		PTXInstrs: 3,
 		Term: runtime.Term{
 			Alt:    24,
@@ -772,7 +854,9 @@ func init() {
 	}
 	// b24, PTX lines 174-174; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[24] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB24},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 24, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    25,
@@ -796,7 +880,9 @@ func init() {
 	}
 	// b26, PTX lines 184-184; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[26] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB26},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 26, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    27,
@@ -820,7 +906,9 @@ func init() {
 	}
 	// b28, PTX lines 194-194; divergent, reconverges at block 15 (b15 ($L__BB1_22))
 	switchDefaultFunc.Blocks[28] = runtime.Block{
-		Code:      []runtime.Instr{switchDefaultB28},
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			switchDefaultRun(w, 28, m, -1, 0)
+		}},
 		PTXInstrs: 2,
 		Term: runtime.Term{
 			Alt:    29,
@@ -875,7 +963,59 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 		var next int32
 		switch pc {
 		case 0:
-			switchDenseB0(w, m)
+			// b0, PTX lines 22-27; divergent, reconverges at the exit
+			{
+				r4 := w.Reg(4)
+				// PTX line 22: ld.param.u32
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/switch_dense.ptx:22")
+				// PTX line 23: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 24: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 25, 26, 27: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 25: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 26: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 27: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 25: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 26: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 27: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[0]
 			if t == m {
 				next = 17
@@ -885,10 +1025,71 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 1:
-			switchDenseB1(w, m)
+			// b1 ($L__BB0_16), PTX lines 46-46
+			{
+				r4 := w.Reg(4)
+				r9 := w.Reg(9)
+				r11 := w.Reg(11)
+				// PTX lines 46: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 46: add.s32
+							v1 := uint64(uint32(r9[l]) + uint32(r4[l]))
+							r11[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 46: add.s32
+							v1 := uint64(uint32(r9[l]) + uint32(r4[l]))
+							r11[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 16
 		case 2:
-			switchDenseB2(w, m)
+			// b2 ($L__BB0_9), PTX lines 49-49; divergent, reconverges at the exit
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x5)
+				// PTX lines 49: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 49: setp.gt.s32
+							c1t := int32(r10[l]) > int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 49: setp.gt.s32
+							c1t := int32(r10[l]) > int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[4]
 			if t == m {
 				next = 6
@@ -898,10 +1099,71 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 3:
-			switchDenseB3(w, m)
+			// b3 ($L__BB0_18), PTX lines 56-56
+			{
+				r4 := w.Reg(4)
+				r9 := w.Reg(9)
+				r11 := w.Reg(11)
+				// PTX lines 56: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 56: sub.s32
+							v1 := uint64(uint32(r4[l]) - uint32(r9[l]))
+							r11[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 56: sub.s32
+							v1 := uint64(uint32(r4[l]) - uint32(r9[l]))
+							r11[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 16
 		case 4:
-			switchDenseB4(w, m)
+			// b4 ($L__BB0_6), PTX lines 59-59; divergent, reconverges at the exit
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x2)
+				// PTX lines 59: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 59: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 59: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[6] = p6
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[6]
 			if t == m {
 				next = 5
@@ -911,10 +1173,71 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 5:
-			switchDenseB5(w, m)
+			// b5 ($L__BB0_17), PTX lines 63-63
+			{
+				r9 := w.Reg(9)
+				r11 := w.Reg(11)
+				k0 := uint64(0x55)
+				// PTX lines 63: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 63: xor.b32
+							v1 := uint64(uint32(r9[l]) ^ uint32(k0))
+							r11[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 63: xor.b32
+							v1 := uint64(uint32(r9[l]) ^ uint32(k0))
+							r11[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 16
 		case 6:
-			switchDenseB6(w, m)
+			// b6 ($L__BB0_13), PTX lines 66-66; divergent, reconverges at the exit
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x6)
+				// PTX lines 66: lane-local, one loop over the lanes
+				{
+					p7 := w.P[7]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 66: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 66: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p7 = p7&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[7] = p7
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[7]
 			if t == m {
 				next = 7
@@ -924,10 +1247,70 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 7:
-			switchDenseB7(w, m)
+			// b7 ($L__BB0_19), PTX lines 70-70
+			{
+				r9 := w.Reg(9)
+				r11 := w.Reg(11)
+				// PTX lines 70: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 70: mul.lo.s32
+							v1 := uint64(uint32(r9[l]) * uint32(r9[l]))
+							r11[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 70: mul.lo.s32
+							v1 := uint64(uint32(r9[l]) * uint32(r9[l]))
+							r11[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 16
 		case 8:
-			switchDenseB8(w, m)
+			// b8 ($L__BB0_4), PTX lines 73-73; divergent, reconverges at the exit
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x1)
+				// PTX lines 73: lane-local, one loop over the lanes
+				{
+					p8 := w.P[8]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 73: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p8 = p8&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 73: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p8 = p8&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[8] = p8
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[8]
 			if t == m {
 				next = 9
@@ -937,10 +1320,71 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 9:
-			switchDenseB9(w, m)
+			// b9 ($L__BB0_5), PTX lines 77-77
+			{
+				r9 := w.Reg(9)
+				r11 := w.Reg(11)
+				k0 := uint64(0x3)
+				// PTX lines 77: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 77: mul.lo.s32
+							v1 := uint64(uint32(r9[l]) * uint32(k0))
+							r11[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 77: mul.lo.s32
+							v1 := uint64(uint32(r9[l]) * uint32(k0))
+							r11[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 16
 		case 10:
-			switchDenseB10(w, m)
+			// b10 ($L__BB0_11), PTX lines 80-80; divergent, reconverges at the exit
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x5)
+				// PTX lines 80: lane-local, one loop over the lanes
+				{
+					p9 := w.P[9]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 80: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p9 = p9&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 80: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p9 = p9&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[9] = p9
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[9]
 			if t == m {
 				next = 11
@@ -950,10 +1394,90 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 11:
-			switchDenseB11(w, m)
+			// b11 ($L__BB0_12), PTX lines 84-88
+			{
+				r9 := w.Reg(9)
+				r11 := w.Reg(11)
+				k0 := uint64(0x92492493)
+				k1 := uint64(0x1)
+				k2 := uint64(0x1f)
+				k3 := uint64(0x2)
+				// PTX lines 84, 85, 86, 87, 88: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 84: mul.hi.s32
+							v1 := uint64(uint32(isa.MulHi(r9[l], k0, 32, true)))
+							// 85: mad.lo.s32
+							v2 := uint64(uint32(uint32(r9[l])*uint32(k1) + uint32(v1)))
+							// 86: shr.u32
+							v3 := uint64(uint32(v2) >> uint32(k2))
+							// 87: shr.s32
+							v4 := uint64(uint32(int32(v2) >> uint32(k3)))
+							// 88: add.s32
+							v5 := uint64(uint32(v4) + uint32(v3))
+							r11[l] = v5
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 84: mul.hi.s32
+							v1 := uint64(uint32(isa.MulHi(r9[l], k0, 32, true)))
+							// 85: mad.lo.s32
+							v2 := uint64(uint32(uint32(r9[l])*uint32(k1) + uint32(v1)))
+							// 86: shr.u32
+							v3 := uint64(uint32(v2) >> uint32(k2))
+							// 87: shr.s32
+							v4 := uint64(uint32(int32(v2) >> uint32(k3)))
+							// 88: add.s32
+							v5 := uint64(uint32(v4) + uint32(v3))
+							r11[l] = v5
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 16
 		case 12:
-			switchDenseB12(w, m)
+			// b12 ($L__BB0_7), PTX lines 91-91; divergent, reconverges at the exit
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x3)
+				// PTX lines 91: lane-local, one loop over the lanes
+				{
+					p10 := w.P[10]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 91: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p10 = p10&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 91: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p10 = p10&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[10] = p10
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[10]
 			if t == m {
 				next = 13
@@ -963,10 +1487,71 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 13:
-			switchDenseB13(w, m)
+			// b13 ($L__BB0_8), PTX lines 95-95
+			{
+				r9 := w.Reg(9)
+				r11 := w.Reg(11)
+				k0 := uint64(0x2)
+				// PTX lines 95: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 95: shl.b32
+							v1 := uint64(uint32(r9[l]) << uint32(k0))
+							r11[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 95: shl.b32
+							v1 := uint64(uint32(r9[l]) << uint32(k0))
+							r11[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 16
 		case 14:
-			switchDenseB14(w, m)
+			// b14 ($L__BB0_14), PTX lines 98-98; divergent, reconverges at the exit
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x7)
+				// PTX lines 98: lane-local, one loop over the lanes
+				{
+					p11 := w.P[11]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 98: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p11 = p11&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 98: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p11 = p11&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[11] = p11
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[11]
 			if t == m {
 				next = 15
@@ -976,17 +1561,184 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 15:
-			switchDenseB15(w, m)
+			// b15 ($L__BB0_20), PTX lines 102-102
+			{
+				r9 := w.Reg(9)
+				r11 := w.Reg(11)
+				// PTX lines 102: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 102: not.b32
+							v1 := uint64(^uint32(r9[l]))
+							r11[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 102: not.b32
+							v1 := uint64(^uint32(r9[l]))
+							r11[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 16
 		case 16:
-			switchDenseB16(w, m)
+			// b16 ($L__BB0_21), PTX lines 104-109
+			{
+				r4 := w.Reg(4)
+				r11 := w.Reg(11)
+				k0 := uint64(0x2)
+				// PTX line 104: ld.param.u64
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/switch_dense.ptx:104")
+				// PTX line 105: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 106, 107, 108, 109: lane-local, one loop over the lanes
+				{
+					s6w := w.Window(0)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 106: cvt.s64.s32
+							v3 := uint64(uint64(int32(r4[l])))
+							// 107: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 108: add.s64
+							v5 := uint64(uint64(u2) + uint64(v4))
+							// 109: st.global.u32
+							s6 := uint64(v5) + 0x0
+							s6v := uint64(r11[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/switch_dense.ptx:109")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 106: cvt.s64.s32
+							v3 := uint64(uint64(int32(r4[l])))
+							// 107: shl.b64
+							v4 := uint64(uint64(v3) << uint32(k0))
+							// 108: add.s64
+							v5 := uint64(uint64(u2) + uint64(v4))
+							// 109: st.global.u32
+							s6 := uint64(v5) + 0x0
+							s6v := uint64(r11[l])
+							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
+								runtime.Store32(s6w.Mem, s6o, s6v)
+							} else {
+								w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/switch_dense.ptx:109")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 17
 		case 17:
+			// b17 ($L__BB0_22), PTX line 110; ret
 			next = 31
 		case 18:
+			// b18 ($L__BB0_15), PTX line 112
 			return pc, budget
 		case 19:
-			switchDenseB19(w, m)
+			// b19, PTX lines 30-36; divergent, reconverges at the exit
+			{
+				r4 := w.Reg(4)
+				r9 := w.Reg(9)
+				r10 := w.Reg(10)
+				k0 := uint64(0x4)
+				k1 := uint64(0x7)
+				k2 := uint64(0x3)
+				// PTX line 30: ld.param.u64
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/switch_dense.ptx:30")
+				// PTX line 31: cvta.to.global.u64, warp-uniform
+				u2 := uint64(u1)
+				// PTX lines 32, 33, 34, 35, 36: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v5aw := w.Window(1)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 32: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 33: add.s64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 34: ld.global.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/switch_dense.ptx:34")
+									continue
+								}
+								v5 = v5x
+							}
+							r9[l] = v5
+							// 35: and.b32
+							v6 := uint64(uint32(v5) & uint32(k1))
+							r10[l] = v6
+							// 36: setp.gt.s32
+							c7t := int32(v6) > int32(k2)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p1 = p1&^(1<<l) | c7b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 32: mul.wide.s32
+							v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 33: add.s64
+							v4 := uint64(uint64(u2) + uint64(v3))
+							// 34: ld.global.u32
+							v5a := uint64(v4) + 0x0
+							var v5 uint64
+							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
+								v5 = runtime.Load32(v5aw.Mem, v5ao)
+							} else {
+								v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
+								if !v5ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/switch_dense.ptx:34")
+									continue
+								}
+								v5 = v5x
+							}
+							r9[l] = v5
+							// 35: and.b32
+							v6 := uint64(uint32(v5) & uint32(k1))
+							r10[l] = v6
+							// 36: setp.gt.s32
+							c7t := int32(v6) > int32(k2)
+							c7 := c7t
+							c7b0 := uint32(0)
+							if c7 {
+								c7b0 = 1
+							}
+							p1 = p1&^(1<<l) | c7b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[1]
 			if t == m {
 				next = 2
@@ -996,7 +1748,43 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 20:
-			switchDenseB20(w, m)
+			// b20, PTX lines 39-39; divergent, reconverges at the exit
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x1)
+				// PTX lines 39: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 39: setp.gt.s32
+							c1t := int32(r10[l]) > int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 39: setp.gt.s32
+							c1t := int32(r10[l]) > int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[2]
 			if t == m {
 				next = 4
@@ -1006,7 +1794,43 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 21:
-			switchDenseB21(w, m)
+			// b21, PTX lines 42-42; divergent, reconverges at the exit
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x0)
+				// PTX lines 42: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 42: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 42: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[3]
 			if t == m {
 				next = 1
@@ -1016,9 +1840,46 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 22:
+			// b22, PTX line 43
 			next = 8
 		case 23:
-			switchDenseB23(w, m)
+			// b23, PTX lines 52-52; divergent, reconverges at the exit
+			{
+				r10 := w.Reg(10)
+				k0 := uint64(0x4)
+				// PTX lines 52: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 52: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 52: setp.eq.s32
+							c1t := uint32(r10[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[5]
 			if t == m {
 				next = 3
@@ -1028,18 +1889,25 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				return pc, budget
 			}
 		case 24:
+			// b24, PTX line 53
 			next = 10
 		case 25:
+			// b25, PTX line 60
 			next = 12
 		case 26:
+			// b26, PTX line 67
 			next = 14
 		case 27:
+			// b27, PTX line 74
 			next = 18
 		case 28:
+			// b28, PTX line 81
 			next = 18
 		case 29:
+			// b29, PTX line 92
 			next = 18
 		case 30:
+			// b30, PTX line 99
 			next = 18
 		default:
 			return pc, budget
@@ -1058,7 +1926,59 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 		var next int32
 		switch pc {
 		case 0:
-			switchDefaultB0(w, m)
+			// b0, PTX lines 130-135; divergent, reconverges at block 16 (b16 ($L__BB1_23))
+			{
+				r4 := w.Reg(4)
+				// PTX line 130: ld.param.u32
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/switch_dense.ptx:130")
+				// PTX line 131: mov.u32, warp-uniform
+				u2 := uint64(uint64(w.CTAID().X))
+				// PTX line 132: mov.u32, warp-uniform
+				u3 := uint64(uint64(w.NTID().X))
+				// PTX lines 133, 134, 135: lane-local, one loop over the lanes
+				{
+					p0 := w.P[0]
+					tid0 := &w.Tid[0]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 133: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 134: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 135: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 133: mov.u32
+							v4 := uint64(uint64(tid0[l]))
+							// 134: mad.lo.s32
+							v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
+							r4[l] = v5
+							// 135: setp.ge.s32
+							c6t := int32(v5) >= int32(u1)
+							c6 := c6t
+							c6b0 := uint32(0)
+							if c6 {
+								c6b0 = 1
+							}
+							p0 = p0&^(1<<l) | c6b0<<l
+						}
+					}
+					w.P[0] = p0
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[0]
 			if t == m {
 				next = 16
@@ -1068,7 +1988,43 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 1:
-			switchDefaultB1(w, m)
+			// b1 ($L__BB1_9), PTX lines 150-150; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x5)
+				// PTX lines 150: lane-local, one loop over the lanes
+				{
+					p2 := w.P[2]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 150: setp.gt.s32
+							c1t := int32(r12[l]) > int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 150: setp.gt.s32
+							c1t := int32(r12[l]) > int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p2 = p2&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[2] = p2
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[2]
 			if t == m {
 				next = 2
@@ -1083,7 +2039,43 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 2:
-			switchDefaultB2(w, m)
+			// b2 ($L__BB1_13), PTX lines 154-154; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x6)
+				// PTX lines 154: lane-local, one loop over the lanes
+				{
+					p3 := w.P[3]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 154: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 154: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p3 = p3&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[3] = p3
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[3]
 			if t == m {
 				next = 11
@@ -1103,10 +2095,70 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 3:
-			switchDefaultB3(w, m)
+			// b3 ($L__BB1_16), PTX lines 164-164
+			{
+				r13 := w.Reg(13)
+				k0 := uint64(0x62)
+				// PTX lines 164: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 164: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 164: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 15
 		case 4:
-			switchDefaultB4(w, m)
+			// b4 ($L__BB1_2), PTX lines 167-167; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x1)
+				// PTX lines 167: lane-local, one loop over the lanes
+				{
+					p6 := w.P[6]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 167: setp.gt.s32
+							c1t := int32(r12[l]) > int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 167: setp.gt.s32
+							c1t := int32(r12[l]) > int32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p6 = p6&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[6] = p6
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[6]
 			if t == m {
 				next = 6
@@ -1121,10 +2173,70 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 5:
-			switchDefaultB5(w, m)
+			// b5 ($L__BB1_5), PTX lines 178-178
+			{
+				r13 := w.Reg(13)
+				k0 := uint64(0x15)
+				// PTX lines 178: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 178: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 178: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 15
 		case 6:
-			switchDefaultB6(w, m)
+			// b6 ($L__BB1_6), PTX lines 181-181; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x2)
+				// PTX lines 181: lane-local, one loop over the lanes
+				{
+					p9 := w.P[9]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 181: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p9 = p9&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 181: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p9 = p9&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[9] = p9
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[9]
 			if t == m {
 				next = 10
@@ -1144,10 +2256,70 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 7:
-			switchDefaultB7(w, m)
+			// b7 ($L__BB1_8), PTX lines 188-188
+			{
+				r13 := w.Reg(13)
+				k0 := uint64(0x2b)
+				// PTX lines 188: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 188: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 188: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 15
 		case 8:
-			switchDefaultB8(w, m)
+			// b8 ($L__BB1_10), PTX lines 191-191; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x4)
+				// PTX lines 191: lane-local, one loop over the lanes
+				{
+					p11 := w.P[11]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 191: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p11 = p11&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 191: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p11 = p11&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[11] = p11
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[11]
 			if t == m {
 				next = 12
@@ -1167,30 +2339,314 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 9:
-			switchDefaultB9(w, m)
+			// b9 ($L__BB1_12), PTX lines 198-198
+			{
+				r13 := w.Reg(13)
+				k0 := uint64(0x41)
+				// PTX lines 198: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 198: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 198: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 15
 		case 10:
-			switchDefaultB10(w, m)
+			// b10 ($L__BB1_17), PTX lines 201-201
+			{
+				r13 := w.Reg(13)
+				k0 := uint64(0x20)
+				// PTX lines 201: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 201: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 201: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 15
 		case 11:
-			switchDefaultB11(w, m)
+			// b11 ($L__BB1_19), PTX lines 204-204
+			{
+				r13 := w.Reg(13)
+				k0 := uint64(0x4c)
+				// PTX lines 204: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 204: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 204: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 15
 		case 12:
-			switchDefaultB12(w, m)
+			// b12 ($L__BB1_18), PTX lines 207-207
+			{
+				r13 := w.Reg(13)
+				k0 := uint64(0x36)
+				// PTX lines 207: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 207: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 207: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 15
 		case 13:
-			switchDefaultB13(w, m)
+			// b13 ($L__BB1_20), PTX lines 210-210
+			{
+				r13 := w.Reg(13)
+				k0 := uint64(0x57)
+				// PTX lines 210: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 210: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 210: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 15
 		case 14:
-			switchDefaultB14(w, m)
+			// b14 ($L__BB1_21), PTX lines 213-213
+			{
+				r13 := w.Reg(13)
+				k0 := uint64(0xffffffff)
+				// PTX lines 213: lane-local, one loop over the lanes
+				{
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 213: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 213: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 15
 		case 15:
-			switchDefaultB15(w, m)
+			// b15 ($L__BB1_22), PTX lines 215-217
+			{
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r13 := w.Reg(13)
+				k0 := uint64(0x2)
+				// PTX lines 215, 216, 217: lane-local, one loop over the lanes
+				{
+					s3w := w.Window(2)
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 215: shl.b64
+							v1 := uint64(uint64(r9[l]) << uint32(k0))
+							// 216: add.s64
+							v2 := uint64(uint64(r8[l]) + uint64(v1))
+							// 217: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r13[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/switch_dense.ptx:217")
+							}
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 215: shl.b64
+							v1 := uint64(uint64(r9[l]) << uint32(k0))
+							// 216: add.s64
+							v2 := uint64(uint64(r8[l]) + uint64(v1))
+							// 217: st.global.u32
+							s3 := uint64(v2) + 0x0
+							s3v := uint64(r13[l])
+							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
+								runtime.Store32(s3w.Mem, s3o, s3v)
+							} else {
+								w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/switch_dense.ptx:217")
+							}
+						}
+					}
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			next = 16
 		case 16:
+			// b16 ($L__BB1_23), PTX line 218; ret
 			next = 30
 		case 17:
-			switchDefaultB17(w, m)
+			// b17, PTX lines 138-146; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+			{
+				r4 := w.Reg(4)
+				r8 := w.Reg(8)
+				r9 := w.Reg(9)
+				r12 := w.Reg(12)
+				k0 := uint64(0x4)
+				k1 := uint64(0x3)
+				// PTX line 138: ld.param.u64
+				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/switch_dense.ptx:138")
+				// PTX line 139: ld.param.u64
+				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/switch_dense.ptx:139")
+				// PTX line 140: cvta.to.global.u64, warp-uniform
+				u3 := uint64(u2)
+				// PTX line 141: cvta.to.global.u64, warp-uniform
+				u4 := uint64(u1)
+				runtime.Broadcast(r8, m, u4)
+				// PTX lines 142, 143, 144, 145, 146: lane-local, one loop over the lanes
+				{
+					p1 := w.P[1]
+					v8aw := w.Window(3)
+					var flt runtime.LaneFault
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 142: cvt.s64.s32
+							v5 := uint64(uint64(int32(r4[l])))
+							r9[l] = v5
+							// 143: mul.wide.s32
+							v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 144: add.s64
+							v7 := uint64(uint64(u3) + uint64(v6))
+							// 145: ld.global.u32
+							v8a := uint64(v7) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/switch_dense.ptx:145")
+									continue
+								}
+								v8 = v8x
+							}
+							r12[l] = v8
+							// 146: setp.gt.s32
+							c9t := int32(v8) > int32(k1)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 142: cvt.s64.s32
+							v5 := uint64(uint64(int32(r4[l])))
+							r9[l] = v5
+							// 143: mul.wide.s32
+							v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
+							// 144: add.s64
+							v7 := uint64(uint64(u3) + uint64(v6))
+							// 145: ld.global.u32
+							v8a := uint64(v7) + 0x0
+							var v8 uint64
+							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
+								v8 = runtime.Load32(v8aw.Mem, v8ao)
+							} else {
+								v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
+								if !v8ok {
+									flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/switch_dense.ptx:145")
+									continue
+								}
+								v8 = v8x
+							}
+							r12[l] = v8
+							// 146: setp.gt.s32
+							c9t := int32(v8) > int32(k1)
+							c9 := c9t
+							c9b0 := uint32(0)
+							if c9 {
+								c9b0 = 1
+							}
+							p1 = p1&^(1<<l) | c9b0<<l
+						}
+					}
+					flt.Raise(w)
+					w.P[1] = p1
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[1]
 			if t == m {
 				next = 1
@@ -1200,11 +2656,49 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 18:
+			// b18, PTX line 147
 			next = 4
 		case 19:
+			// b19, PTX line 151
 			next = 8
 		case 20:
-			switchDefaultB20(w, m)
+			// b20, PTX lines 157-157; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x7)
+				// PTX lines 157: lane-local, one loop over the lanes
+				{
+					p4 := w.P[4]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 157: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 157: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p4 = p4&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[4] = p4
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[4]
 			if t == m {
 				next = 13
@@ -1224,7 +2718,43 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 21:
-			switchDefaultB21(w, m)
+			// b21, PTX lines 160-160; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x8)
+				// PTX lines 160: lane-local, one loop over the lanes
+				{
+					p5 := w.P[5]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 160: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 160: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p5 = p5&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[5] = p5
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[5]
 			if t == m {
 				next = 3
@@ -1244,9 +2774,54 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 22:
+			// b22, PTX line 161
 			next = 14
 		case 23:
-			switchDefaultB23(w, m)
+			// b23, PTX lines 170-171; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+			{
+				r12 := w.Reg(12)
+				r13 := w.Reg(13)
+				k0 := uint64(0xa)
+				k1 := uint64(0x0)
+				// PTX lines 170, 171: lane-local, one loop over the lanes
+				{
+					p7 := w.P[7]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 170: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+							// 171: setp.eq.s32
+							c2t := uint32(r12[l]) == uint32(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p7 = p7&^(1<<l) | c2b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 170: mov.b32
+							v1 := uint64(k0)
+							r13[l] = v1
+							// 171: setp.eq.s32
+							c2t := uint32(r12[l]) == uint32(k1)
+							c2 := c2t
+							c2b0 := uint32(0)
+							if c2 {
+								c2b0 = 1
+							}
+							p7 = p7&^(1<<l) | c2b0<<l
+						}
+					}
+					w.P[7] = p7
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[7]
 			if t == m {
 				next = 15
@@ -1266,7 +2841,43 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 24:
-			switchDefaultB24(w, m)
+			// b24, PTX lines 174-174; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x1)
+				// PTX lines 174: lane-local, one loop over the lanes
+				{
+					p8 := w.P[8]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 174: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p8 = p8&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 174: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p8 = p8&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[8] = p8
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[8]
 			if t == m {
 				next = 5
@@ -1286,9 +2897,46 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 25:
+			// b25, PTX line 175
 			next = 14
 		case 26:
-			switchDefaultB26(w, m)
+			// b26, PTX lines 184-184; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x3)
+				// PTX lines 184: lane-local, one loop over the lanes
+				{
+					p10 := w.P[10]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 184: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p10 = p10&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 184: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p10 = p10&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[10] = p10
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[10]
 			if t == m {
 				next = 7
@@ -1308,9 +2956,46 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 27:
+			// b27, PTX line 185
 			next = 14
 		case 28:
-			switchDefaultB28(w, m)
+			// b28, PTX lines 194-194; divergent, reconverges at block 15 (b15 ($L__BB1_22))
+			{
+				r12 := w.Reg(12)
+				k0 := uint64(0x5)
+				// PTX lines 194: lane-local, one loop over the lanes
+				{
+					p12 := w.P[12]
+					if m == 0xffffffff {
+						for l := range 32 {
+							// 194: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p12 = p12&^(1<<l) | c1b0<<l
+						}
+					} else {
+						for mm := m; mm != 0; mm &= mm - 1 {
+							l := bits.TrailingZeros32(mm) & 31
+							// 194: setp.eq.s32
+							c1t := uint32(r12[l]) == uint32(k0)
+							c1 := c1t
+							c1b0 := uint32(0)
+							if c1 {
+								c1b0 = 1
+							}
+							p12 = p12&^(1<<l) | c1b0<<l
+						}
+					}
+					w.P[12] = p12
+				}
+			}
+			if budget == 0 {
+				return pc, 0
+			}
 			t := m & w.P[12]
 			if t == m {
 				next = 9
@@ -1330,6 +3015,7 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				return pc, budget
 			}
 		case 29:
+			// b29, PTX line 195
 			next = 14
 		default:
 			return pc, budget
@@ -1338,1543 +3024,6 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			return pc, budget
 		}
 		pc, budget = next, budget-1
-	}
-}
-
-// switchDenseB0 runs b0 of kernel switch_dense, PTX lines 22-27.
-func switchDenseB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 22: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/switch_dense.ptx:22")
-	// PTX line 23: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 24: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 25, 26, 27: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 25: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 26: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 27: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 25: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 26: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 27: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// switchDenseB1 runs b1 ($L__BB0_16) of kernel switch_dense, PTX lines 46-46.
-func switchDenseB1(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	// PTX lines 46: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 46: add.s32
-				v1 := uint64(uint32(r9[l]) + uint32(r4[l]))
-				r11[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 46: add.s32
-				v1 := uint64(uint32(r9[l]) + uint32(r4[l]))
-				r11[l] = v1
-			}
-		}
-	}
-}
-
-// switchDenseB2 runs b2 ($L__BB0_9) of kernel switch_dense, PTX lines 49-49.
-func switchDenseB2(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x5)
-	// PTX lines 49: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 49: setp.gt.s32
-				c1t := int32(r10[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 49: setp.gt.s32
-				c1t := int32(r10[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[4] = p4
-	}
-}
-
-// switchDenseB3 runs b3 ($L__BB0_18) of kernel switch_dense, PTX lines 56-56.
-func switchDenseB3(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	// PTX lines 56: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 56: sub.s32
-				v1 := uint64(uint32(r4[l]) - uint32(r9[l]))
-				r11[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 56: sub.s32
-				v1 := uint64(uint32(r4[l]) - uint32(r9[l]))
-				r11[l] = v1
-			}
-		}
-	}
-}
-
-// switchDenseB4 runs b4 ($L__BB0_6) of kernel switch_dense, PTX lines 59-59.
-func switchDenseB4(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x2)
-	// PTX lines 59: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 59: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p6 = p6&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 59: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p6 = p6&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[6] = p6
-	}
-}
-
-// switchDenseB5 runs b5 ($L__BB0_17) of kernel switch_dense, PTX lines 63-63.
-func switchDenseB5(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	k0 := uint64(0x55)
-	// PTX lines 63: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 63: xor.b32
-				v1 := uint64(uint32(r9[l]) ^ uint32(k0))
-				r11[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 63: xor.b32
-				v1 := uint64(uint32(r9[l]) ^ uint32(k0))
-				r11[l] = v1
-			}
-		}
-	}
-}
-
-// switchDenseB6 runs b6 ($L__BB0_13) of kernel switch_dense, PTX lines 66-66.
-func switchDenseB6(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x6)
-	// PTX lines 66: lane-local, one loop over the lanes
-	{
-		p7 := w.P[7]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 66: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p7 = p7&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 66: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p7 = p7&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[7] = p7
-	}
-}
-
-// switchDenseB7 runs b7 ($L__BB0_19) of kernel switch_dense, PTX lines 70-70.
-func switchDenseB7(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	// PTX lines 70: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 70: mul.lo.s32
-				v1 := uint64(uint32(r9[l]) * uint32(r9[l]))
-				r11[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 70: mul.lo.s32
-				v1 := uint64(uint32(r9[l]) * uint32(r9[l]))
-				r11[l] = v1
-			}
-		}
-	}
-}
-
-// switchDenseB8 runs b8 ($L__BB0_4) of kernel switch_dense, PTX lines 73-73.
-func switchDenseB8(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x1)
-	// PTX lines 73: lane-local, one loop over the lanes
-	{
-		p8 := w.P[8]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 73: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p8 = p8&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 73: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p8 = p8&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[8] = p8
-	}
-}
-
-// switchDenseB9 runs b9 ($L__BB0_5) of kernel switch_dense, PTX lines 77-77.
-func switchDenseB9(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	k0 := uint64(0x3)
-	// PTX lines 77: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 77: mul.lo.s32
-				v1 := uint64(uint32(r9[l]) * uint32(k0))
-				r11[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 77: mul.lo.s32
-				v1 := uint64(uint32(r9[l]) * uint32(k0))
-				r11[l] = v1
-			}
-		}
-	}
-}
-
-// switchDenseB10 runs b10 ($L__BB0_11) of kernel switch_dense, PTX lines 80-80.
-func switchDenseB10(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x5)
-	// PTX lines 80: lane-local, one loop over the lanes
-	{
-		p9 := w.P[9]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 80: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p9 = p9&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 80: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p9 = p9&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[9] = p9
-	}
-}
-
-// switchDenseB11 runs b11 ($L__BB0_12) of kernel switch_dense, PTX lines 84-88.
-func switchDenseB11(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	k0 := uint64(0x92492493)
-	k1 := uint64(0x1)
-	k2 := uint64(0x1f)
-	k3 := uint64(0x2)
-	// PTX lines 84, 85, 86, 87, 88: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 84: mul.hi.s32
-				v1 := uint64(uint32(isa.MulHi(r9[l], k0, 32, true)))
-				// 85: mad.lo.s32
-				v2 := uint64(uint32(uint32(r9[l])*uint32(k1) + uint32(v1)))
-				// 86: shr.u32
-				v3 := uint64(uint32(v2) >> uint32(k2))
-				// 87: shr.s32
-				v4 := uint64(uint32(int32(v2) >> uint32(k3)))
-				// 88: add.s32
-				v5 := uint64(uint32(v4) + uint32(v3))
-				r11[l] = v5
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 84: mul.hi.s32
-				v1 := uint64(uint32(isa.MulHi(r9[l], k0, 32, true)))
-				// 85: mad.lo.s32
-				v2 := uint64(uint32(uint32(r9[l])*uint32(k1) + uint32(v1)))
-				// 86: shr.u32
-				v3 := uint64(uint32(v2) >> uint32(k2))
-				// 87: shr.s32
-				v4 := uint64(uint32(int32(v2) >> uint32(k3)))
-				// 88: add.s32
-				v5 := uint64(uint32(v4) + uint32(v3))
-				r11[l] = v5
-			}
-		}
-	}
-}
-
-// switchDenseB12 runs b12 ($L__BB0_7) of kernel switch_dense, PTX lines 91-91.
-func switchDenseB12(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x3)
-	// PTX lines 91: lane-local, one loop over the lanes
-	{
-		p10 := w.P[10]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 91: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p10 = p10&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 91: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p10 = p10&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[10] = p10
-	}
-}
-
-// switchDenseB13 runs b13 ($L__BB0_8) of kernel switch_dense, PTX lines 95-95.
-func switchDenseB13(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	k0 := uint64(0x2)
-	// PTX lines 95: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 95: shl.b32
-				v1 := uint64(uint32(r9[l]) << uint32(k0))
-				r11[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 95: shl.b32
-				v1 := uint64(uint32(r9[l]) << uint32(k0))
-				r11[l] = v1
-			}
-		}
-	}
-}
-
-// switchDenseB14 runs b14 ($L__BB0_14) of kernel switch_dense, PTX lines 98-98.
-func switchDenseB14(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x7)
-	// PTX lines 98: lane-local, one loop over the lanes
-	{
-		p11 := w.P[11]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 98: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p11 = p11&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 98: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p11 = p11&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[11] = p11
-	}
-}
-
-// switchDenseB15 runs b15 ($L__BB0_20) of kernel switch_dense, PTX lines 102-102.
-func switchDenseB15(w *runtime.Warp, m uint32) {
-	r9 := w.Reg(9)
-	r11 := w.Reg(11)
-	// PTX lines 102: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 102: not.b32
-				v1 := uint64(^uint32(r9[l]))
-				r11[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 102: not.b32
-				v1 := uint64(^uint32(r9[l]))
-				r11[l] = v1
-			}
-		}
-	}
-}
-
-// switchDenseB16 runs b16 ($L__BB0_21) of kernel switch_dense, PTX lines 104-109.
-func switchDenseB16(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r11 := w.Reg(11)
-	k0 := uint64(0x2)
-	// PTX line 104: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/switch_dense.ptx:104")
-	// PTX line 105: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 106, 107, 108, 109: lane-local, one loop over the lanes
-	{
-		s6w := w.Window(0)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 106: cvt.s64.s32
-				v3 := uint64(uint64(int32(r4[l])))
-				// 107: shl.b64
-				v4 := uint64(uint64(v3) << uint32(k0))
-				// 108: add.s64
-				v5 := uint64(uint64(u2) + uint64(v4))
-				// 109: st.global.u32
-				s6 := uint64(v5) + 0x0
-				s6v := uint64(r11[l])
-				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-					runtime.Store32(s6w.Mem, s6o, s6v)
-				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/switch_dense.ptx:109")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 106: cvt.s64.s32
-				v3 := uint64(uint64(int32(r4[l])))
-				// 107: shl.b64
-				v4 := uint64(uint64(v3) << uint32(k0))
-				// 108: add.s64
-				v5 := uint64(uint64(u2) + uint64(v4))
-				// 109: st.global.u32
-				s6 := uint64(v5) + 0x0
-				s6v := uint64(r11[l])
-				if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
-					runtime.Store32(s6w.Mem, s6o, s6v)
-				} else {
-					w.StoreLane(s6w, runtime.SpaceGlobal, s6, 4, s6v, l, "testdata/ptx/switch_dense.ptx:109")
-				}
-			}
-		}
-	}
-}
-
-// switchDenseB19 runs b19 of kernel switch_dense, PTX lines 30-36.
-func switchDenseB19(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r9 := w.Reg(9)
-	r10 := w.Reg(10)
-	k0 := uint64(0x4)
-	k1 := uint64(0x7)
-	k2 := uint64(0x3)
-	// PTX line 30: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/switch_dense.ptx:30")
-	// PTX line 31: cvta.to.global.u64, warp-uniform
-	u2 := uint64(u1)
-	// PTX lines 32, 33, 34, 35, 36: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		v5aw := w.Window(1)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 32: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 33: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				// 34: ld.global.u32
-				v5a := uint64(v4) + 0x0
-				var v5 uint64
-				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-					v5 = runtime.Load32(v5aw.Mem, v5ao)
-				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/switch_dense.ptx:34")
-						continue
-					}
-					v5 = v5x
-				}
-				r9[l] = v5
-				// 35: and.b32
-				v6 := uint64(uint32(v5) & uint32(k1))
-				r10[l] = v6
-				// 36: setp.gt.s32
-				c7t := int32(v6) > int32(k2)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p1 = p1&^(1<<l) | c7b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 32: mul.wide.s32
-				v3 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 33: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				// 34: ld.global.u32
-				v5a := uint64(v4) + 0x0
-				var v5 uint64
-				if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
-					v5 = runtime.Load32(v5aw.Mem, v5ao)
-				} else {
-					v5x, v5ok := w.TryLoad(v5aw, runtime.SpaceGlobal, v5a, 4, l)
-					if !v5ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v5a, 4, "testdata/ptx/switch_dense.ptx:34")
-						continue
-					}
-					v5 = v5x
-				}
-				r9[l] = v5
-				// 35: and.b32
-				v6 := uint64(uint32(v5) & uint32(k1))
-				r10[l] = v6
-				// 36: setp.gt.s32
-				c7t := int32(v6) > int32(k2)
-				c7 := c7t
-				c7b0 := uint32(0)
-				if c7 {
-					c7b0 = 1
-				}
-				p1 = p1&^(1<<l) | c7b0<<l
-			}
-		}
-		flt.Raise(w)
-		w.P[1] = p1
-	}
-}
-
-// switchDenseB20 runs b20 of kernel switch_dense, PTX lines 39-39.
-func switchDenseB20(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x1)
-	// PTX lines 39: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 39: setp.gt.s32
-				c1t := int32(r10[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 39: setp.gt.s32
-				c1t := int32(r10[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// switchDenseB21 runs b21 of kernel switch_dense, PTX lines 42-42.
-func switchDenseB21(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x0)
-	// PTX lines 42: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 42: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 42: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// switchDenseB23 runs b23 of kernel switch_dense, PTX lines 52-52.
-func switchDenseB23(w *runtime.Warp, m uint32) {
-	r10 := w.Reg(10)
-	k0 := uint64(0x4)
-	// PTX lines 52: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 52: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 52: setp.eq.s32
-				c1t := uint32(r10[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[5] = p5
-	}
-}
-
-// switchDefaultB0 runs b0 of kernel switch_default, PTX lines 130-135.
-func switchDefaultB0(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	// PTX line 130: ld.param.u32
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/switch_dense.ptx:130")
-	// PTX line 131: mov.u32, warp-uniform
-	u2 := uint64(uint64(w.CTAID().X))
-	// PTX line 132: mov.u32, warp-uniform
-	u3 := uint64(uint64(w.NTID().X))
-	// PTX lines 133, 134, 135: lane-local, one loop over the lanes
-	{
-		p0 := w.P[0]
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 133: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 134: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 135: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 133: mov.u32
-				v4 := uint64(uint64(tid0[l]))
-				// 134: mad.lo.s32
-				v5 := uint64(uint32(uint32(u2)*uint32(u3) + uint32(v4)))
-				r4[l] = v5
-				// 135: setp.ge.s32
-				c6t := int32(v5) >= int32(u1)
-				c6 := c6t
-				c6b0 := uint32(0)
-				if c6 {
-					c6b0 = 1
-				}
-				p0 = p0&^(1<<l) | c6b0<<l
-			}
-		}
-		w.P[0] = p0
-	}
-}
-
-// switchDefaultB1 runs b1 ($L__BB1_9) of kernel switch_default, PTX lines 150-150.
-func switchDefaultB1(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	k0 := uint64(0x5)
-	// PTX lines 150: lane-local, one loop over the lanes
-	{
-		p2 := w.P[2]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 150: setp.gt.s32
-				c1t := int32(r12[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 150: setp.gt.s32
-				c1t := int32(r12[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p2 = p2&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[2] = p2
-	}
-}
-
-// switchDefaultB2 runs b2 ($L__BB1_13) of kernel switch_default, PTX lines 154-154.
-func switchDefaultB2(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	k0 := uint64(0x6)
-	// PTX lines 154: lane-local, one loop over the lanes
-	{
-		p3 := w.P[3]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 154: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 154: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p3 = p3&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[3] = p3
-	}
-}
-
-// switchDefaultB3 runs b3 ($L__BB1_16) of kernel switch_default, PTX lines 164-164.
-func switchDefaultB3(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	k0 := uint64(0x62)
-	// PTX lines 164: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 164: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 164: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		}
-	}
-}
-
-// switchDefaultB4 runs b4 ($L__BB1_2) of kernel switch_default, PTX lines 167-167.
-func switchDefaultB4(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	k0 := uint64(0x1)
-	// PTX lines 167: lane-local, one loop over the lanes
-	{
-		p6 := w.P[6]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 167: setp.gt.s32
-				c1t := int32(r12[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p6 = p6&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 167: setp.gt.s32
-				c1t := int32(r12[l]) > int32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p6 = p6&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[6] = p6
-	}
-}
-
-// switchDefaultB5 runs b5 ($L__BB1_5) of kernel switch_default, PTX lines 178-178.
-func switchDefaultB5(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	k0 := uint64(0x15)
-	// PTX lines 178: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 178: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 178: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		}
-	}
-}
-
-// switchDefaultB6 runs b6 ($L__BB1_6) of kernel switch_default, PTX lines 181-181.
-func switchDefaultB6(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	k0 := uint64(0x2)
-	// PTX lines 181: lane-local, one loop over the lanes
-	{
-		p9 := w.P[9]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 181: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p9 = p9&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 181: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p9 = p9&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[9] = p9
-	}
-}
-
-// switchDefaultB7 runs b7 ($L__BB1_8) of kernel switch_default, PTX lines 188-188.
-func switchDefaultB7(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	k0 := uint64(0x2b)
-	// PTX lines 188: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 188: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 188: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		}
-	}
-}
-
-// switchDefaultB8 runs b8 ($L__BB1_10) of kernel switch_default, PTX lines 191-191.
-func switchDefaultB8(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	k0 := uint64(0x4)
-	// PTX lines 191: lane-local, one loop over the lanes
-	{
-		p11 := w.P[11]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 191: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p11 = p11&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 191: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p11 = p11&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[11] = p11
-	}
-}
-
-// switchDefaultB9 runs b9 ($L__BB1_12) of kernel switch_default, PTX lines 198-198.
-func switchDefaultB9(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	k0 := uint64(0x41)
-	// PTX lines 198: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 198: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 198: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		}
-	}
-}
-
-// switchDefaultB10 runs b10 ($L__BB1_17) of kernel switch_default, PTX lines 201-201.
-func switchDefaultB10(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	k0 := uint64(0x20)
-	// PTX lines 201: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 201: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 201: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		}
-	}
-}
-
-// switchDefaultB11 runs b11 ($L__BB1_19) of kernel switch_default, PTX lines 204-204.
-func switchDefaultB11(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	k0 := uint64(0x4c)
-	// PTX lines 204: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 204: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 204: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		}
-	}
-}
-
-// switchDefaultB12 runs b12 ($L__BB1_18) of kernel switch_default, PTX lines 207-207.
-func switchDefaultB12(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	k0 := uint64(0x36)
-	// PTX lines 207: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 207: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 207: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		}
-	}
-}
-
-// switchDefaultB13 runs b13 ($L__BB1_20) of kernel switch_default, PTX lines 210-210.
-func switchDefaultB13(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	k0 := uint64(0x57)
-	// PTX lines 210: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 210: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 210: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		}
-	}
-}
-
-// switchDefaultB14 runs b14 ($L__BB1_21) of kernel switch_default, PTX lines 213-213.
-func switchDefaultB14(w *runtime.Warp, m uint32) {
-	r13 := w.Reg(13)
-	k0 := uint64(0xffffffff)
-	// PTX lines 213: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 213: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 213: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-			}
-		}
-	}
-}
-
-// switchDefaultB15 runs b15 ($L__BB1_22) of kernel switch_default, PTX lines 215-217.
-func switchDefaultB15(w *runtime.Warp, m uint32) {
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r13 := w.Reg(13)
-	k0 := uint64(0x2)
-	// PTX lines 215, 216, 217: lane-local, one loop over the lanes
-	{
-		s3w := w.Window(2)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 215: shl.b64
-				v1 := uint64(uint64(r9[l]) << uint32(k0))
-				// 216: add.s64
-				v2 := uint64(uint64(r8[l]) + uint64(v1))
-				// 217: st.global.u32
-				s3 := uint64(v2) + 0x0
-				s3v := uint64(r13[l])
-				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-					runtime.Store32(s3w.Mem, s3o, s3v)
-				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/switch_dense.ptx:217")
-				}
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 215: shl.b64
-				v1 := uint64(uint64(r9[l]) << uint32(k0))
-				// 216: add.s64
-				v2 := uint64(uint64(r8[l]) + uint64(v1))
-				// 217: st.global.u32
-				s3 := uint64(v2) + 0x0
-				s3v := uint64(r13[l])
-				if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
-					runtime.Store32(s3w.Mem, s3o, s3v)
-				} else {
-					w.StoreLane(s3w, runtime.SpaceGlobal, s3, 4, s3v, l, "testdata/ptx/switch_dense.ptx:217")
-				}
-			}
-		}
-	}
-}
-
-// switchDefaultB17 runs b17 of kernel switch_default, PTX lines 138-146.
-func switchDefaultB17(w *runtime.Warp, m uint32) {
-	r4 := w.Reg(4)
-	r8 := w.Reg(8)
-	r9 := w.Reg(9)
-	r12 := w.Reg(12)
-	k0 := uint64(0x4)
-	k1 := uint64(0x3)
-	// PTX line 138: ld.param.u64
-	u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/switch_dense.ptx:138")
-	// PTX line 139: ld.param.u64
-	u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/switch_dense.ptx:139")
-	// PTX line 140: cvta.to.global.u64, warp-uniform
-	u3 := uint64(u2)
-	// PTX line 141: cvta.to.global.u64, warp-uniform
-	u4 := uint64(u1)
-	runtime.Broadcast(r8, m, u4)
-	// PTX lines 142, 143, 144, 145, 146: lane-local, one loop over the lanes
-	{
-		p1 := w.P[1]
-		v8aw := w.Window(3)
-		var flt runtime.LaneFault
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 142: cvt.s64.s32
-				v5 := uint64(uint64(int32(r4[l])))
-				r9[l] = v5
-				// 143: mul.wide.s32
-				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 144: add.s64
-				v7 := uint64(uint64(u3) + uint64(v6))
-				// 145: ld.global.u32
-				v8a := uint64(v7) + 0x0
-				var v8 uint64
-				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-					v8 = runtime.Load32(v8aw.Mem, v8ao)
-				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/switch_dense.ptx:145")
-						continue
-					}
-					v8 = v8x
-				}
-				r12[l] = v8
-				// 146: setp.gt.s32
-				c9t := int32(v8) > int32(k1)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p1 = p1&^(1<<l) | c9b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 142: cvt.s64.s32
-				v5 := uint64(uint64(int32(r4[l])))
-				r9[l] = v5
-				// 143: mul.wide.s32
-				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 144: add.s64
-				v7 := uint64(uint64(u3) + uint64(v6))
-				// 145: ld.global.u32
-				v8a := uint64(v7) + 0x0
-				var v8 uint64
-				if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
-					v8 = runtime.Load32(v8aw.Mem, v8ao)
-				} else {
-					v8x, v8ok := w.TryLoad(v8aw, runtime.SpaceGlobal, v8a, 4, l)
-					if !v8ok {
-						flt.Note(0, l, runtime.SpaceGlobal, v8a, 4, "testdata/ptx/switch_dense.ptx:145")
-						continue
-					}
-					v8 = v8x
-				}
-				r12[l] = v8
-				// 146: setp.gt.s32
-				c9t := int32(v8) > int32(k1)
-				c9 := c9t
-				c9b0 := uint32(0)
-				if c9 {
-					c9b0 = 1
-				}
-				p1 = p1&^(1<<l) | c9b0<<l
-			}
-		}
-		flt.Raise(w)
-		w.P[1] = p1
-	}
-}
-
-// switchDefaultB20 runs b20 of kernel switch_default, PTX lines 157-157.
-func switchDefaultB20(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	k0 := uint64(0x7)
-	// PTX lines 157: lane-local, one loop over the lanes
-	{
-		p4 := w.P[4]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 157: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 157: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p4 = p4&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[4] = p4
-	}
-}
-
-// switchDefaultB21 runs b21 of kernel switch_default, PTX lines 160-160.
-func switchDefaultB21(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	k0 := uint64(0x8)
-	// PTX lines 160: lane-local, one loop over the lanes
-	{
-		p5 := w.P[5]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 160: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 160: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p5 = p5&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[5] = p5
-	}
-}
-
-// switchDefaultB23 runs b23 of kernel switch_default, PTX lines 170-171.
-func switchDefaultB23(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	k0 := uint64(0xa)
-	k1 := uint64(0x0)
-	// PTX lines 170, 171: lane-local, one loop over the lanes
-	{
-		p7 := w.P[7]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 170: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-				// 171: setp.eq.s32
-				c2t := uint32(r12[l]) == uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p7 = p7&^(1<<l) | c2b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 170: mov.b32
-				v1 := uint64(k0)
-				r13[l] = v1
-				// 171: setp.eq.s32
-				c2t := uint32(r12[l]) == uint32(k1)
-				c2 := c2t
-				c2b0 := uint32(0)
-				if c2 {
-					c2b0 = 1
-				}
-				p7 = p7&^(1<<l) | c2b0<<l
-			}
-		}
-		w.P[7] = p7
-	}
-}
-
-// switchDefaultB24 runs b24 of kernel switch_default, PTX lines 174-174.
-func switchDefaultB24(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	k0 := uint64(0x1)
-	// PTX lines 174: lane-local, one loop over the lanes
-	{
-		p8 := w.P[8]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 174: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p8 = p8&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 174: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p8 = p8&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[8] = p8
-	}
-}
-
-// switchDefaultB26 runs b26 of kernel switch_default, PTX lines 184-184.
-func switchDefaultB26(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	k0 := uint64(0x3)
-	// PTX lines 184: lane-local, one loop over the lanes
-	{
-		p10 := w.P[10]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 184: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p10 = p10&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 184: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p10 = p10&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[10] = p10
-	}
-}
-
-// switchDefaultB28 runs b28 of kernel switch_default, PTX lines 194-194.
-func switchDefaultB28(w *runtime.Warp, m uint32) {
-	r12 := w.Reg(12)
-	k0 := uint64(0x5)
-	// PTX lines 194: lane-local, one loop over the lanes
-	{
-		p12 := w.P[12]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 194: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p12 = p12&^(1<<l) | c1b0<<l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 194: setp.eq.s32
-				c1t := uint32(r12[l]) == uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p12 = p12&^(1<<l) | c1b0<<l
-			}
-		}
-		w.P[12] = p12
 	}
 }
 
