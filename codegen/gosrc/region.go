@@ -16,14 +16,15 @@ import (
 // instruction, no call, barrier, exit or ret), the lanes cannot see each other there, so the
 // order in which their instructions run is invisible: the region's code runs each lane on its
 // own from the branch to the reconvergence point, with its registers in Go locals and the
-// region's branches as a Go switch, instead of the warp going through the SIMT stack for each
+// region's blocks joined by goto, instead of the warp going through the SIMT stack for each
 // branch and loop iteration (a divergent loop such as Collatz's). The lanes end where the
 // stack would have put them, all at the reconvergence point, with the same registers and
-// predicates. A lane still inside after regionCap blocks (a loop that may never end) stops
-// there, and the runtime continues it on the SIMT stack (runtime.Warp.Split), so timeouts
+// predicates. The warp's time slice is charged the most loop iterations a lane ran. A lane
+// still inside after regionCap iterations (a loop that may never end) stops there, and the runtime continues it on the SIMT stack (runtime.Warp.Split), so timeouts
 // and cancellation work as usual. Launches that collect statistics do not use regions.
 
-// regionCap is how many blocks one lane runs in a region before the runtime takes it over.
+// regionCap is how many times one lane passes a loop head of a region (a block a backward
+// jump leads to) before the runtime takes it over.
 const regionCap = 1 << 16
 
 // maxRegionBlocks and maxRegionInstrs bound the size of a region, and so the code generated
@@ -168,7 +169,7 @@ func (f *fnGen) regionPlan() map[int][]regionUse {
 // regionFunc generates the function of the region of the divergent branch ending block j,
 // whose lanes may start at the branches ending the blocks from, or returns "" when the
 // region's code cannot be generated. The function runs it for each lane of m, calls
-// runtime.Warp.Split and returns the most blocks a lane ran.
+// runtime.Warp.Split and returns the most loop iterations a lane ran.
 func (f *fnGen) regionFunc(j int, blocks []int, from []int) string {
 	t := f.blocks[j].rt
 	e := &blockEmit{f: f, regs: map[int]bool{}, imms: map[uint64]string{}, uni: map[int]string{}, local: map[*ssa.Instr]bool{},
@@ -189,16 +190,29 @@ func (f *fnGen) regionFunc(j int, blocks []int, from []int) string {
 		}
 		return []jen.Code{jen.If(cond).Block(jen.Goto().Id(label(succ))), jen.Goto().Id(label(alt))}
 	}
+	// Only the targets of backward jumps (in block order) count: every loop has one, so a
+	// lane that stays in the region passes one again and again.
+	back := map[int32]bool{}
+	for _, pc := range blocks {
+		rt := f.blocks[pc].rt
+		for _, s := range []int32{rt.Succ, rt.Alt} {
+			if (rt.Kind == runtime.TermBranch || s == rt.Succ) && s <= int32(pc) && s != t.Reconv {
+				back[s] = true
+			}
+		}
+	}
 	var code []jen.Code
 	errs := len(f.g.errs)
 	for _, pc := range blocks {
 		b := &f.blocks[pc]
-		body := []jen.Code{
-			jen.If(jen.Id("n").Op("==").Lit(regionCap)).Block(
-				jen.Id("parked").Op("|=").Lit(1).Op("<<").Id("l"),
-				jen.Id("at").Index(jen.Id("l")).Op("=").Lit(pc),
-				jen.Goto().Id("done")),
-			jen.Id("n").Op("++"),
+		var body []jen.Code
+		if back[int32(pc)] {
+			body = append(body,
+				jen.If(jen.Id("n").Op("==").Lit(regionCap)).Block(
+					jen.Id("parked").Op("|=").Lit(1).Op("<<").Id("l"),
+					jen.Id("at").Index(jen.Id("l")).Op("=").Lit(pc),
+					jen.Goto().Id("done")),
+				jen.Id("n").Op("++"))
 		}
 		if len(b.instrs) > 0 {
 			e.seg = &segment{lanes: map[int]string{}, preds: map[int]bool{}, wpreds: map[int]bool{}, tid: map[int]bool{}, instrs: map[*ssa.Instr]bool{},

@@ -1680,12 +1680,6 @@ func collatzStepsRegion5(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b6:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 6
-				goto done
-			}
-			n++
 			// 63: and.b64
 			v7 := uint64(uint64(x12) & uint64(k0))
 			x17 = v7
@@ -1706,12 +1700,6 @@ func collatzStepsRegion5(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b10:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 10
-				goto done
-			}
-			n++
 			// 69: mul.lo.s64
 			v11 := uint64(uint64(x12) * uint64(k2))
 			x18 = v11
@@ -1885,12 +1873,6 @@ func collatzStepsRegion7(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b6:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 6
-				goto done
-			}
-			n++
 			// 63: and.b64
 			v9 := uint64(uint64(x12) & uint64(k1))
 			x17 = v9
@@ -1911,32 +1893,14 @@ func collatzStepsRegion7(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b8:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 8
-				goto done
-			}
-			n++
 			goto b3
 		}
 	b9:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 9
-				goto done
-			}
-			n++
 			goto done
 		}
 	b10:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 10
-				goto done
-			}
-			n++
 			// 69: mul.lo.s64
 			v13 := uint64(uint64(x12) * uint64(k3))
 			x18 = v13
@@ -2169,12 +2133,6 @@ func tidHashRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b8:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 8
-				goto done
-			}
-			n++
 			goto b1
 		}
 	done:
@@ -2284,22 +2242,10 @@ func tidHashRegion2(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b9:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 9
-				goto done
-			}
-			n++
 			goto b3
 		}
 	b10:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 10
-				goto done
-			}
-			n++
 			goto done
 		}
 	done:
@@ -2579,12 +2525,6 @@ func tidHashRegion6(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b7:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 7
-				goto done
-			}
-			n++
 			// 107: and.b32
 			v26 := uint64(uint32(x11) & uint32(k9))
 			x15 = v26
@@ -2598,12 +2538,6 @@ func tidHashRegion6(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b8:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 8
-				goto done
-			}
-			n++
 			goto b1
 		}
 	done:

@@ -1684,12 +1684,6 @@ func classifyRegion0(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b2:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 2
-				goto done
-			}
-			n++
 			// 24: setp.eq.s32
 			c1t := uint32(x0) == uint32(k0)
 			c1 := c1t
@@ -1704,12 +1698,6 @@ func classifyRegion0(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b3:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 3
-				goto done
-			}
-			n++
 			// 28: setp.lt.u32
 			c3t := uint32(x0) < uint32(k1)
 			c3 := c3t
@@ -1794,12 +1782,6 @@ func classifyRegion2(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b3:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 3
-				goto done
-			}
-			n++
 			// 28: setp.lt.u32
 			c1t := uint32(x0) < uint32(k0)
 			c1 := c1t

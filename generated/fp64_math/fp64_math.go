@@ -1328,12 +1328,6 @@ func newtonSqrtRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b9:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 9
-				goto done
-			}
-			n++
 			goto b1
 		}
 	done:

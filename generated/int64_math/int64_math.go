@@ -1694,12 +1694,6 @@ func int64MathRegion4(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b7:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 7
-				goto done
-			}
-			n++
 			// 99: mul.lo.s64
 			v6 := uint64(uint64(x20) * uint64(x15))
 			x38 = v6
@@ -1710,12 +1704,6 @@ func int64MathRegion4(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b13:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 13
-				goto done
-			}
-			n++
 			// 86: and.b64
 			v8 := uint64(uint64(x21) & uint64(k0))
 			x34 = v8
@@ -1730,12 +1718,6 @@ func int64MathRegion4(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b14:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 14
-				goto done
-			}
-			n++
 			goto b6
 		}
 	done:
@@ -1842,12 +1824,6 @@ func int64MathRegion10(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b3:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 3
-				goto done
-			}
-			n++
 			// 71: mul.lo.s64
 			v6 := uint64(uint64(x22) * uint64(x15))
 			x28 = v6
@@ -1858,12 +1834,6 @@ func int64MathRegion10(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b11:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 11
-				goto done
-			}
-			n++
 			// 58: and.b64
 			v8 := uint64(uint64(x21) & uint64(k0))
 			x24 = v8
@@ -1878,12 +1848,6 @@ func int64MathRegion10(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b12:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 12
-				goto done
-			}
-			n++
 			goto b2
 		}
 	done:
@@ -1938,12 +1902,6 @@ func int64MathRegion11(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b1:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 1
-				goto done
-			}
-			n++
 			// 63: div.s64
 			v1 := isa.Div(x13, x15, 64, true)
 			x22 = v1
@@ -1973,12 +1931,6 @@ func int64MathRegion11(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b12:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 12
-				goto done
-			}
-			n++
 			goto b2
 		}
 	done:
@@ -2024,12 +1976,6 @@ func int64MathRegion13(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b5:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 5
-				goto done
-			}
-			n++
 			// 91: div.u64
 			v1 := isa.Div(x13, x15, 64, false)
 			x20 = v1
@@ -2059,12 +2005,6 @@ func int64MathRegion13(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b14:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 14
-				goto done
-			}
-			n++
 			goto b6
 		}
 	done:

@@ -1277,22 +1277,10 @@ func longLoopRegion0(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b3:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 3
-				goto done
-			}
-			n++
 			goto b1
 		}
 	b4:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 4
-				goto done
-			}
-			n++
 			goto done
 		}
 	done:
@@ -1424,22 +1412,10 @@ func spinRegion0(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b3:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 3
-				goto done
-			}
-			n++
 			goto b1
 		}
 	b4:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 4
-				goto done
-			}
-			n++
 			goto done
 		}
 	done:

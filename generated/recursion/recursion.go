@@ -3020,12 +3020,6 @@ func gcdRegion0(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b3:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 3
-				goto done
-			}
-			n++
 			// 186: mov.u32
 			v5 := uint64(x1)
 			x2 = v5
@@ -3033,12 +3027,6 @@ func gcdRegion0(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b4:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 4
-				goto done
-			}
-			n++
 			goto done
 		}
 	done:

@@ -3097,12 +3097,6 @@ func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b2:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 2
-				goto done
-			}
-			n++
 			// 154: setp.eq.s32
 			c1t := uint32(x12) == uint32(k0)
 			c1 := c1t
@@ -3157,12 +3151,6 @@ func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b11:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 11
-				goto done
-			}
-			n++
 			// 204: mov.b32
 			v5 := uint64(k4)
 			x13 = v5
@@ -3170,12 +3158,6 @@ func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b12:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 12
-				goto done
-			}
-			n++
 			// 207: mov.b32
 			v6 := uint64(k5)
 			x13 = v6
@@ -3209,22 +3191,10 @@ func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b19:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 19
-				goto done
-			}
-			n++
 			goto b8
 		}
 	b20:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 20
-				goto done
-			}
-			n++
 			// 157: setp.eq.s32
 			c9t := uint32(x12) == uint32(k8)
 			c9 := c9t
@@ -3236,12 +3206,6 @@ func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b21:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 21
-				goto done
-			}
-			n++
 			// 160: setp.eq.s32
 			c10t := uint32(x12) == uint32(k9)
 			c10 := c10t
@@ -3253,22 +3217,10 @@ func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b22:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 22
-				goto done
-			}
-			n++
 			goto b14
 		}
 	b28:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 28
-				goto done
-			}
-			n++
 			// 194: setp.eq.s32
 			c11t := uint32(x12) == uint32(k10)
 			c11 := c11t
@@ -3280,12 +3232,6 @@ func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b29:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 29
-				goto done
-			}
-			n++
 			goto b14
 		}
 	done:
@@ -3383,12 +3329,6 @@ func switchDefaultRegion2(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b11:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 11
-				goto done
-			}
-			n++
 			// 204: mov.b32
 			v2 := uint64(k1)
 			x13 = v2
@@ -3422,12 +3362,6 @@ func switchDefaultRegion2(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b20:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 20
-				goto done
-			}
-			n++
 			// 157: setp.eq.s32
 			c5t := uint32(x12) == uint32(k4)
 			c5 := c5t
@@ -3439,12 +3373,6 @@ func switchDefaultRegion2(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b21:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 21
-				goto done
-			}
-			n++
 			// 160: setp.eq.s32
 			c6t := uint32(x12) == uint32(k5)
 			c6 := c6t
@@ -3456,12 +3384,6 @@ func switchDefaultRegion2(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b22:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 22
-				goto done
-			}
-			n++
 			goto b14
 		}
 	done:
@@ -3558,12 +3480,6 @@ func switchDefaultRegion4(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b6:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 6
-				goto done
-			}
-			n++
 			// 181: setp.eq.s32
 			c2t := uint32(x12) == uint32(k1)
 			c2 := c2t
@@ -3588,12 +3504,6 @@ func switchDefaultRegion4(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b10:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 10
-				goto done
-			}
-			n++
 			// 201: mov.b32
 			v4 := uint64(k3)
 			x13 = v4
@@ -3614,12 +3524,6 @@ func switchDefaultRegion4(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b23:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 23
-				goto done
-			}
-			n++
 			// 170: mov.b32
 			v6 := uint64(k5)
 			x13 = v6
@@ -3634,12 +3538,6 @@ func switchDefaultRegion4(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b24:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 24
-				goto done
-			}
-			n++
 			// 174: setp.eq.s32
 			c8t := uint32(x12) == uint32(k7)
 			c8 := c8t
@@ -3651,22 +3549,10 @@ func switchDefaultRegion4(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b25:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 25
-				goto done
-			}
-			n++
 			goto b14
 		}
 	b26:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 26
-				goto done
-			}
-			n++
 			// 184: setp.eq.s32
 			c9t := uint32(x12) == uint32(k8)
 			c9 := c9t
@@ -3678,12 +3564,6 @@ func switchDefaultRegion4(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b27:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 27
-				goto done
-			}
-			n++
 			goto b14
 		}
 	done:
@@ -3766,12 +3646,6 @@ func switchDefaultRegion6(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b10:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 10
-				goto done
-			}
-			n++
 			// 201: mov.b32
 			v2 := uint64(k1)
 			x13 = v2
@@ -3792,12 +3666,6 @@ func switchDefaultRegion6(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b26:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 26
-				goto done
-			}
-			n++
 			// 184: setp.eq.s32
 			c4t := uint32(x12) == uint32(k3)
 			c4 := c4t
@@ -3809,12 +3677,6 @@ func switchDefaultRegion6(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b27:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 27
-				goto done
-			}
-			n++
 			goto b14
 		}
 	done:
@@ -3879,12 +3741,6 @@ func switchDefaultRegion8(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b12:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 12
-				goto done
-			}
-			n++
 			// 207: mov.b32
 			v2 := uint64(k1)
 			x13 = v2
@@ -3905,12 +3761,6 @@ func switchDefaultRegion8(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b28:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 28
-				goto done
-			}
-			n++
 			// 194: setp.eq.s32
 			c4t := uint32(x12) == uint32(k3)
 			c4 := c4t
@@ -3922,12 +3772,6 @@ func switchDefaultRegion8(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b29:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 29
-				goto done
-			}
-			n++
 			goto b14
 		}
 	done:
@@ -4004,12 +3848,6 @@ func switchDefaultRegion23(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b24:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 24
-				goto done
-			}
-			n++
 			// 174: setp.eq.s32
 			c3t := uint32(x12) == uint32(k2)
 			c3 := c3t
@@ -4021,12 +3859,6 @@ func switchDefaultRegion23(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b25:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 25
-				goto done
-			}
-			n++
 			goto b14
 		}
 	done:
