@@ -67,7 +67,8 @@ var generatedModules = map[string]*runtime.Module{
 // TestKernelsGenerated runs every case of TestKernels whose module has a generated package on
 // the Go source engine (ptx2go.Load of the generated Module), with one and four workers,
 // checks the results against the Go reference, and checks that every output buffer holds the
-// same bytes as after the closure engine's run on the same inputs.
+// same bytes, and a one-worker run the same statistics, as the closure engine's run on the
+// same inputs.
 func TestKernelsGenerated(t *testing.T) {
 	for _, c := range slices.Concat(kernelCases, isaKernelCases) {
 		rt, ok := generatedModules[c.file]
@@ -89,6 +90,7 @@ func TestKernelsGenerated(t *testing.T) {
 				seed := kernelSeed(c.file, c.kernel, i)
 				t.Run(s.String(), func(t *testing.T) {
 					var outs [][][]byte
+					var stats []*runtime.Stats
 					for _, e := range []struct {
 						name    string
 						k       *ptx2go.Kernel
@@ -98,6 +100,10 @@ func TestKernelsGenerated(t *testing.T) {
 							f := newKernelFixture(t, seed)
 							l := c.setup(f, s)
 							cfg := runtime.LaunchConfig{Grid: s.grid, Block: s.block, DynamicShared: l.shared, Workers: e.workers}
+							if e.workers == 1 {
+								cfg.Stats = &runtime.Stats{}
+								stats = append(stats, cfg.Stats)
+							}
 							require.NoError(t, e.k.LaunchConfig(t.Context(), f.dev, cfg, l.args...))
 							l.check(t)
 							outs = append(outs, f.outputs())
@@ -106,6 +112,8 @@ func TestKernelsGenerated(t *testing.T) {
 					for i := 1; i < len(outs); i++ {
 						require.Equal(t, outs[0], outs[i], "outputs differ from the closure engine's")
 					}
+					require.Len(t, stats, 2)
+					require.Equal(t, stats[0], stats[1], "statistics differ from the closure engine's")
 				})
 			}
 		})

@@ -61,7 +61,7 @@ func (f *fnCompiler) block(b *ssa.Block) {
 		}
 		count++
 		if layout.IsBarrier(in) {
-			profileLine(prof, in.Pos)
+			layout.ProfileLine(prof, in.Pos)
 			bar := f.barrier(in)
 			next := int32(len(f.blocks) + 1)
 			f.blocks = append(f.blocks, runtime.Block{Code: code, PTXInstrs: count, Profile: prof, Term: runtime.Term{Kind: runtime.TermBarrier, Loc: layout.Loc(in.Pos), Succ: next, Barrier: bar, Reconv: -1}})
@@ -70,7 +70,7 @@ func (f *fnCompiler) block(b *ssa.Block) {
 		}
 		start := len(code)
 		if f.folded[in] {
-			profileLine(prof, in.Pos)
+			layout.ProfileLine(prof, in.Pos)
 			continue
 		}
 		if i, ok := f.hoisted[in]; ok {
@@ -89,6 +89,6 @@ func (f *fnCompiler) block(b *ssa.Block) {
 	if explicit {
 		count++
 	}
-	profileTerm(prof, b, explicit)
+	layout.ProfileTerm(prof, b, explicit)
 	f.blocks = append(f.blocks, runtime.Block{Code: code, PTXInstrs: count, Profile: prof, Term: f.Term(b)})
 }

@@ -242,6 +242,7 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 			return
 		}
 		e.flush()
+		e.stmts = append(e.stmts, e.countWarp(in))
 		if firstDst(in).Kind == ssa.ArgVector {
 			e.loadVector(in)
 		} else {
@@ -254,6 +255,7 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 			return
 		}
 		e.flush()
+		e.stmts = append(e.stmts, e.countWarp(in))
 		if len(in.Args) == 2 && in.Args[1].Kind == ssa.ArgVector {
 			e.storeVector(in)
 		} else {
@@ -262,6 +264,7 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 		return
 	case frontend.OpAtom, frontend.OpRed:
 		e.flush()
+		e.stmts = append(e.stmts, e.countWarp(in))
 		e.atom(in)
 		return
 	}

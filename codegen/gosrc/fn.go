@@ -33,6 +33,7 @@ func (f *fnGen) block(b *ssa.Block) {
 	var pending []*ssa.Instr
 	count := 0
 	part := 0
+	prof := &runtime.BlockProfile{File: f.Fn.Pos.File}
 	emit := func(term jen.Dict, rt runtime.Term, comment string) {
 		var body []jen.Code
 		if len(pending) > 0 {
@@ -44,8 +45,9 @@ func (f *fnGen) block(b *ssa.Block) {
 		} else if b.Pos.Line > 0 {
 			lines = fmt.Sprintf(", PTX line %d", b.Pos.Line)
 		}
-		f.blocks = append(f.blocks, blockGen{code: body, ptxInstrs: count, term: term, rt: rt, comment: blockName(b) + lines + comment, instrs: pending})
+		f.blocks = append(f.blocks, blockGen{code: body, ptxInstrs: count, term: term, rt: rt, comment: blockName(b) + lines + comment, instrs: pending, prof: prof})
 		pending, count = nil, 0
+		prof = &runtime.BlockProfile{File: f.Fn.Pos.File}
 		part++
 	}
 	for _, in := range b.Instrs {
@@ -54,6 +56,10 @@ func (f *fnGen) block(b *ssa.Block) {
 			return
 		}
 		count++
+		layout.ProfileLine(prof, in.Pos)
+		if in.Op == frontend.OpAtom || in.Op == frontend.OpRed {
+			prof.Atomics++
+		}
 		if layout.IsBarrier(in) {
 			next := int32(len(f.blocks) + 1)
 			term := jen.Dict{
@@ -72,9 +78,11 @@ func (f *fnGen) block(b *ssa.Block) {
 		next := int32(len(f.blocks) + 1)
 		emit(jen.Dict{jen.Id("Kind"): jen.Qual(rtPath, "TermJump"), jen.Id("Succ"): jen.Lit(int(next)), jen.Id("Reconv"): jen.Lit(-1)}, runtime.Term{Kind: runtime.TermJump, Succ: next}, "; code before the call")
 	}
-	if layout.ExplicitTerm(b) {
+	explicit := layout.ExplicitTerm(b)
+	if explicit {
 		count++
 	}
+	layout.ProfileTerm(prof, b, explicit)
 	term, rt, comment := f.term(b)
 	emit(term, rt, comment)
 }

@@ -108,6 +108,8 @@ type blockGen struct {
 	comment string
 	// instrs are the instructions of its code.
 	instrs []*ssa.Instr
+	// prof is its static profile for statistics (profile.go); nil for the exit.
+	prof *runtime.BlockProfile
 }
 
 // PackageName is the default package name for a PTX file.
@@ -389,6 +391,9 @@ func (f *fnGen) initStmts() []jen.Code {
 		}
 		if b.ptxInstrs != 0 {
 			d[jen.Id("PTXInstrs")] = jen.Lit(b.ptxInstrs)
+		}
+		if b.prof != nil {
+			d[jen.Id("Profile")] = f.profileLit(b.prof)
 		}
 		out = append(out, jen.Comment(b.comment), jen.Id(f.ident).Dot("Blocks").Index(jen.Lit(i)).Op("=").Qual(rtPath, "Block").Values(d))
 	}

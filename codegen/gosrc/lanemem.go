@@ -161,6 +161,7 @@ func (c ctx) load(in *ssa.Instr, n string) []jen.Code {
 	}
 	out := []jen.Code{
 		jen.Id(a).Op(":=").Add(c.accessAddr(in, ad)),
+		e.countLane(in, a),
 		jen.Var().Id(n).Uint64(),
 		c.access(ad, a, es, func(mem, o jen.Code) jen.Code {
 			return jen.Id(n).Op("=").Qual(rtPath, loadFn[es]).Call(mem, o)
@@ -185,6 +186,7 @@ func (c ctx) store(in *ssa.Instr) []jen.Code {
 	lc := jen.Lit(layout.Loc(in.Pos))
 	return []jen.Code{
 		jen.Id(a).Op(":=").Add(c.accessAddr(in, ad)),
+		e.countLane(in, a),
 		jen.Id(v).Op(":=").Add(u64(c.src(in, in.Args[1], t))),
 		c.access(ad, a, es, func(mem, o jen.Code) jen.Code {
 			return jen.Qual(rtPath, storeFn[es]).Call(mem, o, jen.Id(v))

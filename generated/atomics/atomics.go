@@ -293,6 +293,33 @@ func init() {
 			histogramRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  23,
+			}, {
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -305,6 +332,13 @@ func init() {
 	// b1 ($L__BB0_2), PTX line 43; ret
 	histogramFunc.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  44,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/atomics.ptx:44",
@@ -319,6 +353,47 @@ func init() {
 			histogramRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			Atomics: 1,
+			File:    "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/atomics.ptx:43",
@@ -340,6 +415,33 @@ func init() {
 			atomicSumRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -352,6 +454,13 @@ func init() {
 	// b1 ($L__BB1_2), PTX line 85; ret
 	atomicSumFunc.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  86,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/atomics.ptx:86",
@@ -366,6 +475,56 @@ func init() {
 			atomicSumRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 15,
+		Profile: &runtime.BlockProfile{
+			Atomics: 2,
+			File:    "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/atomics.ptx:85",
@@ -387,6 +546,33 @@ func init() {
 			bucketMaxRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -399,6 +585,13 @@ func init() {
 	// b1 ($L__BB2_2), PTX line 132; ret
 	bucketMaxFunc.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  133,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/atomics.ptx:133",
@@ -413,6 +606,74 @@ func init() {
 			bucketMaxRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 21,
+		Profile: &runtime.BlockProfile{
+			Atomics: 2,
+			File:    "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/atomics.ptx:132",
@@ -434,6 +695,33 @@ func init() {
 			saturatingAddRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -449,6 +737,43 @@ func init() {
 			saturatingAddRun(w, 1, m, -1, 0)
 		}},
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Atomics:    1,
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
+			}, {
+				Count: 1,
+				Line:  171,
+			}, {
+				Count: 1,
+				Line:  172,
+			}, {
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -461,6 +786,13 @@ func init() {
 	// b2 ($L__BB3_3), PTX line 177; ret
 	saturatingAddFunc.Blocks[2] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  178,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/atomics.ptx:178",
@@ -475,6 +807,37 @@ func init() {
 			saturatingAddRun(w, 3, m, -1, 0)
 		}},
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/atomics.ptx:166",
@@ -484,13 +847,16 @@ func init() {
 		},
 	}
 	// b4, PTX line 176
-	saturatingAddFunc.Blocks[4] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/atomics.ptx:177",
-		Reconv:  -1,
-		Succ:    2,
-		Uniform: true,
-	}}
+	saturatingAddFunc.Blocks[4] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/atomics.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/atomics.ptx:177",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	saturatingAddFunc.Blocks[5] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
@@ -504,6 +870,33 @@ func init() {
 			compactRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  196,
+			}, {
+				Count: 1,
+				Line:  197,
+			}, {
+				Count: 1,
+				Line:  198,
+			}, {
+				Count: 1,
+				Line:  199,
+			}, {
+				Count: 1,
+				Line:  200,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -516,6 +909,13 @@ func init() {
 	// b1 ($L__BB4_3), PTX line 218; ret
 	compactFunc.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  219,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/atomics.ptx:219",
@@ -530,6 +930,33 @@ func init() {
 			compactRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  202,
+			}, {
+				Count: 1,
+				Line:  203,
+			}, {
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}, {
+				Count: 1,
+				Line:  206,
+			}, {
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -545,6 +972,35 @@ func init() {
 			compactRun(w, 3, m, -1, 0)
 		}},
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Atomics: 1,
+			File:    "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  210,
+			}, {
+				Count: 1,
+				Line:  211,
+			}, {
+				Count: 1,
+				Line:  212,
+			}, {
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  214,
+			}, {
+				Count: 1,
+				Line:  215,
+			}, {
+				Count: 1,
+				Line:  216,
+			}, {
+				Count: 1,
+				Line:  217,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/atomics.ptx:218",
@@ -566,6 +1022,33 @@ func init() {
 			exchangeRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  234,
+			}, {
+				Count: 1,
+				Line:  235,
+			}, {
+				Count: 1,
+				Line:  236,
+			}, {
+				Count: 1,
+				Line:  237,
+			}, {
+				Count: 1,
+				Line:  238,
+			}, {
+				Count: 1,
+				Line:  239,
+			}, {
+				Count: 1,
+				Line:  240,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -578,6 +1061,13 @@ func init() {
 	// b1 ($L__BB5_2), PTX line 251; ret
 	exchangeFunc.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  252,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/atomics.ptx:252",
@@ -592,6 +1082,38 @@ func init() {
 			exchangeRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Atomics: 1,
+			File:    "testdata/ptx/atomics.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  242,
+			}, {
+				Count: 1,
+				Line:  243,
+			}, {
+				Count: 1,
+				Line:  244,
+			}, {
+				Count: 1,
+				Line:  245,
+			}, {
+				Count: 1,
+				Line:  246,
+			}, {
+				Count: 1,
+				Line:  247,
+			}, {
+				Count: 1,
+				Line:  248,
+			}, {
+				Count: 1,
+				Line:  249,
+			}, {
+				Count: 1,
+				Line:  250,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/atomics.ptx:251",
@@ -679,6 +1201,15 @@ func histogramRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			// b0, PTX lines 23-28; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 23: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/atomics.ptx:23")
 				// PTX line 24: mov.u32, warp-uniform
@@ -748,10 +1279,37 @@ func histogramRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r16 := w.Reg(16)
 				r17 := w.Reg(17)
 				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 31: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/atomics.ptx:31")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 32: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:32")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 33: ld.param.u64
 				u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:33")
 				// PTX line 34: cvta.to.global.u64, warp-uniform
@@ -770,6 +1328,9 @@ func histogramRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v7 := uint64(uint64(u4) + uint64(v6))
 							// 38: ld.global.u32
 							v8a := uint64(v7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v8a, 4)
+							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)
@@ -798,6 +1359,9 @@ func histogramRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v7 := uint64(uint64(u4) + uint64(v6))
 							// 38: ld.global.u32
 							v8a := uint64(v7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v8a, 4)
+							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)
@@ -819,6 +1383,15 @@ func histogramRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						}
 					}
 					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemGlobal,
+					}, m)
 				}
 				// PTX line 42: atom.global.add.u32
 				w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r16, r15, r17, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:42")
@@ -847,6 +1420,15 @@ func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			// b0, PTX lines 62-67; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 62: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/atomics.ptx:62")
 				// PTX line 63: mov.u32, warp-uniform
@@ -920,14 +1502,50 @@ func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r18 := w.Reg(18)
 				r19 := w.Reg(19)
 				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 70: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:70")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 71: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/atomics.ptx:71")
 				// PTX line 72: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 73: ld.param.u64
 				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:73")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 74: ld.param.u64
 				u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/atomics.ptx:74")
 				// PTX line 75: cvta.to.global.u64, warp-uniform
@@ -953,6 +1571,9 @@ func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v11 := uint64(uint64(u6) + uint64(v9))
 							// 81: ld.global.u32
 							v12a := uint64(v11) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v12a, 4)
+							}
 							var v12 uint64
 							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 								v12 = runtime.Load32(v12aw.Mem, v12ao)
@@ -978,6 +1599,9 @@ func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v11 := uint64(uint64(u6) + uint64(v9))
 							// 81: ld.global.u32
 							v12a := uint64(v11) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v12a, 4)
+							}
 							var v12 uint64
 							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 								v12 = runtime.Load32(v12aw.Mem, v12ao)
@@ -994,6 +1618,15 @@ func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}
 					flt.Raise(w)
 				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemGlobal,
+					}, m)
+				}
 				// PTX line 82: atom.global.add.u32
 				w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r17, r12, r16, r16, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:82")
 				// PTX lines 83: lane-local, one loop over the lanes
@@ -1004,6 +1637,9 @@ func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 83: ld.global.f32
 							v13a := uint64(r14[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v13a, 4)
+							}
 							var v13 uint64
 							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 								v13 = runtime.Load32(v13aw.Mem, v13ao)
@@ -1022,6 +1658,9 @@ func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 83: ld.global.f32
 							v13a := uint64(r14[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v13a, 4)
+							}
 							var v13 uint64
 							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 								v13 = runtime.Load32(v13aw.Mem, v13ao)
@@ -1037,6 +1676,15 @@ func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						}
 					}
 					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemGlobal,
+					}, m)
 				}
 				// PTX line 84: atom.global.add.f32
 				w.AtomLanes(runtime.SpaceGlobal, atomAddF32, r19, r11, r18, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:84")
@@ -1065,6 +1713,15 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			// b0, PTX lines 103-108; divergent, reconverges at block 1 (b1 ($L__BB2_2))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 103: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/atomics.ptx:103")
 				// PTX line 104: mov.u32, warp-uniform
@@ -1139,14 +1796,50 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r24 := w.Reg(24)
 				r25 := w.Reg(25)
 				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 111: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:111")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 112: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/atomics.ptx:112")
 				// PTX line 113: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 114: ld.param.u64
 				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:114")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 115: ld.param.u64
 				u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/atomics.ptx:115")
 				// PTX line 116: cvta.to.global.u64, warp-uniform
@@ -1169,6 +1862,9 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r14[l] = v10
 							// 121: ld.global.u32
 							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 4)
+							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 								v11 = runtime.Load32(v11aw.Mem, v11ao)
@@ -1190,6 +1886,9 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r18[l] = v14
 							// 125: ld.global.u32
 							v15a := uint64(v14) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v15a, 4)
+							}
 							var v15 uint64
 							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 								v15 = runtime.Load32(v15aw.Mem, v15ao)
@@ -1213,6 +1912,9 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r14[l] = v10
 							// 121: ld.global.u32
 							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 4)
+							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 								v11 = runtime.Load32(v11aw.Mem, v11ao)
@@ -1234,6 +1936,9 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r18[l] = v14
 							// 125: ld.global.u32
 							v15a := uint64(v14) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v15a, 4)
+							}
 							var v15 uint64
 							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 								v15 = runtime.Load32(v15aw.Mem, v15ao)
@@ -1250,6 +1955,15 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}
 					flt.Raise(w)
 				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemGlobal,
+					}, m)
+				}
 				// PTX line 126: atom.global.max.s32
 				w.AtomLanes(runtime.SpaceGlobal, atomMaxS32, r20, r17, r19, r19, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:126")
 				// PTX lines 127, 128, 129, 130: lane-local, one loop over the lanes
@@ -1261,6 +1975,9 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 127: ld.global.u32
 							v16a := uint64(r14[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v16a, 4)
+							}
 							var v16 uint64
 							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 								v16 = runtime.Load32(v16aw.Mem, v16ao)
@@ -1279,6 +1996,9 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r23[l] = v18
 							// 130: ld.global.u32
 							v19a := uint64(r18[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v19a, 4)
+							}
 							var v19 uint64
 							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 								v19 = runtime.Load32(v19aw.Mem, v19ao)
@@ -1297,6 +2017,9 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 127: ld.global.u32
 							v16a := uint64(r14[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v16a, 4)
+							}
 							var v16 uint64
 							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 								v16 = runtime.Load32(v16aw.Mem, v16ao)
@@ -1315,6 +2038,9 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r23[l] = v18
 							// 130: ld.global.u32
 							v19a := uint64(r18[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v19a, 4)
+							}
 							var v19 uint64
 							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 								v19 = runtime.Load32(v19aw.Mem, v19ao)
@@ -1330,6 +2056,15 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						}
 					}
 					flt.Raise(w)
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemGlobal,
+					}, m)
 				}
 				// PTX line 131: atom.global.min.s32
 				w.AtomLanes(runtime.SpaceGlobal, atomMinS32, r25, r23, r24, r24, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:131")
@@ -1358,6 +2093,15 @@ func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			// b0, PTX lines 149-154; divergent, reconverges at block 2 (b2 ($L__BB3_3))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 149: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/atomics.ptx:149")
 				// PTX line 150: mov.u32, warp-uniform
@@ -1437,6 +2181,9 @@ func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 							v1 := uint64(uint64(int32(r10[l])))
 							// 168: ld.global.s32
 							v2a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -1475,6 +2222,9 @@ func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 							v1 := uint64(uint64(int32(r10[l])))
 							// 168: ld.global.s32
 							v2a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -1509,6 +2259,15 @@ func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 					}
 					flt.Raise(w)
 					w.P[1] = p1
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemGlobal,
+					}, m)
 				}
 				// PTX line 173: atom.global.cas.b32
 				w.AtomLanes(runtime.SpaceGlobal, atomCas32, r19, r9, r10, r18, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:173")
@@ -1572,11 +2331,38 @@ func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				r12 := w.Reg(12)
 				r13 := w.Reg(13)
 				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 157: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/atomics.ptx:157")
 				runtime.Broadcast(r5, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 158: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:158")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 159: ld.param.u64
 				u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:159")
 				// PTX line 160: cvta.to.global.u64, warp-uniform
@@ -1592,6 +2378,9 @@ func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 						for l := range 32 {
 							// 162: ld.global.u32
 							v6a := uint64(u5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 4)
+							}
 							var v6 uint64
 							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 								v6 = runtime.Load32(v6aw.Mem, v6ao)
@@ -1615,6 +2404,9 @@ func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 							l := bits.TrailingZeros32(mm) & 31
 							// 162: ld.global.u32
 							v6a := uint64(u5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 4)
+							}
 							var v6 uint64
 							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 								v6 = runtime.Load32(v6aw.Mem, v6ao)
@@ -1667,6 +2459,15 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			// b0, PTX lines 194-199; divergent, reconverges at block 1 (b1 ($L__BB4_3))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 194: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/atomics.ptx:194")
 				// PTX line 195: mov.u32, warp-uniform
@@ -1735,6 +2536,15 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				r9 := w.Reg(9)
 				k0 := uint64(0x4)
 				k1 := uint64(0x1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 202: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/atomics.ptx:202")
 				// PTX line 203: cvta.to.global.u64, warp-uniform
@@ -1752,6 +2562,9 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v4 := uint64(uint64(u2) + uint64(v3))
 							// 206: ld.global.u32
 							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v5a, 4)
+							}
 							var v5 uint64
 							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 								v5 = runtime.Load32(v5aw.Mem, v5ao)
@@ -1782,6 +2595,9 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v4 := uint64(uint64(u2) + uint64(v3))
 							// 206: ld.global.u32
 							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v5a, 4)
+							}
 							var v5 uint64
 							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 								v5 = runtime.Load32(v5aw.Mem, v5ao)
@@ -1827,8 +2643,26 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				r14 := w.Reg(14)
 				r17 := w.Reg(17)
 				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 210: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:210")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 211: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:211")
 				// PTX line 212: cvta.to.global.u64, warp-uniform
@@ -1836,6 +2670,15 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				runtime.Broadcast(r12, m, u3)
 				// PTX line 213: cvta.to.global.u64, warp-uniform
 				u4 := uint64(u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemGlobal,
+					}, m)
+				}
 				// PTX line 214: atom.global.add.u32
 				w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r14, r12, r17, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:214")
 				// PTX lines 215, 216, 217: lane-local, one loop over the lanes
@@ -1849,6 +2692,9 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v6 := uint64(uint64(u4) + uint64(v5))
 							// 217: st.global.u32
 							s7 := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s7, 4)
+							}
 							s7v := uint64(r9[l])
 							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 								runtime.Store32(s7w.Mem, s7o, s7v)
@@ -1865,6 +2711,9 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v6 := uint64(uint64(u4) + uint64(v5))
 							// 217: st.global.u32
 							s7 := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s7, 4)
+							}
 							s7v := uint64(r9[l])
 							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 								runtime.Store32(s7w.Mem, s7o, s7v)
@@ -1899,6 +2748,15 @@ func exchangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			// b0, PTX lines 234-239; divergent, reconverges at block 1 (b1 ($L__BB5_2))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 234: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/atomics.ptx:234")
 				// PTX line 235: mov.u32, warp-uniform
@@ -1970,8 +2828,26 @@ func exchangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				r12 := w.Reg(12)
 				k0 := uint64(0x4)
 				k1 := uint64(0x1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 242: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:242")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 243: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:243")
 				// PTX line 244: cvta.to.global.u64, warp-uniform
@@ -2006,6 +2882,15 @@ func exchangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						}
 					}
 				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 0,
+						Guard: -1,
+						Kind:  runtime.MemAtomic,
+						Space: runtime.MemGlobal,
+					}, m)
+				}
 				// PTX line 249: atom.global.exch.b32
 				w.AtomLanes(runtime.SpaceGlobal, atomExch32, r12, r8, r11, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:249")
 				// PTX lines 250: lane-local, one loop over the lanes
@@ -2015,6 +2900,9 @@ func exchangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 250: st.global.u32
 							s8 := uint64(r10[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s8, 4)
+							}
 							s8v := uint64(r12[l])
 							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 								runtime.Store32(s8w.Mem, s8o, s8v)
@@ -2027,6 +2915,9 @@ func exchangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 250: st.global.u32
 							s8 := uint64(r10[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s8, 4)
+							}
 							s8v := uint64(r12[l])
 							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 								runtime.Store32(s8w.Mem, s8o, s8v)

@@ -129,6 +129,24 @@ func init() {
 			earlyReturnBarrierRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -141,6 +159,13 @@ func init() {
 	// b1 ($L__BB0_2), PTX line 60; ret
 	earlyReturnBarrierFunc.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/barrier_exit.ptx:61",
@@ -155,6 +180,55 @@ func init() {
 			earlyReturnBarrierRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 15,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -172,6 +246,49 @@ func init() {
 			earlyReturnBarrierRun(w, 3, m, -1, 0)
 		}},
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/barrier_exit.ptx:60",
@@ -193,6 +310,27 @@ func init() {
 			interleavedReturnBarrierRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -205,6 +343,13 @@ func init() {
 	// b1 ($L__BB1_2), PTX line 113; ret
 	interleavedReturnBarrierFunc.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  114,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/barrier_exit.ptx:114",
@@ -219,6 +364,55 @@ func init() {
 			interleavedReturnBarrierRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 15,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -236,6 +430,31 @@ func init() {
 			interleavedReturnBarrierRun(w, 3, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -253,6 +472,19 @@ func init() {
 			interleavedReturnBarrierRun(w, 4, m, -1, 0)
 		}},
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -270,6 +502,25 @@ func init() {
 			interleavedReturnBarrierRun(w, 5, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/barrier_exit.ptx:113",
@@ -291,6 +542,24 @@ func init() {
 			warpHandoffRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    6,
 			Kind:   runtime.TermBranch,
@@ -306,6 +575,22 @@ func init() {
 			warpHandoffRun(w, 1, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -323,6 +608,18 @@ func init() {
 			warpHandoffRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    7,
 			Kind:   runtime.TermBranch,
@@ -338,6 +635,21 @@ func init() {
 			warpHandoffRun(w, 3, m, -1, 0)
 		}},
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
@@ -353,6 +665,24 @@ func init() {
 			warpHandoffRun(w, 4, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
@@ -368,6 +698,25 @@ func init() {
 			warpHandoffRun(w, 5, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/barrier_exit.ptx:170",
@@ -382,6 +731,16 @@ func init() {
 			warpHandoffRun(w, 6, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/barrier_exit.ptx:137",
@@ -391,19 +750,37 @@ func init() {
 		},
 	}
 	// b6, PTX line 143
-	warpHandoffFunc.Blocks[7] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/barrier_exit.ptx:144",
-		Reconv:  -1,
-		Succ:    3,
-		Uniform: true,
-	}}
+	warpHandoffFunc.Blocks[7] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/barrier_exit.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/barrier_exit.ptx:144",
+			Reconv:  -1,
+			Succ:    3,
+			Uniform: true,
+		},
+	}
 	// b7, PTX lines 149-150
 	warpHandoffFunc.Blocks[8] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpHandoffRun(w, 8, m, -1, 0)
 		}},
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/barrier_exit.ptx:151",
@@ -418,6 +795,31 @@ func init() {
 			warpHandoffRun(w, 9, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/barrier_exit.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/barrier_exit.ptx:165",
@@ -469,6 +871,15 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 			{
 				r0 := w.Reg(0)
 				r1 := w.Reg(1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 27: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/barrier_exit.ptx:27")
 				runtime.Broadcast(r0, m, u1)
@@ -534,8 +945,26 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 				r13 := w.Reg(13)
 				k0 := uint64(0x4)
 				k1 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 32: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/barrier_exit.ptx:32")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 33: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/barrier_exit.ptx:33")
 				// PTX line 34: cvta.to.global.u64, warp-uniform
@@ -562,6 +991,9 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 							v9 := uint64(uint64(u3) + uint64(v8))
 							// 41: ld.global.u32
 							v10a := uint64(v9) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v10a, 4)
+							}
 							var v10 uint64
 							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 								v10 = runtime.Load32(v10aw.Mem, v10ao)
@@ -590,6 +1022,9 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 							v9 := uint64(uint64(u3) + uint64(v8))
 							// 41: ld.global.u32
 							v10a := uint64(v9) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v10a, 4)
+							}
 							var v10 uint64
 							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 								v10 = runtime.Load32(v10aw.Mem, v10ao)
@@ -622,6 +1057,9 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 							v13 := uint64(uint64(u12) + uint64(r12[l]))
 							// 45: st.shared.u32
 							s14 := uint64(v13) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s14, 4)
+							}
 							s14v := uint64(r11[l])
 							if s14 < shEnd4 && s14&3 == 0 {
 								runtime.Store32(sh, s14, s14v)
@@ -636,6 +1074,9 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 							v13 := uint64(uint64(u12) + uint64(r12[l]))
 							// 45: st.shared.u32
 							s14 := uint64(v13) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s14, 4)
+							}
 							s14v := uint64(r11[l])
 							if s14 < shEnd4 && s14&3 == 0 {
 								runtime.Store32(sh, s14, s14v)
@@ -679,6 +1120,9 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 							v4 := uint64(uint64(r13[l]) + uint64(v3))
 							// 51: ld.shared.u32
 							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v5a, 4)
+							}
 							var v5 uint64
 							if v5a < shEnd4 && v5a&3 == 0 {
 								v5 = runtime.Load32(sh, v5a)
@@ -700,6 +1144,9 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 							v9 := uint64(uint64(r13[l]) + uint64(v8))
 							// 56: ld.shared.u32
 							v10a := uint64(v9) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v10a, 4)
+							}
 							var v10 uint64
 							if v10a < shEnd4 && v10a&3 == 0 {
 								v10 = runtime.Load32(sh, v10a)
@@ -731,6 +1178,9 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 							v4 := uint64(uint64(r13[l]) + uint64(v3))
 							// 51: ld.shared.u32
 							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v5a, 4)
+							}
 							var v5 uint64
 							if v5a < shEnd4 && v5a&3 == 0 {
 								v5 = runtime.Load32(sh, v5a)
@@ -752,6 +1202,9 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 							v9 := uint64(uint64(r13[l]) + uint64(v8))
 							// 56: ld.shared.u32
 							v10a := uint64(v9) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v10a, 4)
+							}
 							var v10 uint64
 							if v10a < shEnd4 && v10a&3 == 0 {
 								v10 = runtime.Load32(sh, v10a)
@@ -780,6 +1233,9 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 						for l := range 32 {
 							// 59: st.global.u32
 							s13 := uint64(r26[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s13, 4)
+							}
 							s13v := uint64(r25[l])
 							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 								runtime.Store32(s13w.Mem, s13o, s13v)
@@ -792,6 +1248,9 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 							l := bits.TrailingZeros32(mm) & 31
 							// 59: st.global.u32
 							s13 := uint64(r26[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s13, 4)
+							}
 							s13v := uint64(r25[l])
 							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 								runtime.Store32(s13w.Mem, s13o, s13v)
@@ -901,8 +1360,26 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 				r15 := w.Reg(15)
 				k0 := uint64(0x4)
 				k1 := uint64(0x1000)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 83: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/barrier_exit.ptx:83")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 84: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/barrier_exit.ptx:84")
 				// PTX line 85: cvta.to.global.u64, warp-uniform
@@ -931,6 +1408,9 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 							r11[l] = v9
 							// 92: ld.global.u32
 							v10a := uint64(v9) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v10a, 4)
+							}
 							var v10 uint64
 							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 								v10 = runtime.Load32(v10aw.Mem, v10ao)
@@ -960,6 +1440,9 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 							r11[l] = v9
 							// 92: ld.global.u32
 							v10a := uint64(v9) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v10a, 4)
+							}
 							var v10 uint64
 							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 								v10 = runtime.Load32(v10aw.Mem, v10ao)
@@ -993,6 +1476,9 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 							r15[l] = v13
 							// 96: st.shared.u32
 							s14 := uint64(v13) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s14, 4)
+							}
 							s14v := uint64(r12[l])
 							if s14 < shEnd4 && s14&3 == 0 {
 								runtime.Store32(sh, s14, s14v)
@@ -1008,6 +1494,9 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 							r15[l] = v13
 							// 96: st.shared.u32
 							s14 := uint64(v13) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s14, 4)
+							}
 							s14v := uint64(r12[l])
 							if s14 < shEnd4 && s14&3 == 0 {
 								runtime.Store32(sh, s14, s14v)
@@ -1061,6 +1550,9 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 							v5 := uint64(uint64(r14[l]) + uint64(v4))
 							// 103: ld.shared.u32
 							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v6a, 4)
+							}
 							var v6 uint64
 							if v6a < shEnd4 && v6a&3 == 0 {
 								v6 = runtime.Load32(sh, v6a)
@@ -1098,6 +1590,9 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 							v5 := uint64(uint64(r14[l]) + uint64(v4))
 							// 103: ld.shared.u32
 							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v6a, 4)
+							}
 							var v6 uint64
 							if v6a < shEnd4 && v6a&3 == 0 {
 								v6 = runtime.Load32(sh, v6a)
@@ -1136,6 +1631,9 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 							v1 := uint64(uint32(r20[l]) * uint32(k0))
 							// 106: st.shared.u32
 							s2 := uint64(r15[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s2, 4)
+							}
 							s2v := uint64(v1)
 							if s2 < shEnd4 && s2&3 == 0 {
 								runtime.Store32(sh, s2, s2v)
@@ -1150,6 +1648,9 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 							v1 := uint64(uint32(r20[l]) * uint32(k0))
 							// 106: st.shared.u32
 							s2 := uint64(r15[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s2, 4)
+							}
 							s2v := uint64(v1)
 							if s2 < shEnd4 && s2&3 == 0 {
 								runtime.Store32(sh, s2, s2v)
@@ -1183,6 +1684,9 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 						for l := range 32 {
 							// 108: ld.shared.u32
 							v1a := uint64(r15[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -1196,6 +1700,9 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 							}
 							// 109: ld.global.u32
 							v2a := uint64(r11[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -1219,6 +1726,9 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 							l := bits.TrailingZeros32(mm) & 31
 							// 108: ld.shared.u32
 							v1a := uint64(r15[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -1232,6 +1742,9 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 							}
 							// 109: ld.global.u32
 							v2a := uint64(r11[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -1260,6 +1773,9 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 						for l := range 32 {
 							// 112: st.global.u32
 							s5 := uint64(r25[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s5, 4)
+							}
 							s5v := uint64(r24[l])
 							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 								runtime.Store32(s5w.Mem, s5o, s5v)
@@ -1272,6 +1788,9 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 							l := bits.TrailingZeros32(mm) & 31
 							// 112: st.global.u32
 							s5 := uint64(r25[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s5, 4)
+							}
 							s5v := uint64(r24[l])
 							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 								runtime.Store32(s5w.Mem, s5o, s5v)
@@ -1308,6 +1827,15 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				r0 := w.Reg(0)
 				r1 := w.Reg(1)
 				k0 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 130: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/barrier_exit.ptx:130")
 				runtime.Broadcast(r0, m, u1)
@@ -1444,6 +1972,15 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			// b2 ($L__BB2_3), PTX lines 145-146; divergent, reconverges at block 8 (b7)
 			{
 				k0 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemShared,
+					}, m)
+				}
 				// PTX line 145: ld.volatile.shared.u32
 				u1 := w.LoadUniform(runtime.SpaceShared, 0x2000, 4, m, "testdata/ptx/barrier_exit.ptx:145")
 				// PTX lines 146: lane-local, one loop over the lanes
@@ -1567,6 +2104,9 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v3 := uint64(uint64(r3[l]) + uint64(v2))
 							// 169: st.global.u32
 							s4 := uint64(v3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s4, 4)
+							}
 							s4v := uint64(r8[l])
 							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 								runtime.Store32(s4w.Mem, s4o, s4v)
@@ -1585,6 +2125,9 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v3 := uint64(uint64(r3[l]) + uint64(v2))
 							// 169: st.global.u32
 							s4 := uint64(v3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s4, 4)
+							}
 							s4v := uint64(r8[l])
 							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 								runtime.Store32(s4w.Mem, s4o, s4v)
@@ -1607,6 +2150,15 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				// PTX line 135: mov.b32, warp-uniform
 				u1 := uint64(k0)
 				runtime.Broadcast(r2, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemShared,
+					}, m)
+				}
 				// PTX line 136: st.volatile.shared.u32
 				w.StoreLanes(runtime.SpaceShared, r2, nil, 0, 0x2000, 4, m, "testdata/ptx/barrier_exit.ptx:136")
 			}
@@ -1622,6 +2174,15 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			{
 				r1 := w.Reg(1)
 				r8 := w.Reg(8)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemShared,
+					}, m)
+				}
 				// PTX line 149: ld.volatile.shared.u32
 				u1 := w.LoadUniform(runtime.SpaceShared, 0x2004, 4, m, "testdata/ptx/barrier_exit.ptx:149")
 				// PTX lines 150: lane-local, one loop over the lanes
@@ -1678,11 +2239,29 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 						}
 					}
 				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemShared,
+					}, m)
+				}
 				// PTX line 160: st.volatile.shared.u32
 				w.StoreLanes(runtime.SpaceShared, r11, nil, 0, 0x2004, 4, m, "testdata/ptx/barrier_exit.ptx:160")
 				// PTX line 162: mov.b32, warp-uniform
 				u3 := uint64(k1)
 				runtime.Broadcast(r12, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemShared,
+					}, m)
+				}
 				// PTX line 163: st.volatile.shared.u32
 				w.StoreLanes(runtime.SpaceShared, r12, nil, 0, 0x2000, 4, m, "testdata/ptx/barrier_exit.ptx:163")
 				// PTX lines 164: lane-local, one loop over the lanes

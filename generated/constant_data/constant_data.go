@@ -119,6 +119,33 @@ func init() {
 			polyEvalRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -131,6 +158,13 @@ func init() {
 	// b1 ($L__BB0_2), PTX line 58; ret
 	polyEvalFunc.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  59,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/constant_data.ptx:59",
@@ -145,6 +179,82 @@ func init() {
 			polyEvalRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 24,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/constant_data.ptx:58",
@@ -166,6 +276,33 @@ func init() {
 			lutLookupRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -178,6 +315,13 @@ func init() {
 	// b1 ($L__BB1_2), PTX line 103; ret
 	lutLookupFunc.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  104,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/constant_data.ptx:104",
@@ -192,6 +336,70 @@ func init() {
 			lutLookupRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 20,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/constant_data.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/constant_data.ptx:103",
@@ -236,6 +444,15 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			// b0, PTX lines 26-31; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 26: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/constant_data.ptx:26")
 				// PTX line 27: mov.u32, warp-uniform
@@ -310,8 +527,26 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				r22 := w.Reg(22)
 				r24 := w.Reg(24)
 				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 34: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/constant_data.ptx:34")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 35: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/constant_data.ptx:35")
 				// PTX line 36: cvta.to.global.u64, warp-uniform
@@ -331,6 +566,9 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v6 := uint64(uint64(u3) + uint64(v5))
 							// 40: ld.global.f32
 							v7a := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v7a, 4)
+							}
 							var v7 uint64
 							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 								v7 = runtime.Load32(v7aw.Mem, v7ao)
@@ -354,6 +592,9 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v6 := uint64(uint64(u3) + uint64(v5))
 							// 40: ld.global.f32
 							v7a := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v7a, 4)
+							}
 							var v7 uint64
 							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 								v7 = runtime.Load32(v7aw.Mem, v7ao)
@@ -370,8 +611,26 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}
 					flt.Raise(w)
 				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
 				// PTX line 41: ld.const.f32
 				u8 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x1c, 4, m, "testdata/ptx/constant_data.ptx:41")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
 				// PTX line 42: ld.const.f32
 				u9 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x18, 4, m, "testdata/ptx/constant_data.ptx:42")
 				// PTX lines 43: lane-local, one loop over the lanes
@@ -400,6 +659,15 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							r14[l] = v10
 						}
 					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
 				}
 				// PTX line 44: ld.const.f32
 				u11 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x14, 4, m, "testdata/ptx/constant_data.ptx:44")
@@ -430,6 +698,15 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						}
 					}
 				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
 				// PTX line 46: ld.const.f32
 				u13 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x10, 4, m, "testdata/ptx/constant_data.ptx:46")
 				// PTX lines 47: lane-local, one loop over the lanes
@@ -458,6 +735,15 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							r18[l] = v14
 						}
 					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
 				}
 				// PTX line 48: ld.const.f32
 				u15 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0xc, 4, m, "testdata/ptx/constant_data.ptx:48")
@@ -488,6 +774,15 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						}
 					}
 				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
 				// PTX line 50: ld.const.f32
 				u17 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x8, 4, m, "testdata/ptx/constant_data.ptx:50")
 				// PTX lines 51: lane-local, one loop over the lanes
@@ -516,6 +811,15 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							r22[l] = v18
 						}
 					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
 				}
 				// PTX line 52: ld.const.f32
 				u19 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x4, 4, m, "testdata/ptx/constant_data.ptx:52")
@@ -546,6 +850,15 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						}
 					}
 				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
 				// PTX line 54: ld.const.f32
 				u21 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x0, 4, m, "testdata/ptx/constant_data.ptx:54")
 				// PTX lines 55, 56, 57: lane-local, one loop over the lanes
@@ -564,6 +877,9 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v23 := uint64(uint64(u4) + uint64(r9[l]))
 							// 57: st.global.f32
 							s24 := uint64(v23) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s24, 4)
+							}
 							s24v := uint64(v22)
 							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 								runtime.Store32(s24w.Mem, s24o, s24v)
@@ -585,6 +901,9 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v23 := uint64(uint64(u4) + uint64(r9[l]))
 							// 57: st.global.f32
 							s24 := uint64(v23) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s24, 4)
+							}
 							s24v := uint64(v22)
 							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 								runtime.Store32(s24w.Mem, s24o, s24v)
@@ -619,6 +938,15 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			// b0, PTX lines 75-80; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 75: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/constant_data.ptx:75")
 				// PTX line 76: mov.u32, warp-uniform
@@ -690,8 +1018,26 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				k0 := uint64(0x4)
 				k1 := uint64(0xf)
 				k2 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 83: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/constant_data.ptx:83")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 84: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/constant_data.ptx:84")
 				// PTX line 85: cvta.to.global.u64, warp-uniform
@@ -711,6 +1057,9 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v6 := uint64(uint64(u3) + uint64(v5))
 							// 89: ld.global.u32
 							v7a := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v7a, 4)
+							}
 							var v7 uint64
 							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 								v7 = runtime.Load32(v7aw.Mem, v7ao)
@@ -738,6 +1087,9 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v6 := uint64(uint64(u3) + uint64(v5))
 							// 89: ld.global.u32
 							v7a := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v7a, 4)
+							}
 							var v7 uint64
 							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 								v7 = runtime.Load32(v7aw.Mem, v7ao)
@@ -770,6 +1122,9 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v11 := uint64(uint64(u10) + uint64(r13[l]))
 							// 94: ld.const.u32
 							v12a := uint64(v11) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemConst, false, v12a, 4)
+							}
 							var v12 uint64
 							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 								v12 = runtime.Load32(v12aw.Mem, v12ao)
@@ -790,6 +1145,9 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v11 := uint64(uint64(u10) + uint64(r13[l]))
 							// 94: ld.const.u32
 							v12a := uint64(v11) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemConst, false, v12a, 4)
+							}
 							var v12 uint64
 							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 								v12 = runtime.Load32(v12aw.Mem, v12ao)
@@ -806,8 +1164,26 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}
 					flt.Raise(w)
 				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
 				// PTX line 95: ld.const.u32
 				u13 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(2)+0x4, 4, m, "testdata/ptx/constant_data.ptx:95")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemConst,
+					}, m)
+				}
 				// PTX line 96: ld.const.f32
 				u14 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(2)+0x0, 4, m, "testdata/ptx/constant_data.ptx:96")
 				// PTX lines 97, 98, 99, 100, 101, 102: lane-local, one loop over the lanes
@@ -827,6 +1203,9 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v19 := uint64(uint64(u4) + uint64(r9[l]))
 							// 102: st.global.u32
 							s20 := uint64(v19) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s20, 4)
+							}
 							s20v := uint64(v18)
 							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 								runtime.Store32(s20w.Mem, s20o, s20v)
@@ -849,6 +1228,9 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v19 := uint64(uint64(u4) + uint64(r9[l]))
 							// 102: st.global.u32
 							s20 := uint64(v19) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s20, 4)
+							}
 							s20v := uint64(v18)
 							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 								runtime.Store32(s20w.Mem, s20o, s20v)

@@ -137,6 +137,33 @@ func init() {
 			toIntRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/convert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  23,
+			}, {
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -149,6 +176,13 @@ func init() {
 	// b1 ($L__BB0_2), PTX line 53; ret
 	toIntFunc.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/convert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  54,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/convert.ptx:54",
@@ -163,6 +197,76 @@ func init() {
 			toIntRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 22,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/convert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/convert.ptx:53",
@@ -184,6 +288,33 @@ func init() {
 			toFloatRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/convert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -196,6 +327,13 @@ func init() {
 	// b1 ($L__BB1_2), PTX line 101; ret
 	toFloatFunc.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/convert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  102,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/convert.ptx:102",
@@ -210,6 +348,73 @@ func init() {
 			toFloatRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 21,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/convert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  100,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/convert.ptx:101",
@@ -231,6 +436,33 @@ func init() {
 			f64RoundtripRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/convert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -243,6 +475,13 @@ func init() {
 	// b1 ($L__BB2_2), PTX line 151; ret
 	f64RoundtripFunc.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/convert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  152,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/convert.ptx:152",
@@ -257,6 +496,79 @@ func init() {
 			f64RoundtripRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 23,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/convert.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/convert.ptx:151",
@@ -310,6 +622,15 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			// b0, PTX lines 23-28; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 23: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/convert.ptx:23")
 				// PTX line 24: mov.u32, warp-uniform
@@ -384,8 +705,26 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				r21 := w.Reg(21)
 				k0 := uint64(0x4)
 				k1 := uint64(0x5)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 31: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/convert.ptx:31")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 32: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/convert.ptx:32")
 				// PTX line 33: cvta.to.global.u64, warp-uniform
@@ -404,6 +743,9 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							v6 := uint64(uint64(u3) + uint64(v5))
 							// 37: ld.global.f32
 							v7a := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v7a, 4)
+							}
 							var v7 uint64
 							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 								v7 = runtime.Load32(v7aw.Mem, v7ao)
@@ -436,6 +778,9 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							v6 := uint64(uint64(u3) + uint64(v5))
 							// 37: ld.global.f32
 							v7a := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v7a, 4)
+							}
 							var v7 uint64
 							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 								v7 = runtime.Load32(v7aw.Mem, v7ao)
@@ -469,6 +814,9 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 42: st.global.u32
 							s12 := uint64(r14[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s12, 4)
+							}
 							s12v := uint64(r15[l])
 							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 								runtime.Store32(s12w.Mem, s12o, s12v)
@@ -484,6 +832,9 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 42: st.global.u32
 							s12 := uint64(r14[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s12, 4)
+							}
 							s12v := uint64(r15[l])
 							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 								runtime.Store32(s12w.Mem, s12o, s12v)
@@ -503,6 +854,9 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 44: st.global.u32
 							s14 := uint64(r14[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s14, 4)
+							}
 							s14v := uint64(r16[l])
 							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 								runtime.Store32(s14w.Mem, s14o, s14v)
@@ -518,6 +872,9 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 44: st.global.u32
 							s14 := uint64(r14[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s14, 4)
+							}
 							s14v := uint64(r16[l])
 							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 								runtime.Store32(s14w.Mem, s14o, s14v)
@@ -537,6 +894,9 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 46: st.global.u32
 							s16 := uint64(r14[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s16, 4)
+							}
 							s16v := uint64(r17[l])
 							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 								runtime.Store32(s16w.Mem, s16o, s16v)
@@ -554,6 +914,9 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 46: st.global.u32
 							s16 := uint64(r14[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s16, 4)
+							}
 							s16v := uint64(r17[l])
 							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 								runtime.Store32(s16w.Mem, s16o, s16v)
@@ -575,6 +938,9 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 49: st.global.u32
 							s19 := uint64(r14[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s19, 4)
+							}
 							s19v := uint64(r19[l])
 							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 								runtime.Store32(s19w.Mem, s19o, s19v)
@@ -592,6 +958,9 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 49: st.global.u32
 							s19 := uint64(r14[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s19, 4)
+							}
 							s19v := uint64(r19[l])
 							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 								runtime.Store32(s19w.Mem, s19o, s19v)
@@ -613,6 +982,9 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 52: st.global.u32
 							s22 := uint64(r14[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s22, 4)
+							}
 							s22v := uint64(r21[l])
 							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 								runtime.Store32(s22w.Mem, s22o, s22v)
@@ -625,6 +997,9 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 52: st.global.u32
 							s22 := uint64(r14[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s22, 4)
+							}
 							s22v := uint64(r21[l])
 							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 								runtime.Store32(s22w.Mem, s22o, s22v)
@@ -659,6 +1034,15 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			// b0, PTX lines 70-75; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 70: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/convert.ptx:70")
 				// PTX line 71: mov.u32, warp-uniform
@@ -735,8 +1119,26 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				k0 := uint64(0x8)
 				k1 := uint64(0x5)
 				k2 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 78: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/convert.ptx:78")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 79: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/convert.ptx:79")
 				// PTX line 80: cvta.to.global.u64, warp-uniform
@@ -755,6 +1157,9 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v6 := uint64(uint64(u3) + uint64(v5))
 							// 84: ld.global.u64
 							v7a := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v7a, 8)
+							}
 							var v7 uint64
 							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 								v7 = runtime.Load64(v7aw.Mem, v7ao)
@@ -790,6 +1195,9 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v6 := uint64(uint64(u3) + uint64(v5))
 							// 84: ld.global.u64
 							v7a := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v7a, 8)
+							}
 							var v7 uint64
 							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 								v7 = runtime.Load64(v7aw.Mem, v7ao)
@@ -826,6 +1234,9 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 						for l := range 32 {
 							// 90: st.global.f32
 							s13 := uint64(r14[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s13, 4)
+							}
 							s13v := uint64(r16[l])
 							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 								runtime.Store32(s13w.Mem, s13o, s13v)
@@ -841,6 +1252,9 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 90: st.global.f32
 							s13 := uint64(r14[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s13, 4)
+							}
 							s13v := uint64(r16[l])
 							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 								runtime.Store32(s13w.Mem, s13o, s13v)
@@ -860,6 +1274,9 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 						for l := range 32 {
 							// 92: st.global.f32
 							s15 := uint64(r14[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s15, 4)
+							}
 							s15v := uint64(r17[l])
 							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 								runtime.Store32(s15w.Mem, s15o, s15v)
@@ -875,6 +1292,9 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 92: st.global.f32
 							s15 := uint64(r14[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s15, 4)
+							}
 							s15v := uint64(r17[l])
 							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 								runtime.Store32(s15w.Mem, s15o, s15v)
@@ -894,6 +1314,9 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 						for l := range 32 {
 							// 94: st.global.f32
 							s17 := uint64(r14[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s17, 4)
+							}
 							s17v := uint64(r18[l])
 							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 								runtime.Store32(s17w.Mem, s17o, s17v)
@@ -909,6 +1332,9 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 94: st.global.f32
 							s17 := uint64(r14[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s17, 4)
+							}
 							s17v := uint64(r18[l])
 							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 								runtime.Store32(s17w.Mem, s17o, s17v)
@@ -928,6 +1354,9 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 						for l := range 32 {
 							// 96: st.global.f32
 							s19 := uint64(r14[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s19, 4)
+							}
 							s19v := uint64(r19[l])
 							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 								runtime.Store32(s19w.Mem, s19o, s19v)
@@ -943,6 +1372,9 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 96: st.global.f32
 							s19 := uint64(r14[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s19, 4)
+							}
 							s19v := uint64(r19[l])
 							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 								runtime.Store32(s19w.Mem, s19o, s19v)
@@ -962,6 +1394,9 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 						for l := range 32 {
 							// 100: st.global.f32
 							s21 := uint64(r14[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 4)
+							}
 							s21v := uint64(r20[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 								runtime.Store32(s21w.Mem, s21o, s21v)
@@ -974,6 +1409,9 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 100: st.global.f32
 							s21 := uint64(r14[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 4)
+							}
 							s21v := uint64(r20[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 								runtime.Store32(s21w.Mem, s21o, s21v)
@@ -1008,6 +1446,15 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 			// b0, PTX lines 120-125; divergent, reconverges at block 1 (b1 ($L__BB2_2))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 120: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/convert.ptx:120")
 				// PTX line 121: mov.u32, warp-uniform
@@ -1081,8 +1528,26 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				r23 := w.Reg(23)
 				k0 := uint64(0x8)
 				k1 := uint64(0x2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 128: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/convert.ptx:128")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 129: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/convert.ptx:129")
 				// PTX line 130: cvta.to.global.u64, warp-uniform
@@ -1101,6 +1566,9 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							v6 := uint64(uint64(u3) + uint64(v5))
 							// 134: ld.global.f64
 							v7a := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v7a, 8)
+							}
 							var v7 uint64
 							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 								v7 = runtime.Load64(v7aw.Mem, v7ao)
@@ -1135,6 +1603,9 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							v6 := uint64(uint64(u3) + uint64(v5))
 							// 134: ld.global.f64
 							v7a := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v7a, 8)
+							}
 							var v7 uint64
 							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 								v7 = runtime.Load64(v7aw.Mem, v7ao)
@@ -1170,6 +1641,9 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 						for l := range 32 {
 							// 140: st.global.f64
 							s13 := uint64(r14[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s13, 8)
+							}
 							s13v := uint64(r16[l])
 							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 								runtime.Store64(s13w.Mem, s13o, s13v)
@@ -1187,6 +1661,9 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							l := bits.TrailingZeros32(mm) & 31
 							// 140: st.global.f64
 							s13 := uint64(r14[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s13, 8)
+							}
 							s13v := uint64(r16[l])
 							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 								runtime.Store64(s13w.Mem, s13o, s13v)
@@ -1208,6 +1685,9 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 						for l := range 32 {
 							// 143: st.global.f64
 							s16 := uint64(r14[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s16, 8)
+							}
 							s16v := uint64(r18[l])
 							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 								runtime.Store64(s16w.Mem, s16o, s16v)
@@ -1225,6 +1705,9 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							l := bits.TrailingZeros32(mm) & 31
 							// 143: st.global.f64
 							s16 := uint64(r14[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s16, 8)
+							}
 							s16v := uint64(r18[l])
 							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 								runtime.Store64(s16w.Mem, s16o, s16v)
@@ -1246,6 +1729,9 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 						for l := range 32 {
 							// 146: st.global.f64
 							s19 := uint64(r14[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s19, 8)
+							}
 							s19v := uint64(r20[l])
 							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 								runtime.Store64(s19w.Mem, s19o, s19v)
@@ -1265,6 +1751,9 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							l := bits.TrailingZeros32(mm) & 31
 							// 146: st.global.f64
 							s19 := uint64(r14[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s19, 8)
+							}
 							s19v := uint64(r20[l])
 							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 								runtime.Store64(s19w.Mem, s19o, s19v)
@@ -1288,6 +1777,9 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 						for l := range 32 {
 							// 150: st.global.f64
 							s23 := uint64(r14[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s23, 8)
+							}
 							s23v := uint64(r23[l])
 							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
 								runtime.Store64(s23w.Mem, s23o, s23v)
@@ -1300,6 +1792,9 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							l := bits.TrailingZeros32(mm) & 31
 							// 150: st.global.f64
 							s23 := uint64(r14[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s23, 8)
+							}
 							s23v := uint64(r23[l])
 							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
 								runtime.Store64(s23w.Mem, s23o, s23v)

@@ -158,6 +158,33 @@ func init() {
 			f2iModesRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/cvt_round.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -170,6 +197,13 @@ func init() {
 	// b1 ($L__BB0_2), PTX line 89; ret
 	f2iModesFunc.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/cvt_round.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  90,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/cvt_round.ptx:90",
@@ -184,6 +218,178 @@ func init() {
 			f2iModesRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 56,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/cvt_round.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/cvt_round.ptx:89",
@@ -205,6 +411,33 @@ func init() {
 			i2fModesRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/cvt_round.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -217,6 +450,13 @@ func init() {
 	// b1 ($L__BB1_2), PTX line 154; ret
 	i2fModesFunc.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/cvt_round.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  155,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/cvt_round.ptx:155",
@@ -231,6 +471,124 @@ func init() {
 			i2fModesRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 38,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/cvt_round.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/cvt_round.ptx:154",
@@ -252,6 +610,33 @@ func init() {
 			saturateRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/cvt_round.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}, {
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  179,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -264,6 +649,13 @@ func init() {
 	// b1 ($L__BB2_2), PTX line 201; ret
 	saturateFunc.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/cvt_round.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  202,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/cvt_round.ptx:202",
@@ -278,6 +670,70 @@ func init() {
 			saturateRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 20,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/cvt_round.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}, {
+				Count: 1,
+				Line:  183,
+			}, {
+				Count: 1,
+				Line:  184,
+			}, {
+				Count: 1,
+				Line:  185,
+			}, {
+				Count: 1,
+				Line:  186,
+			}, {
+				Count: 1,
+				Line:  187,
+			}, {
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}, {
+				Count: 1,
+				Line:  192,
+			}, {
+				Count: 1,
+				Line:  193,
+			}, {
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  196,
+			}, {
+				Count: 1,
+				Line:  197,
+			}, {
+				Count: 1,
+				Line:  198,
+			}, {
+				Count: 1,
+				Line:  199,
+			}, {
+				Count: 1,
+				Line:  200,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/cvt_round.ptx:201",
@@ -334,6 +790,15 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			// b0, PTX lines 25-30; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 25: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/cvt_round.ptx:25")
 				// PTX line 26: mov.u32, warp-uniform
@@ -420,12 +885,39 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				r44 := w.Reg(44)
 				k0 := uint64(0x4)
 				k1 := uint64(0x8)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 33: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/cvt_round.ptx:33")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 34: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/cvt_round.ptx:34")
 				// PTX line 35: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 36: ld.param.u64
 				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/cvt_round.ptx:36")
 				// PTX line 37: cvta.to.global.u64, warp-uniform
@@ -445,6 +937,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 41: ld.global.f32
 							v9a := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
+							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -463,6 +958,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v11 := uint64(uint64(u3) + uint64(v10))
 							// 44: ld.global.f64
 							v12a := uint64(v11) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v12a, 8)
+							}
 							var v12 uint64
 							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
 								v12 = runtime.Load64(v12aw.Mem, v12ao)
@@ -497,6 +995,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 41: ld.global.f32
 							v9a := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
+							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -515,6 +1016,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v11 := uint64(uint64(u3) + uint64(v10))
 							// 44: ld.global.f64
 							v12a := uint64(v11) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v12a, 8)
+							}
 							var v12 uint64
 							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
 								v12 = runtime.Load64(v12aw.Mem, v12ao)
@@ -550,6 +1054,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 50: st.global.u64
 							s18 := uint64(r19[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s18, 8)
+							}
 							s18v := uint64(r21[l])
 							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 								runtime.Store64(s18w.Mem, s18o, s18v)
@@ -567,6 +1074,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 50: st.global.u64
 							s18 := uint64(r19[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s18, 8)
+							}
 							s18v := uint64(r21[l])
 							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 								runtime.Store64(s18w.Mem, s18o, s18v)
@@ -588,6 +1098,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 53: st.global.u64
 							s21 := uint64(r19[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 8)
+							}
 							s21v := uint64(r23[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 								runtime.Store64(s21w.Mem, s21o, s21v)
@@ -605,6 +1118,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 53: st.global.u64
 							s21 := uint64(r19[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 8)
+							}
 							s21v := uint64(r23[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 								runtime.Store64(s21w.Mem, s21o, s21v)
@@ -626,6 +1142,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 56: st.global.u64
 							s24 := uint64(r19[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s24, 8)
+							}
 							s24v := uint64(r25[l])
 							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
 								runtime.Store64(s24w.Mem, s24o, s24v)
@@ -643,6 +1162,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 56: st.global.u64
 							s24 := uint64(r19[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s24, 8)
+							}
 							s24v := uint64(r25[l])
 							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
 								runtime.Store64(s24w.Mem, s24o, s24v)
@@ -664,6 +1186,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 59: st.global.u64
 							s27 := uint64(r19[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s27, 8)
+							}
 							s27v := uint64(r27[l])
 							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
 								runtime.Store64(s27w.Mem, s27o, s27v)
@@ -681,6 +1206,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 59: st.global.u64
 							s27 := uint64(r19[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s27, 8)
+							}
 							s27v := uint64(r27[l])
 							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
 								runtime.Store64(s27w.Mem, s27o, s27v)
@@ -702,6 +1230,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 62: st.global.u64
 							s30 := uint64(r19[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s30, 8)
+							}
 							s30v := uint64(r29[l])
 							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
 								runtime.Store64(s30w.Mem, s30o, s30v)
@@ -719,6 +1250,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 62: st.global.u64
 							s30 := uint64(r19[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s30, 8)
+							}
 							s30v := uint64(r29[l])
 							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
 								runtime.Store64(s30w.Mem, s30o, s30v)
@@ -740,6 +1274,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 65: st.global.u64
 							s33 := uint64(r19[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s33, 8)
+							}
 							s33v := uint64(r31[l])
 							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
 								runtime.Store64(s33w.Mem, s33o, s33v)
@@ -757,6 +1294,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 65: st.global.u64
 							s33 := uint64(r19[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s33, 8)
+							}
 							s33v := uint64(r31[l])
 							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
 								runtime.Store64(s33w.Mem, s33o, s33v)
@@ -778,6 +1318,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 68: st.global.u64
 							s36 := uint64(r19[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s36, 8)
+							}
 							s36v := uint64(r33[l])
 							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
 								runtime.Store64(s36w.Mem, s36o, s36v)
@@ -793,6 +1336,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 68: st.global.u64
 							s36 := uint64(r19[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s36, 8)
+							}
 							s36v := uint64(r33[l])
 							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
 								runtime.Store64(s36w.Mem, s36o, s36v)
@@ -812,6 +1358,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 70: st.global.u64
 							s38 := uint64(r19[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s38, 8)
+							}
 							s38v := uint64(r34[l])
 							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
 								runtime.Store64(s38w.Mem, s38o, s38v)
@@ -827,6 +1376,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 70: st.global.u64
 							s38 := uint64(r19[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s38, 8)
+							}
 							s38v := uint64(r34[l])
 							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
 								runtime.Store64(s38w.Mem, s38o, s38v)
@@ -846,6 +1398,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 72: st.global.u64
 							s40 := uint64(r19[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s40, 8)
+							}
 							s40v := uint64(r35[l])
 							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
 								runtime.Store64(s40w.Mem, s40o, s40v)
@@ -861,6 +1416,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 72: st.global.u64
 							s40 := uint64(r19[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s40, 8)
+							}
 							s40v := uint64(r35[l])
 							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
 								runtime.Store64(s40w.Mem, s40o, s40v)
@@ -880,6 +1438,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 74: st.global.u64
 							s42 := uint64(r19[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s42, 8)
+							}
 							s42v := uint64(r36[l])
 							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
 								runtime.Store64(s42w.Mem, s42o, s42v)
@@ -895,6 +1456,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 74: st.global.u64
 							s42 := uint64(r19[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s42, 8)
+							}
 							s42v := uint64(r36[l])
 							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
 								runtime.Store64(s42w.Mem, s42o, s42v)
@@ -914,6 +1478,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 76: st.global.u64
 							s44 := uint64(r19[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s44, 8)
+							}
 							s44v := uint64(r37[l])
 							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
 								runtime.Store64(s44w.Mem, s44o, s44v)
@@ -929,6 +1496,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 76: st.global.u64
 							s44 := uint64(r19[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s44, 8)
+							}
 							s44v := uint64(r37[l])
 							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
 								runtime.Store64(s44w.Mem, s44o, s44v)
@@ -948,6 +1518,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 78: st.global.u64
 							s46 := uint64(r19[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s46, 8)
+							}
 							s46v := uint64(r38[l])
 							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
 								runtime.Store64(s46w.Mem, s46o, s46v)
@@ -965,6 +1538,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 78: st.global.u64
 							s46 := uint64(r19[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s46, 8)
+							}
 							s46v := uint64(r38[l])
 							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
 								runtime.Store64(s46w.Mem, s46o, s46v)
@@ -986,6 +1562,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 81: st.global.u64
 							s49 := uint64(r19[l]) + 0x60
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s49, 8)
+							}
 							s49v := uint64(r40[l])
 							if s49o := s49 - s49w.Base; s49o < s49w.End && s49&7 == 0 {
 								runtime.Store64(s49w.Mem, s49o, s49v)
@@ -1003,6 +1582,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 81: st.global.u64
 							s49 := uint64(r19[l]) + 0x60
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s49, 8)
+							}
 							s49v := uint64(r40[l])
 							if s49o := s49 - s49w.Base; s49o < s49w.End && s49&7 == 0 {
 								runtime.Store64(s49w.Mem, s49o, s49v)
@@ -1024,6 +1606,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 84: st.global.u64
 							s52 := uint64(r19[l]) + 0x68
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s52, 8)
+							}
 							s52v := uint64(r42[l])
 							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
 								runtime.Store64(s52w.Mem, s52o, s52v)
@@ -1039,6 +1624,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 84: st.global.u64
 							s52 := uint64(r19[l]) + 0x68
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s52, 8)
+							}
 							s52v := uint64(r42[l])
 							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
 								runtime.Store64(s52w.Mem, s52o, s52v)
@@ -1058,6 +1646,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 86: st.global.u64
 							s54 := uint64(r19[l]) + 0x70
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s54, 8)
+							}
 							s54v := uint64(r43[l])
 							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
 								runtime.Store64(s54w.Mem, s54o, s54v)
@@ -1073,6 +1664,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 86: st.global.u64
 							s54 := uint64(r19[l]) + 0x70
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s54, 8)
+							}
 							s54v := uint64(r43[l])
 							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
 								runtime.Store64(s54w.Mem, s54o, s54v)
@@ -1092,6 +1686,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 88: st.global.u64
 							s56 := uint64(r19[l]) + 0x78
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s56, 8)
+							}
 							s56v := uint64(r44[l])
 							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
 								runtime.Store64(s56w.Mem, s56o, s56v)
@@ -1104,6 +1701,9 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 88: st.global.u64
 							s56 := uint64(r19[l]) + 0x78
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s56, 8)
+							}
 							s56v := uint64(r44[l])
 							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
 								runtime.Store64(s56w.Mem, s56o, s56v)
@@ -1138,6 +1738,15 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			// b0, PTX lines 108-113; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 108: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/cvt_round.ptx:108")
 				// PTX line 109: mov.u32, warp-uniform
@@ -1220,12 +1829,39 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				k0 := uint64(0x8)
 				k1 := uint64(0xa)
 				k2 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 116: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/cvt_round.ptx:116")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 117: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/cvt_round.ptx:117")
 				// PTX line 118: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 119: ld.param.u64
 				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/cvt_round.ptx:119")
 				// PTX line 120: cvta.to.global.u64, warp-uniform
@@ -1245,6 +1881,9 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 124: ld.global.u64
 							v9a := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 8)
+							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 								v9 = runtime.Load64(v9aw.Mem, v9ao)
@@ -1261,6 +1900,9 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v10 := uint64(uint64(u3) + uint64(v7))
 							// 126: ld.global.f64
 							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 8)
+							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 								v11 = runtime.Load64(v11aw.Mem, v11ao)
@@ -1296,6 +1938,9 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 124: ld.global.u64
 							v9a := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 8)
+							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 								v9 = runtime.Load64(v9aw.Mem, v9ao)
@@ -1312,6 +1957,9 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v10 := uint64(uint64(u3) + uint64(v7))
 							// 126: ld.global.f64
 							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 8)
+							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 								v11 = runtime.Load64(v11aw.Mem, v11ao)
@@ -1348,6 +1996,9 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 132: st.global.f32
 							s17 := uint64(r18[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s17, 4)
+							}
 							s17v := uint64(r20[l])
 							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 								runtime.Store32(s17w.Mem, s17o, s17v)
@@ -1363,6 +2014,9 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 132: st.global.f32
 							s17 := uint64(r18[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s17, 4)
+							}
 							s17v := uint64(r20[l])
 							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 								runtime.Store32(s17w.Mem, s17o, s17v)
@@ -1382,6 +2036,9 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 134: st.global.f32
 							s19 := uint64(r18[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s19, 4)
+							}
 							s19v := uint64(r21[l])
 							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 								runtime.Store32(s19w.Mem, s19o, s19v)
@@ -1397,6 +2054,9 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 134: st.global.f32
 							s19 := uint64(r18[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s19, 4)
+							}
 							s19v := uint64(r21[l])
 							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 								runtime.Store32(s19w.Mem, s19o, s19v)
@@ -1416,6 +2076,9 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 136: st.global.f32
 							s21 := uint64(r18[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 4)
+							}
 							s21v := uint64(r22[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 								runtime.Store32(s21w.Mem, s21o, s21v)
@@ -1431,6 +2094,9 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 136: st.global.f32
 							s21 := uint64(r18[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 4)
+							}
 							s21v := uint64(r22[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 								runtime.Store32(s21w.Mem, s21o, s21v)
@@ -1450,6 +2116,9 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 138: st.global.f32
 							s23 := uint64(r18[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s23, 4)
+							}
 							s23v := uint64(r23[l])
 							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 								runtime.Store32(s23w.Mem, s23o, s23v)
@@ -1465,6 +2134,9 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 138: st.global.f32
 							s23 := uint64(r18[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s23, 4)
+							}
 							s23v := uint64(r23[l])
 							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 								runtime.Store32(s23w.Mem, s23o, s23v)
@@ -1484,6 +2156,9 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 140: st.global.f32
 							s25 := uint64(r18[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s25, 4)
+							}
 							s25v := uint64(r24[l])
 							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 								runtime.Store32(s25w.Mem, s25o, s25v)
@@ -1499,6 +2174,9 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 140: st.global.f32
 							s25 := uint64(r18[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s25, 4)
+							}
 							s25v := uint64(r24[l])
 							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 								runtime.Store32(s25w.Mem, s25o, s25v)
@@ -1518,6 +2196,9 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 142: st.global.f32
 							s27 := uint64(r18[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s27, 4)
+							}
 							s27v := uint64(r25[l])
 							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 								runtime.Store32(s27w.Mem, s27o, s27v)
@@ -1533,6 +2214,9 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 142: st.global.f32
 							s27 := uint64(r18[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s27, 4)
+							}
 							s27v := uint64(r25[l])
 							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 								runtime.Store32(s27w.Mem, s27o, s27v)
@@ -1552,6 +2236,9 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 144: st.global.f32
 							s29 := uint64(r18[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s29, 4)
+							}
 							s29v := uint64(r26[l])
 							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 								runtime.Store32(s29w.Mem, s29o, s29v)
@@ -1567,6 +2254,9 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 144: st.global.f32
 							s29 := uint64(r18[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s29, 4)
+							}
 							s29v := uint64(r26[l])
 							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 								runtime.Store32(s29w.Mem, s29o, s29v)
@@ -1586,6 +2276,9 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 146: st.global.f32
 							s31 := uint64(r18[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s31, 4)
+							}
 							s31v := uint64(r27[l])
 							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 								runtime.Store32(s31w.Mem, s31o, s31v)
@@ -1603,6 +2296,9 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 146: st.global.f32
 							s31 := uint64(r18[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s31, 4)
+							}
 							s31v := uint64(r27[l])
 							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 								runtime.Store32(s31w.Mem, s31o, s31v)
@@ -1624,6 +2320,9 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 149: st.global.f32
 							s34 := uint64(r18[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s34, 4)
+							}
 							s34v := uint64(r29[l])
 							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 								runtime.Store32(s34w.Mem, s34o, s34v)
@@ -1643,6 +2342,9 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 149: st.global.f32
 							s34 := uint64(r18[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s34, 4)
+							}
 							s34v := uint64(r29[l])
 							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 								runtime.Store32(s34w.Mem, s34o, s34v)
@@ -1666,6 +2368,9 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 153: st.global.f32
 							s38 := uint64(r18[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s38, 4)
+							}
 							s38v := uint64(r32[l])
 							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 								runtime.Store32(s38w.Mem, s38o, s38v)
@@ -1678,6 +2383,9 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 153: st.global.f32
 							s38 := uint64(r18[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s38, 4)
+							}
 							s38v := uint64(r32[l])
 							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 								runtime.Store32(s38w.Mem, s38o, s38v)
@@ -1712,6 +2420,15 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			// b0, PTX lines 173-178; divergent, reconverges at block 1 (b1 ($L__BB2_2))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 173: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/cvt_round.ptx:173")
 				// PTX line 174: mov.u32, warp-uniform
@@ -1784,12 +2501,39 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				k0 := uint64(0x4)
 				k1 := uint64(0x1)
 				k2 := uint64(0x8)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 181: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/cvt_round.ptx:181")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 182: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/cvt_round.ptx:182")
 				// PTX line 183: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 184: ld.param.u64
 				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/cvt_round.ptx:184")
 				// PTX line 185: cvta.to.global.u64, warp-uniform
@@ -1808,6 +2552,9 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 189: ld.global.f32
 							v9a := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
+							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -1839,6 +2586,9 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 189: ld.global.f32
 							v9a := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
+							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -1871,6 +2621,9 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 194: st.global.f32
 							s14 := uint64(r17[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s14, 4)
+							}
 							s14v := uint64(r14[l])
 							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 								runtime.Store32(s14w.Mem, s14o, s14v)
@@ -1888,6 +2641,9 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 194: st.global.f32
 							s14 := uint64(r17[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s14, 4)
+							}
 							s14v := uint64(r14[l])
 							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 								runtime.Store32(s14w.Mem, s14o, s14v)
@@ -1910,6 +2666,9 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 197: ld.global.f64
 							v17a := uint64(r19[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v17a, 8)
+							}
 							var v17 uint64
 							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 								v17 = runtime.Load64(v17aw.Mem, v17ao)
@@ -1932,6 +2691,9 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 197: ld.global.f64
 							v17a := uint64(r19[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v17a, 8)
+							}
 							var v17 uint64
 							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 								v17 = runtime.Load64(v17aw.Mem, v17ao)
@@ -1959,6 +2721,9 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 200: st.global.f32
 							s20 := uint64(r17[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s20, 4)
+							}
 							s20v := uint64(r22[l])
 							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 								runtime.Store32(s20w.Mem, s20o, s20v)
@@ -1971,6 +2736,9 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 200: st.global.f32
 							s20 := uint64(r17[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s20, 4)
+							}
 							s20v := uint64(r22[l])
 							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 								runtime.Store32(s20w.Mem, s20o, s20v)

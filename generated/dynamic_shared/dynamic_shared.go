@@ -104,6 +104,58 @@ func init() {
 			blockReverseRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 16,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  22,
+			}, {
+				Count: 1,
+				Line:  23,
+			}, {
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -121,6 +173,34 @@ func init() {
 			blockReverseRun(w, 1, m, -1, 0)
 		}},
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/dynamic_shared.ptx:45",
@@ -142,6 +222,51 @@ func init() {
 			stencil3Run(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
@@ -157,6 +282,33 @@ func init() {
 			stencil3Run(w, 1, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
@@ -172,6 +324,13 @@ func init() {
 			stencil3Run(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  95,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/dynamic_shared.ptx:96",
@@ -186,6 +345,21 @@ func init() {
 			stencil3Run(w, 3, m, -1, 0)
 		}},
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    11,
 			Kind:   runtime.TermBranch,
@@ -201,6 +375,13 @@ func init() {
 			stencil3Run(w, 4, m, -1, 0)
 		}},
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  108,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/dynamic_shared.ptx:109",
@@ -215,6 +396,16 @@ func init() {
 			stencil3Run(w, 5, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  110,
+			}, {
+				Count: 1,
+				Line:  111,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -229,6 +420,15 @@ func init() {
 	// b5 ($L__BB1_10), PTX line 109; divergent, reconverges at block 7 (b6 ($L__BB1_12))
 	stencil3Func.Blocks[6] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  112,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    13,
 			Kind:   runtime.TermBranch,
@@ -241,6 +441,13 @@ func init() {
 	// b6 ($L__BB1_12), PTX line 125; ret
 	stencil3Func.Blocks[7] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  126,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/dynamic_shared.ptx:126",
@@ -255,6 +462,13 @@ func init() {
 			stencil3Run(w, 8, m, -1, 0)
 		}},
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  75,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/dynamic_shared.ptx:76",
@@ -269,6 +483,27 @@ func init() {
 			stencil3Run(w, 9, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
@@ -284,6 +519,19 @@ func init() {
 			stencil3Run(w, 10, m, -1, 0)
 		}},
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/dynamic_shared.ptx:94",
@@ -298,6 +546,24 @@ func init() {
 			stencil3Run(w, 11, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    12,
 			Kind:   runtime.TermBranch,
@@ -313,6 +579,13 @@ func init() {
 			stencil3Run(w, 12, m, -1, 0)
 		}},
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  106,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/dynamic_shared.ptx:107",
@@ -327,6 +600,43 @@ func init() {
 			stencil3Run(w, 13, m, -1, 0)
 		}},
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/dynamic_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/dynamic_shared.ptx:125",
@@ -378,8 +688,26 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				r12 := w.Reg(12)
 				k0 := uint64(0x4)
 				k1 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 22: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/dynamic_shared.ptx:22")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 23: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/dynamic_shared.ptx:23")
 				// PTX line 24: cvta.to.global.u64, warp-uniform
@@ -425,6 +753,9 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							v10 := uint64(uint64(u3) + uint64(v9))
 							// 32: ld.global.f32
 							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 4)
+							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 								v11 = runtime.Load32(v11aw.Mem, v11ao)
@@ -453,6 +784,9 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							v10 := uint64(uint64(u3) + uint64(v9))
 							// 32: ld.global.f32
 							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 4)
+							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 								v11 = runtime.Load32(v11aw.Mem, v11ao)
@@ -485,6 +819,9 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							v14 := uint64(uint64(u13) + uint64(r11[l]))
 							// 36: st.shared.f32
 							s15 := uint64(v14) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s15, 4)
+							}
 							s15v := uint64(r10[l])
 							if s15 < shEnd4 && s15&3 == 0 {
 								runtime.Store32(sh, s15, s15v)
@@ -499,6 +836,9 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							v14 := uint64(uint64(u13) + uint64(r11[l]))
 							// 36: st.shared.f32
 							s15 := uint64(v14) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s15, 4)
+							}
 							s15v := uint64(r10[l])
 							if s15 < shEnd4 && s15&3 == 0 {
 								runtime.Store32(sh, s15, s15v)
@@ -541,6 +881,9 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							v4 := uint64(uint64(r12[l]) + uint64(v3))
 							// 42: ld.shared.f32
 							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v5a, 4)
+							}
 							var v5 uint64
 							if v5a < shEnd4 && v5a&3 == 0 {
 								v5 = runtime.Load32(sh, v5a)
@@ -570,6 +913,9 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							v4 := uint64(uint64(r12[l]) + uint64(v3))
 							// 42: ld.shared.f32
 							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v5a, 4)
+							}
 							var v5 uint64
 							if v5a < shEnd4 && v5a&3 == 0 {
 								v5 = runtime.Load32(sh, v5a)
@@ -596,6 +942,9 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 						for l := range 32 {
 							// 44: st.global.f32
 							s7 := uint64(r19[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s7, 4)
+							}
 							s7v := uint64(r18[l])
 							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 								runtime.Store32(s7w.Mem, s7o, s7v)
@@ -608,6 +957,9 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							l := bits.TrailingZeros32(mm) & 31
 							// 44: st.global.f32
 							s7 := uint64(r19[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s7, 4)
+							}
 							s7v := uint64(r18[l])
 							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 								runtime.Store32(s7w.Mem, s7o, s7v)
@@ -650,9 +1002,27 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				r10 := w.Reg(10)
 				k0 := uint64(0x4)
 				k1 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 61: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/dynamic_shared.ptx:61")
 				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 62: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/dynamic_shared.ptx:62")
 				// PTX line 63: cvta.to.global.u64, warp-uniform
@@ -787,6 +1157,9 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							r13[l] = v3
 							// 80: st.shared.f32
 							s4 := uint64(v3) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r10[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -813,6 +1186,9 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							r13[l] = v3
 							// 80: st.shared.f32
 							s4 := uint64(v3) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r10[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -850,6 +1226,15 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			// b2 ($L__BB1_5), PTX lines 95-95
 			{
 				r15 := w.Reg(15)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemShared,
+					}, m)
+				}
 				// PTX line 95: st.shared.f32
 				w.StoreLanes(runtime.SpaceShared, r15, nil, 0, 0x0, 4, m, "testdata/ptx/dynamic_shared.ptx:95")
 			}
@@ -921,6 +1306,9 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 108: st.shared.f32
 							s1 := uint64(r13[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s1, 4)
+							}
 							s1v := uint64(r20[l])
 							if s1 < shEnd4 && s1&3 == 0 {
 								runtime.Store32(sh, s1, s1v)
@@ -933,6 +1321,9 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 108: st.shared.f32
 							s1 := uint64(r13[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s1, 4)
+							}
 							s1v := uint64(r20[l])
 							if s1 < shEnd4 && s1&3 == 0 {
 								runtime.Store32(sh, s1, s1v)
@@ -1012,6 +1403,9 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 75: ld.global.f32
 							v1a := uint64(r9[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 								v1 = runtime.Load32(v1aw.Mem, v1ao)
@@ -1030,6 +1424,9 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 75: ld.global.f32
 							v1a := uint64(r9[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 								v1 = runtime.Load32(v1aw.Mem, v1ao)
@@ -1156,6 +1553,9 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v2 := uint64(uint64(r2[l]) + uint64(v1))
 							// 93: ld.global.f32
 							v3a := uint64(v2) + 0xfffffffffffffffc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v3a, 4)
+							}
 							var v3 uint64
 							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 								v3 = runtime.Load32(v3aw.Mem, v3ao)
@@ -1178,6 +1578,9 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v2 := uint64(uint64(r2[l]) + uint64(v1))
 							// 93: ld.global.f32
 							v3a := uint64(v2) + 0xfffffffffffffffc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v3a, 4)
+							}
 							var v3 uint64
 							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 								v3 = runtime.Load32(v3aw.Mem, v3ao)
@@ -1268,6 +1671,9 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 106: ld.global.f32
 							v1a := uint64(r9[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 								v1 = runtime.Load32(v1aw.Mem, v1ao)
@@ -1286,6 +1692,9 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 106: ld.global.f32
 							v1a := uint64(r9[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 								v1 = runtime.Load32(v1aw.Mem, v1ao)
@@ -1316,6 +1725,15 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				r30 := w.Reg(30)
 				k0 := uint64(0x40400000)
 				k1 := uint64(0x2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 114: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/dynamic_shared.ptx:114")
 				// PTX line 115: cvta.to.global.u64, warp-uniform
@@ -1329,6 +1747,9 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 116: ld.shared.f32
 							v3a := uint64(r13[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v3a, 4)
+							}
 							var v3 uint64
 							if v3a < shEnd4 && v3a&3 == 0 {
 								v3 = runtime.Load32(sh, v3a)
@@ -1342,6 +1763,9 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							}
 							// 117: ld.shared.f32
 							v4a := uint64(r13[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v4a, 4)
+							}
 							var v4 uint64
 							if v4a < shEnd4 && v4a&3 == 0 {
 								v4 = runtime.Load32(sh, v4a)
@@ -1357,6 +1781,9 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v5 := uint64(isa.AddF32RN(uint32(v3), uint32(v4)))
 							// 119: ld.shared.f32
 							v6a := uint64(r13[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v6a, 4)
+							}
 							var v6 uint64
 							if v6a < shEnd4 && v6a&3 == 0 {
 								v6 = runtime.Load32(sh, v6a)
@@ -1384,6 +1811,9 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 116: ld.shared.f32
 							v3a := uint64(r13[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v3a, 4)
+							}
 							var v3 uint64
 							if v3a < shEnd4 && v3a&3 == 0 {
 								v3 = runtime.Load32(sh, v3a)
@@ -1397,6 +1827,9 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							}
 							// 117: ld.shared.f32
 							v4a := uint64(r13[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v4a, 4)
+							}
 							var v4 uint64
 							if v4a < shEnd4 && v4a&3 == 0 {
 								v4 = runtime.Load32(sh, v4a)
@@ -1412,6 +1845,9 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v5 := uint64(isa.AddF32RN(uint32(v3), uint32(v4)))
 							// 119: ld.shared.f32
 							v6a := uint64(r13[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v6a, 4)
+							}
 							var v6 uint64
 							if v6a < shEnd4 && v6a&3 == 0 {
 								v6 = runtime.Load32(sh, v6a)
@@ -1444,6 +1880,9 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 124: st.global.f32
 							s11 := uint64(r30[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s11, 4)
+							}
 							s11v := uint64(r28[l])
 							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 								runtime.Store32(s11w.Mem, s11o, s11v)
@@ -1456,6 +1895,9 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 124: st.global.f32
 							s11 := uint64(r30[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s11, 4)
+							}
 							s11v := uint64(r28[l])
 							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 								runtime.Store32(s11w.Mem, s11o, s11v)

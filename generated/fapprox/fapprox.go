@@ -75,6 +75,33 @@ func init() {
 			fapproxRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fapprox.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -87,6 +114,13 @@ func init() {
 	// b1 ($L__BB0_2), PTX line 59; ret
 	fapproxFunc.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fapprox.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  60,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fapprox.ptx:60",
@@ -101,6 +135,91 @@ func init() {
 			fapproxRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 27,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fapprox.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fapprox.ptx:59",
@@ -137,6 +256,15 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 24: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fapprox.ptx:24")
 				// PTX line 25: mov.u32, warp-uniform
@@ -214,12 +342,39 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				r25 := w.Reg(25)
 				k0 := uint64(0x4)
 				k1 := uint64(0x6)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 32: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fapprox.ptx:32")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 33: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fapprox.ptx:33")
 				// PTX line 34: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 35: ld.param.u64
 				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fapprox.ptx:35")
 				// PTX line 36: cvta.to.global.u64, warp-uniform
@@ -239,6 +394,9 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 40: ld.global.f32
 							v9a := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
+							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -255,6 +413,9 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v10 := uint64(uint64(u3) + uint64(v7))
 							// 42: ld.global.f32
 							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 4)
+							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 								v11 = runtime.Load32(v11aw.Mem, v11ao)
@@ -287,6 +448,9 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 40: ld.global.f32
 							v9a := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
+							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -303,6 +467,9 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v10 := uint64(uint64(u3) + uint64(v7))
 							// 42: ld.global.f32
 							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 4)
+							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 								v11 = runtime.Load32(v11aw.Mem, v11ao)
@@ -336,6 +503,9 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 						for l := range 32 {
 							// 47: st.global.f32
 							s16 := uint64(r18[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s16, 4)
+							}
 							s16v := uint64(r19[l])
 							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 								runtime.Store32(s16w.Mem, s16o, s16v)
@@ -351,6 +521,9 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 47: st.global.f32
 							s16 := uint64(r18[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s16, 4)
+							}
 							s16v := uint64(r19[l])
 							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 								runtime.Store32(s16w.Mem, s16o, s16v)
@@ -370,6 +543,9 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 						for l := range 32 {
 							// 49: st.global.f32
 							s18 := uint64(r18[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s18, 4)
+							}
 							s18v := uint64(r20[l])
 							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 								runtime.Store32(s18w.Mem, s18o, s18v)
@@ -388,6 +564,9 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 49: st.global.f32
 							s18 := uint64(r18[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s18, 4)
+							}
 							s18v := uint64(r20[l])
 							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 								runtime.Store32(s18w.Mem, s18o, s18v)
@@ -410,6 +589,9 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 						for l := range 32 {
 							// 52: st.global.f32
 							s21 := uint64(r18[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 4)
+							}
 							s21v := uint64(r22[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 								runtime.Store32(s21w.Mem, s21o, s21v)
@@ -425,6 +607,9 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 52: st.global.f32
 							s21 := uint64(r18[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 4)
+							}
 							s21v := uint64(r22[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 								runtime.Store32(s21w.Mem, s21o, s21v)
@@ -444,6 +629,9 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 						for l := range 32 {
 							// 54: st.global.f32
 							s23 := uint64(r18[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s23, 4)
+							}
 							s23v := uint64(r23[l])
 							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 								runtime.Store32(s23w.Mem, s23o, s23v)
@@ -459,6 +647,9 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 54: st.global.f32
 							s23 := uint64(r18[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s23, 4)
+							}
 							s23v := uint64(r23[l])
 							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 								runtime.Store32(s23w.Mem, s23o, s23v)
@@ -478,6 +669,9 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 						for l := range 32 {
 							// 56: st.global.f32
 							s25 := uint64(r18[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s25, 4)
+							}
 							s25v := uint64(r24[l])
 							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 								runtime.Store32(s25w.Mem, s25o, s25v)
@@ -493,6 +687,9 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 56: st.global.f32
 							s25 := uint64(r18[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s25, 4)
+							}
 							s25v := uint64(r24[l])
 							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 								runtime.Store32(s25w.Mem, s25o, s25v)
@@ -512,6 +709,9 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 						for l := range 32 {
 							// 58: st.global.f32
 							s27 := uint64(r18[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s27, 4)
+							}
 							s27v := uint64(r25[l])
 							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 								runtime.Store32(s27w.Mem, s27o, s27v)
@@ -524,6 +724,9 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 58: st.global.f32
 							s27 := uint64(r18[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s27, 4)
+							}
 							s27v := uint64(r25[l])
 							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 								runtime.Store32(s27w.Mem, s27o, s27v)

@@ -131,6 +131,33 @@ func init() {
 			fround32Run(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fround.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -143,6 +170,13 @@ func init() {
 	// b1 ($L__BB0_2), PTX line 99; ret
 	fround32Func.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fround.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  100,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fround.ptx:100",
@@ -157,6 +191,208 @@ func init() {
 			fround32Run(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 66,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fround.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fround.ptx:99",
@@ -178,6 +414,33 @@ func init() {
 			fround64Run(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/fround.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -190,6 +453,13 @@ func init() {
 	// b1 ($L__BB1_2), PTX line 192; ret
 	fround64Func.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fround.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  193,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fround.ptx:193",
@@ -204,6 +474,208 @@ func init() {
 			fround64Run(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 66,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/fround.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}, {
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
+			}, {
+				Count: 1,
+				Line:  171,
+			}, {
+				Count: 1,
+				Line:  172,
+			}, {
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}, {
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  179,
+			}, {
+				Count: 1,
+				Line:  180,
+			}, {
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}, {
+				Count: 1,
+				Line:  183,
+			}, {
+				Count: 1,
+				Line:  184,
+			}, {
+				Count: 1,
+				Line:  185,
+			}, {
+				Count: 1,
+				Line:  186,
+			}, {
+				Count: 1,
+				Line:  187,
+			}, {
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/fround.ptx:192",
@@ -252,6 +724,15 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			// b0, PTX lines 25-30; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 25: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fround.ptx:25")
 				// PTX line 26: mov.u32, warp-uniform
@@ -347,14 +828,50 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				r46 := w.Reg(46)
 				k0 := uint64(0x4)
 				k1 := uint64(0x18)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 33: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fround.ptx:33")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 34: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fround.ptx:34")
 				// PTX line 35: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 36: ld.param.u64
 				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fround.ptx:36")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 37: ld.param.u64
 				u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fround.ptx:37")
 				// PTX line 38: cvta.to.global.u64, warp-uniform
@@ -377,6 +894,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v10 := uint64(uint64(u7) + uint64(v9))
 							// 43: ld.global.f32
 							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 4)
+							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 								v11 = runtime.Load32(v11aw.Mem, v11ao)
@@ -393,6 +913,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v12 := uint64(uint64(u6) + uint64(v9))
 							// 45: ld.global.f32
 							v13a := uint64(v12) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v13a, 4)
+							}
 							var v13 uint64
 							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 								v13 = runtime.Load32(v13aw.Mem, v13ao)
@@ -409,6 +932,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v14 := uint64(uint64(u3) + uint64(v9))
 							// 47: ld.global.f32
 							v15a := uint64(v14) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v15a, 4)
+							}
 							var v15 uint64
 							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 								v15 = runtime.Load32(v15aw.Mem, v15ao)
@@ -441,6 +967,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v10 := uint64(uint64(u7) + uint64(v9))
 							// 43: ld.global.f32
 							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 4)
+							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 								v11 = runtime.Load32(v11aw.Mem, v11ao)
@@ -457,6 +986,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v12 := uint64(uint64(u6) + uint64(v9))
 							// 45: ld.global.f32
 							v13a := uint64(v12) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v13a, 4)
+							}
 							var v13 uint64
 							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 								v13 = runtime.Load32(v13aw.Mem, v13ao)
@@ -473,6 +1005,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v14 := uint64(uint64(u3) + uint64(v9))
 							// 47: ld.global.f32
 							v15a := uint64(v14) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v15a, 4)
+							}
 							var v15 uint64
 							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 								v15 = runtime.Load32(v15aw.Mem, v15ao)
@@ -506,6 +1041,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 52: st.global.f32
 							s20 := uint64(r22[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s20, 4)
+							}
 							s20v := uint64(r23[l])
 							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 								runtime.Store32(s20w.Mem, s20o, s20v)
@@ -521,6 +1059,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 52: st.global.f32
 							s20 := uint64(r22[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s20, 4)
+							}
 							s20v := uint64(r23[l])
 							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 								runtime.Store32(s20w.Mem, s20o, s20v)
@@ -540,6 +1081,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 54: st.global.f32
 							s22 := uint64(r22[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s22, 4)
+							}
 							s22v := uint64(r24[l])
 							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 								runtime.Store32(s22w.Mem, s22o, s22v)
@@ -555,6 +1099,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 54: st.global.f32
 							s22 := uint64(r22[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s22, 4)
+							}
 							s22v := uint64(r24[l])
 							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 								runtime.Store32(s22w.Mem, s22o, s22v)
@@ -574,6 +1121,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 56: st.global.f32
 							s24 := uint64(r22[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s24, 4)
+							}
 							s24v := uint64(r25[l])
 							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 								runtime.Store32(s24w.Mem, s24o, s24v)
@@ -589,6 +1139,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 56: st.global.f32
 							s24 := uint64(r22[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s24, 4)
+							}
 							s24v := uint64(r25[l])
 							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 								runtime.Store32(s24w.Mem, s24o, s24v)
@@ -608,6 +1161,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 58: st.global.f32
 							s26 := uint64(r22[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s26, 4)
+							}
 							s26v := uint64(r26[l])
 							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 								runtime.Store32(s26w.Mem, s26o, s26v)
@@ -623,6 +1179,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 58: st.global.f32
 							s26 := uint64(r22[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s26, 4)
+							}
 							s26v := uint64(r26[l])
 							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 								runtime.Store32(s26w.Mem, s26o, s26v)
@@ -642,6 +1201,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 60: st.global.f32
 							s28 := uint64(r22[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s28, 4)
+							}
 							s28v := uint64(r27[l])
 							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 								runtime.Store32(s28w.Mem, s28o, s28v)
@@ -657,6 +1219,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 60: st.global.f32
 							s28 := uint64(r22[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s28, 4)
+							}
 							s28v := uint64(r27[l])
 							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 								runtime.Store32(s28w.Mem, s28o, s28v)
@@ -676,6 +1241,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 62: st.global.f32
 							s30 := uint64(r22[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s30, 4)
+							}
 							s30v := uint64(r28[l])
 							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
 								runtime.Store32(s30w.Mem, s30o, s30v)
@@ -691,6 +1259,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 62: st.global.f32
 							s30 := uint64(r22[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s30, 4)
+							}
 							s30v := uint64(r28[l])
 							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
 								runtime.Store32(s30w.Mem, s30o, s30v)
@@ -710,6 +1281,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 64: st.global.f32
 							s32 := uint64(r22[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s32, 4)
+							}
 							s32v := uint64(r29[l])
 							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 								runtime.Store32(s32w.Mem, s32o, s32v)
@@ -725,6 +1299,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 64: st.global.f32
 							s32 := uint64(r22[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s32, 4)
+							}
 							s32v := uint64(r29[l])
 							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 								runtime.Store32(s32w.Mem, s32o, s32v)
@@ -744,6 +1321,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 66: st.global.f32
 							s34 := uint64(r22[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s34, 4)
+							}
 							s34v := uint64(r30[l])
 							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 								runtime.Store32(s34w.Mem, s34o, s34v)
@@ -764,6 +1344,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 66: st.global.f32
 							s34 := uint64(r22[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s34, 4)
+							}
 							s34v := uint64(r30[l])
 							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 								runtime.Store32(s34w.Mem, s34o, s34v)
@@ -788,6 +1371,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 68: st.global.f32
 							s36 := uint64(r22[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s36, 4)
+							}
 							s36v := uint64(r31[l])
 							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
 								runtime.Store32(s36w.Mem, s36o, s36v)
@@ -803,6 +1389,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 68: st.global.f32
 							s36 := uint64(r22[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s36, 4)
+							}
 							s36v := uint64(r31[l])
 							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
 								runtime.Store32(s36w.Mem, s36o, s36v)
@@ -822,6 +1411,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 70: st.global.f32
 							s38 := uint64(r22[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s38, 4)
+							}
 							s38v := uint64(r32[l])
 							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 								runtime.Store32(s38w.Mem, s38o, s38v)
@@ -837,6 +1429,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 70: st.global.f32
 							s38 := uint64(r22[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s38, 4)
+							}
 							s38v := uint64(r32[l])
 							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 								runtime.Store32(s38w.Mem, s38o, s38v)
@@ -856,6 +1451,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 72: st.global.f32
 							s40 := uint64(r22[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s40, 4)
+							}
 							s40v := uint64(r33[l])
 							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
 								runtime.Store32(s40w.Mem, s40o, s40v)
@@ -871,6 +1469,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 72: st.global.f32
 							s40 := uint64(r22[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s40, 4)
+							}
 							s40v := uint64(r33[l])
 							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
 								runtime.Store32(s40w.Mem, s40o, s40v)
@@ -890,6 +1491,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 74: st.global.f32
 							s42 := uint64(r22[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s42, 4)
+							}
 							s42v := uint64(r34[l])
 							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
 								runtime.Store32(s42w.Mem, s42o, s42v)
@@ -905,6 +1509,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 74: st.global.f32
 							s42 := uint64(r22[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s42, 4)
+							}
 							s42v := uint64(r34[l])
 							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
 								runtime.Store32(s42w.Mem, s42o, s42v)
@@ -924,6 +1531,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 76: st.global.f32
 							s44 := uint64(r22[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s44, 4)
+							}
 							s44v := uint64(r35[l])
 							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
 								runtime.Store32(s44w.Mem, s44o, s44v)
@@ -939,6 +1549,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 76: st.global.f32
 							s44 := uint64(r22[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s44, 4)
+							}
 							s44v := uint64(r35[l])
 							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
 								runtime.Store32(s44w.Mem, s44o, s44v)
@@ -958,6 +1571,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 78: st.global.f32
 							s46 := uint64(r22[l]) + 0x34
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s46, 4)
+							}
 							s46v := uint64(r36[l])
 							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
 								runtime.Store32(s46w.Mem, s46o, s46v)
@@ -973,6 +1589,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 78: st.global.f32
 							s46 := uint64(r22[l]) + 0x34
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s46, 4)
+							}
 							s46v := uint64(r36[l])
 							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
 								runtime.Store32(s46w.Mem, s46o, s46v)
@@ -992,6 +1611,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 80: st.global.f32
 							s48 := uint64(r22[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s48, 4)
+							}
 							s48v := uint64(r37[l])
 							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
 								runtime.Store32(s48w.Mem, s48o, s48v)
@@ -1007,6 +1629,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 80: st.global.f32
 							s48 := uint64(r22[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s48, 4)
+							}
 							s48v := uint64(r37[l])
 							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
 								runtime.Store32(s48w.Mem, s48o, s48v)
@@ -1026,6 +1651,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 82: st.global.f32
 							s50 := uint64(r22[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s50, 4)
+							}
 							s50v := uint64(r38[l])
 							if s50o := s50 - s50w.Base; s50o < s50w.End && s50&3 == 0 {
 								runtime.Store32(s50w.Mem, s50o, s50v)
@@ -1041,6 +1669,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 82: st.global.f32
 							s50 := uint64(r22[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s50, 4)
+							}
 							s50v := uint64(r38[l])
 							if s50o := s50 - s50w.Base; s50o < s50w.End && s50&3 == 0 {
 								runtime.Store32(s50w.Mem, s50o, s50v)
@@ -1060,6 +1691,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 84: st.global.f32
 							s52 := uint64(r22[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s52, 4)
+							}
 							s52v := uint64(r39[l])
 							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
 								runtime.Store32(s52w.Mem, s52o, s52v)
@@ -1075,6 +1709,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 84: st.global.f32
 							s52 := uint64(r22[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s52, 4)
+							}
 							s52v := uint64(r39[l])
 							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
 								runtime.Store32(s52w.Mem, s52o, s52v)
@@ -1094,6 +1731,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 86: st.global.f32
 							s54 := uint64(r22[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s54, 4)
+							}
 							s54v := uint64(r40[l])
 							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&3 == 0 {
 								runtime.Store32(s54w.Mem, s54o, s54v)
@@ -1109,6 +1749,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 86: st.global.f32
 							s54 := uint64(r22[l]) + 0x44
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s54, 4)
+							}
 							s54v := uint64(r40[l])
 							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&3 == 0 {
 								runtime.Store32(s54w.Mem, s54o, s54v)
@@ -1128,6 +1771,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 88: st.global.f32
 							s56 := uint64(r22[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s56, 4)
+							}
 							s56v := uint64(r41[l])
 							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
 								runtime.Store32(s56w.Mem, s56o, s56v)
@@ -1143,6 +1789,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 88: st.global.f32
 							s56 := uint64(r22[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s56, 4)
+							}
 							s56v := uint64(r41[l])
 							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
 								runtime.Store32(s56w.Mem, s56o, s56v)
@@ -1162,6 +1811,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 90: st.global.f32
 							s58 := uint64(r22[l]) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s58, 4)
+							}
 							s58v := uint64(r42[l])
 							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
 								runtime.Store32(s58w.Mem, s58o, s58v)
@@ -1177,6 +1829,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 90: st.global.f32
 							s58 := uint64(r22[l]) + 0x4c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s58, 4)
+							}
 							s58v := uint64(r42[l])
 							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
 								runtime.Store32(s58w.Mem, s58o, s58v)
@@ -1196,6 +1851,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 92: st.global.f32
 							s60 := uint64(r22[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s60, 4)
+							}
 							s60v := uint64(r43[l])
 							if s60o := s60 - s60w.Base; s60o < s60w.End && s60&3 == 0 {
 								runtime.Store32(s60w.Mem, s60o, s60v)
@@ -1211,6 +1869,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 92: st.global.f32
 							s60 := uint64(r22[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s60, 4)
+							}
 							s60v := uint64(r43[l])
 							if s60o := s60 - s60w.Base; s60o < s60w.End && s60&3 == 0 {
 								runtime.Store32(s60w.Mem, s60o, s60v)
@@ -1230,6 +1891,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 94: st.global.f32
 							s62 := uint64(r22[l]) + 0x54
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s62, 4)
+							}
 							s62v := uint64(r44[l])
 							if s62o := s62 - s62w.Base; s62o < s62w.End && s62&3 == 0 {
 								runtime.Store32(s62w.Mem, s62o, s62v)
@@ -1245,6 +1909,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 94: st.global.f32
 							s62 := uint64(r22[l]) + 0x54
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s62, 4)
+							}
 							s62v := uint64(r44[l])
 							if s62o := s62 - s62w.Base; s62o < s62w.End && s62&3 == 0 {
 								runtime.Store32(s62w.Mem, s62o, s62v)
@@ -1264,6 +1931,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 96: st.global.f32
 							s64 := uint64(r22[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s64, 4)
+							}
 							s64v := uint64(r45[l])
 							if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
 								runtime.Store32(s64w.Mem, s64o, s64v)
@@ -1279,6 +1949,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 96: st.global.f32
 							s64 := uint64(r22[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s64, 4)
+							}
 							s64v := uint64(r45[l])
 							if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
 								runtime.Store32(s64w.Mem, s64o, s64v)
@@ -1298,6 +1971,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 98: st.global.f32
 							s66 := uint64(r22[l]) + 0x5c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s66, 4)
+							}
 							s66v := uint64(r46[l])
 							if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
 								runtime.Store32(s66w.Mem, s66o, s66v)
@@ -1310,6 +1986,9 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 98: st.global.f32
 							s66 := uint64(r22[l]) + 0x5c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s66, 4)
+							}
 							s66v := uint64(r46[l])
 							if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
 								runtime.Store32(s66w.Mem, s66o, s66v)
@@ -1344,6 +2023,15 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 			// b0, PTX lines 118-123; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 118: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fround.ptx:118")
 				// PTX line 119: mov.u32, warp-uniform
@@ -1439,14 +2127,50 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				r46 := w.Reg(46)
 				k0 := uint64(0x8)
 				k1 := uint64(0x18)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 126: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fround.ptx:126")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 127: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fround.ptx:127")
 				// PTX line 128: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 129: ld.param.u64
 				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fround.ptx:129")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 130: ld.param.u64
 				u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fround.ptx:130")
 				// PTX line 131: cvta.to.global.u64, warp-uniform
@@ -1469,6 +2193,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v10 := uint64(uint64(u7) + uint64(v9))
 							// 136: ld.global.f64
 							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 8)
+							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 								v11 = runtime.Load64(v11aw.Mem, v11ao)
@@ -1485,6 +2212,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v12 := uint64(uint64(u6) + uint64(v9))
 							// 138: ld.global.f64
 							v13a := uint64(v12) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v13a, 8)
+							}
 							var v13 uint64
 							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 								v13 = runtime.Load64(v13aw.Mem, v13ao)
@@ -1501,6 +2231,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v14 := uint64(uint64(u3) + uint64(v9))
 							// 140: ld.global.f64
 							v15a := uint64(v14) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v15a, 8)
+							}
 							var v15 uint64
 							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
 								v15 = runtime.Load64(v15aw.Mem, v15ao)
@@ -1533,6 +2266,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v10 := uint64(uint64(u7) + uint64(v9))
 							// 136: ld.global.f64
 							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 8)
+							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 								v11 = runtime.Load64(v11aw.Mem, v11ao)
@@ -1549,6 +2285,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v12 := uint64(uint64(u6) + uint64(v9))
 							// 138: ld.global.f64
 							v13a := uint64(v12) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v13a, 8)
+							}
 							var v13 uint64
 							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 								v13 = runtime.Load64(v13aw.Mem, v13ao)
@@ -1565,6 +2304,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v14 := uint64(uint64(u3) + uint64(v9))
 							// 140: ld.global.f64
 							v15a := uint64(v14) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v15a, 8)
+							}
 							var v15 uint64
 							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
 								v15 = runtime.Load64(v15aw.Mem, v15ao)
@@ -1598,6 +2340,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 145: st.global.f64
 							s20 := uint64(r22[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s20, 8)
+							}
 							s20v := uint64(r23[l])
 							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
 								runtime.Store64(s20w.Mem, s20o, s20v)
@@ -1613,6 +2358,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 145: st.global.f64
 							s20 := uint64(r22[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s20, 8)
+							}
 							s20v := uint64(r23[l])
 							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
 								runtime.Store64(s20w.Mem, s20o, s20v)
@@ -1632,6 +2380,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 147: st.global.f64
 							s22 := uint64(r22[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s22, 8)
+							}
 							s22v := uint64(r24[l])
 							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 								runtime.Store64(s22w.Mem, s22o, s22v)
@@ -1647,6 +2398,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 147: st.global.f64
 							s22 := uint64(r22[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s22, 8)
+							}
 							s22v := uint64(r24[l])
 							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 								runtime.Store64(s22w.Mem, s22o, s22v)
@@ -1666,6 +2420,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 149: st.global.f64
 							s24 := uint64(r22[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s24, 8)
+							}
 							s24v := uint64(r25[l])
 							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
 								runtime.Store64(s24w.Mem, s24o, s24v)
@@ -1681,6 +2438,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 149: st.global.f64
 							s24 := uint64(r22[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s24, 8)
+							}
 							s24v := uint64(r25[l])
 							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
 								runtime.Store64(s24w.Mem, s24o, s24v)
@@ -1700,6 +2460,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 151: st.global.f64
 							s26 := uint64(r22[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s26, 8)
+							}
 							s26v := uint64(r26[l])
 							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
 								runtime.Store64(s26w.Mem, s26o, s26v)
@@ -1715,6 +2478,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 151: st.global.f64
 							s26 := uint64(r22[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s26, 8)
+							}
 							s26v := uint64(r26[l])
 							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
 								runtime.Store64(s26w.Mem, s26o, s26v)
@@ -1734,6 +2500,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 153: st.global.f64
 							s28 := uint64(r22[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s28, 8)
+							}
 							s28v := uint64(r27[l])
 							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&7 == 0 {
 								runtime.Store64(s28w.Mem, s28o, s28v)
@@ -1749,6 +2518,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 153: st.global.f64
 							s28 := uint64(r22[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s28, 8)
+							}
 							s28v := uint64(r27[l])
 							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&7 == 0 {
 								runtime.Store64(s28w.Mem, s28o, s28v)
@@ -1768,6 +2540,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 155: st.global.f64
 							s30 := uint64(r22[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s30, 8)
+							}
 							s30v := uint64(r28[l])
 							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
 								runtime.Store64(s30w.Mem, s30o, s30v)
@@ -1783,6 +2558,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 155: st.global.f64
 							s30 := uint64(r22[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s30, 8)
+							}
 							s30v := uint64(r28[l])
 							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
 								runtime.Store64(s30w.Mem, s30o, s30v)
@@ -1802,6 +2580,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 157: st.global.f64
 							s32 := uint64(r22[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s32, 8)
+							}
 							s32v := uint64(r29[l])
 							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&7 == 0 {
 								runtime.Store64(s32w.Mem, s32o, s32v)
@@ -1817,6 +2598,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 157: st.global.f64
 							s32 := uint64(r22[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s32, 8)
+							}
 							s32v := uint64(r29[l])
 							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&7 == 0 {
 								runtime.Store64(s32w.Mem, s32o, s32v)
@@ -1836,6 +2620,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 159: st.global.f64
 							s34 := uint64(r22[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s34, 8)
+							}
 							s34v := uint64(r30[l])
 							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&7 == 0 {
 								runtime.Store64(s34w.Mem, s34o, s34v)
@@ -1851,6 +2638,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 159: st.global.f64
 							s34 := uint64(r22[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s34, 8)
+							}
 							s34v := uint64(r30[l])
 							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&7 == 0 {
 								runtime.Store64(s34w.Mem, s34o, s34v)
@@ -1870,6 +2660,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 161: st.global.f64
 							s36 := uint64(r22[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s36, 8)
+							}
 							s36v := uint64(r31[l])
 							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
 								runtime.Store64(s36w.Mem, s36o, s36v)
@@ -1885,6 +2678,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 161: st.global.f64
 							s36 := uint64(r22[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s36, 8)
+							}
 							s36v := uint64(r31[l])
 							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
 								runtime.Store64(s36w.Mem, s36o, s36v)
@@ -1904,6 +2700,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 163: st.global.f64
 							s38 := uint64(r22[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s38, 8)
+							}
 							s38v := uint64(r32[l])
 							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
 								runtime.Store64(s38w.Mem, s38o, s38v)
@@ -1919,6 +2718,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 163: st.global.f64
 							s38 := uint64(r22[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s38, 8)
+							}
 							s38v := uint64(r32[l])
 							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
 								runtime.Store64(s38w.Mem, s38o, s38v)
@@ -1938,6 +2740,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 165: st.global.f64
 							s40 := uint64(r22[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s40, 8)
+							}
 							s40v := uint64(r33[l])
 							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
 								runtime.Store64(s40w.Mem, s40o, s40v)
@@ -1953,6 +2758,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 165: st.global.f64
 							s40 := uint64(r22[l]) + 0x50
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s40, 8)
+							}
 							s40v := uint64(r33[l])
 							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
 								runtime.Store64(s40w.Mem, s40o, s40v)
@@ -1972,6 +2780,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 167: st.global.f64
 							s42 := uint64(r22[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s42, 8)
+							}
 							s42v := uint64(r34[l])
 							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
 								runtime.Store64(s42w.Mem, s42o, s42v)
@@ -1987,6 +2798,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 167: st.global.f64
 							s42 := uint64(r22[l]) + 0x58
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s42, 8)
+							}
 							s42v := uint64(r34[l])
 							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
 								runtime.Store64(s42w.Mem, s42o, s42v)
@@ -2006,6 +2820,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 169: st.global.f64
 							s44 := uint64(r22[l]) + 0x60
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s44, 8)
+							}
 							s44v := uint64(r35[l])
 							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
 								runtime.Store64(s44w.Mem, s44o, s44v)
@@ -2021,6 +2838,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 169: st.global.f64
 							s44 := uint64(r22[l]) + 0x60
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s44, 8)
+							}
 							s44v := uint64(r35[l])
 							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
 								runtime.Store64(s44w.Mem, s44o, s44v)
@@ -2040,6 +2860,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 171: st.global.f64
 							s46 := uint64(r22[l]) + 0x68
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s46, 8)
+							}
 							s46v := uint64(r36[l])
 							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
 								runtime.Store64(s46w.Mem, s46o, s46v)
@@ -2055,6 +2878,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 171: st.global.f64
 							s46 := uint64(r22[l]) + 0x68
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s46, 8)
+							}
 							s46v := uint64(r36[l])
 							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
 								runtime.Store64(s46w.Mem, s46o, s46v)
@@ -2074,6 +2900,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 173: st.global.f64
 							s48 := uint64(r22[l]) + 0x70
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s48, 8)
+							}
 							s48v := uint64(r37[l])
 							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&7 == 0 {
 								runtime.Store64(s48w.Mem, s48o, s48v)
@@ -2089,6 +2918,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 173: st.global.f64
 							s48 := uint64(r22[l]) + 0x70
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s48, 8)
+							}
 							s48v := uint64(r37[l])
 							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&7 == 0 {
 								runtime.Store64(s48w.Mem, s48o, s48v)
@@ -2108,6 +2940,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 175: st.global.f64
 							s50 := uint64(r22[l]) + 0x78
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s50, 8)
+							}
 							s50v := uint64(r38[l])
 							if s50o := s50 - s50w.Base; s50o < s50w.End && s50&7 == 0 {
 								runtime.Store64(s50w.Mem, s50o, s50v)
@@ -2123,6 +2958,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 175: st.global.f64
 							s50 := uint64(r22[l]) + 0x78
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s50, 8)
+							}
 							s50v := uint64(r38[l])
 							if s50o := s50 - s50w.Base; s50o < s50w.End && s50&7 == 0 {
 								runtime.Store64(s50w.Mem, s50o, s50v)
@@ -2142,6 +2980,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 177: st.global.f64
 							s52 := uint64(r22[l]) + 0x80
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s52, 8)
+							}
 							s52v := uint64(r39[l])
 							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
 								runtime.Store64(s52w.Mem, s52o, s52v)
@@ -2157,6 +2998,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 177: st.global.f64
 							s52 := uint64(r22[l]) + 0x80
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s52, 8)
+							}
 							s52v := uint64(r39[l])
 							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
 								runtime.Store64(s52w.Mem, s52o, s52v)
@@ -2176,6 +3020,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 179: st.global.f64
 							s54 := uint64(r22[l]) + 0x88
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s54, 8)
+							}
 							s54v := uint64(r40[l])
 							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
 								runtime.Store64(s54w.Mem, s54o, s54v)
@@ -2191,6 +3038,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 179: st.global.f64
 							s54 := uint64(r22[l]) + 0x88
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s54, 8)
+							}
 							s54v := uint64(r40[l])
 							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
 								runtime.Store64(s54w.Mem, s54o, s54v)
@@ -2210,6 +3060,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 181: st.global.f64
 							s56 := uint64(r22[l]) + 0x90
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s56, 8)
+							}
 							s56v := uint64(r41[l])
 							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
 								runtime.Store64(s56w.Mem, s56o, s56v)
@@ -2225,6 +3078,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 181: st.global.f64
 							s56 := uint64(r22[l]) + 0x90
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s56, 8)
+							}
 							s56v := uint64(r41[l])
 							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
 								runtime.Store64(s56w.Mem, s56o, s56v)
@@ -2244,6 +3100,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 183: st.global.f64
 							s58 := uint64(r22[l]) + 0x98
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s58, 8)
+							}
 							s58v := uint64(r42[l])
 							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&7 == 0 {
 								runtime.Store64(s58w.Mem, s58o, s58v)
@@ -2259,6 +3118,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 183: st.global.f64
 							s58 := uint64(r22[l]) + 0x98
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s58, 8)
+							}
 							s58v := uint64(r42[l])
 							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&7 == 0 {
 								runtime.Store64(s58w.Mem, s58o, s58v)
@@ -2278,6 +3140,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 185: st.global.f64
 							s60 := uint64(r22[l]) + 0xa0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s60, 8)
+							}
 							s60v := uint64(r43[l])
 							if s60o := s60 - s60w.Base; s60o < s60w.End && s60&7 == 0 {
 								runtime.Store64(s60w.Mem, s60o, s60v)
@@ -2293,6 +3158,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 185: st.global.f64
 							s60 := uint64(r22[l]) + 0xa0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s60, 8)
+							}
 							s60v := uint64(r43[l])
 							if s60o := s60 - s60w.Base; s60o < s60w.End && s60&7 == 0 {
 								runtime.Store64(s60w.Mem, s60o, s60v)
@@ -2312,6 +3180,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 187: st.global.f64
 							s62 := uint64(r22[l]) + 0xa8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s62, 8)
+							}
 							s62v := uint64(r44[l])
 							if s62o := s62 - s62w.Base; s62o < s62w.End && s62&7 == 0 {
 								runtime.Store64(s62w.Mem, s62o, s62v)
@@ -2327,6 +3198,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 187: st.global.f64
 							s62 := uint64(r22[l]) + 0xa8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s62, 8)
+							}
 							s62v := uint64(r44[l])
 							if s62o := s62 - s62w.Base; s62o < s62w.End && s62&7 == 0 {
 								runtime.Store64(s62w.Mem, s62o, s62v)
@@ -2346,6 +3220,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 189: st.global.f64
 							s64 := uint64(r22[l]) + 0xb0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s64, 8)
+							}
 							s64v := uint64(r45[l])
 							if s64o := s64 - s64w.Base; s64o < s64w.End && s64&7 == 0 {
 								runtime.Store64(s64w.Mem, s64o, s64v)
@@ -2361,6 +3238,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 189: st.global.f64
 							s64 := uint64(r22[l]) + 0xb0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s64, 8)
+							}
 							s64v := uint64(r45[l])
 							if s64o := s64 - s64w.Base; s64o < s64w.End && s64&7 == 0 {
 								runtime.Store64(s64w.Mem, s64o, s64v)
@@ -2380,6 +3260,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 191: st.global.f64
 							s66 := uint64(r22[l]) + 0xb8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s66, 8)
+							}
 							s66v := uint64(r46[l])
 							if s66o := s66 - s66w.Base; s66o < s66w.End && s66&7 == 0 {
 								runtime.Store64(s66w.Mem, s66o, s66v)
@@ -2392,6 +3275,9 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 191: st.global.f64
 							s66 := uint64(r22[l]) + 0xb8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s66, 8)
+							}
 							s66v := uint64(r46[l])
 							if s66o := s66 - s66w.Base; s66o < s66w.End && s66&7 == 0 {
 								runtime.Store64(s66w.Mem, s66o, s66v)

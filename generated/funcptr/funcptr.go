@@ -335,6 +335,25 @@ func init() {
 			opAddRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/funcptr.ptx:48",
@@ -356,6 +375,25 @@ func init() {
 			opSubRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/funcptr.ptx:64",
@@ -377,6 +415,25 @@ func init() {
 			opMulRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/funcptr.ptx:80",
@@ -398,6 +455,28 @@ func init() {
 			opMaxRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/funcptr.ptx:98",
@@ -419,6 +498,33 @@ func init() {
 			funcptrRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}, {
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -431,6 +537,13 @@ func init() {
 	// b1 ($L__BB4_2), PTX line 162; ret
 	funcptrFunc.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  163,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/funcptr.ptx:163",
@@ -445,6 +558,76 @@ func init() {
 			funcptrRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 22,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  148,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -454,6 +637,13 @@ func init() {
 	// b2, PTX line 122; divergent, reconverges at block 4 (b3)
 	funcptrFunc.Blocks[3] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  151,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -485,6 +675,19 @@ func init() {
 			funcptrRun(w, 4, m, -1, 0)
 		}},
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/funcptr.ptx:162",
@@ -506,6 +709,22 @@ func init() {
 			twiceRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/funcptr.ptx:177",
@@ -527,6 +746,22 @@ func init() {
 			squareRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/funcptr.ptx:191",
@@ -548,6 +783,22 @@ func init() {
 			negateRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  202,
+			}, {
+				Count: 1,
+				Line:  203,
+			}, {
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/funcptr.ptx:205",
@@ -569,6 +820,27 @@ func init() {
 			applyNRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  220,
+			}, {
+				Count: 1,
+				Line:  221,
+			}, {
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  224,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -584,6 +856,13 @@ func init() {
 			applyNRun(w, 1, m, -1, 0)
 		}},
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  228,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -593,6 +872,13 @@ func init() {
 	// b1 ($L__BB8_2), PTX line 225; divergent, reconverges at block 5 (b4)
 	applyNFunc.Blocks[2] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  231,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -620,6 +906,16 @@ func init() {
 			applyNRun(w, 3, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  244,
+			}, {
+				Count: 1,
+				Line:  245,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/funcptr.ptx:245",
@@ -629,19 +925,40 @@ func init() {
 		},
 	}
 	// b3, PTX line 224
-	applyNFunc.Blocks[4] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/funcptr.ptx:225",
-		Reconv:  -1,
-		Succ:    1,
-		Uniform: true,
-	}}
+	applyNFunc.Blocks[4] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/funcptr.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/funcptr.ptx:225",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
 	// b4, PTX lines 237-240; divergent, reconverges at block 3 (b2 ($L__BB8_1))
 	applyNFunc.Blocks[5] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			applyNRun(w, 5, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  237,
+			}, {
+				Count: 1,
+				Line:  239,
+			}, {
+				Count: 1,
+				Line:  240,
+			}, {
+				Count: 1,
+				Line:  241,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    6,
 			Kind:   runtime.TermBranch,
@@ -654,6 +971,15 @@ func init() {
 	// b5, PTX line 241
 	applyNFunc.Blocks[6] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  242,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/funcptr.ptx:242",
@@ -675,6 +1001,33 @@ func init() {
 			funcptrTidRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  261,
+			}, {
+				Count: 1,
+				Line:  262,
+			}, {
+				Count: 1,
+				Line:  263,
+			}, {
+				Count: 1,
+				Line:  264,
+			}, {
+				Count: 1,
+				Line:  265,
+			}, {
+				Count: 1,
+				Line:  266,
+			}, {
+				Count: 1,
+				Line:  267,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -687,6 +1040,13 @@ func init() {
 	// b1 ($L__BB9_2), PTX line 306; ret
 	funcptrTidFunc.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  307,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/funcptr.ptx:307",
@@ -701,6 +1061,73 @@ func init() {
 			funcptrTidRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 21,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  269,
+			}, {
+				Count: 1,
+				Line:  270,
+			}, {
+				Count: 1,
+				Line:  271,
+			}, {
+				Count: 1,
+				Line:  272,
+			}, {
+				Count: 1,
+				Line:  273,
+			}, {
+				Count: 1,
+				Line:  274,
+			}, {
+				Count: 1,
+				Line:  275,
+			}, {
+				Count: 1,
+				Line:  276,
+			}, {
+				Count: 1,
+				Line:  277,
+			}, {
+				Count: 1,
+				Line:  278,
+			}, {
+				Count: 1,
+				Line:  279,
+			}, {
+				Count: 1,
+				Line:  280,
+			}, {
+				Count: 1,
+				Line:  281,
+			}, {
+				Count: 1,
+				Line:  282,
+			}, {
+				Count: 1,
+				Line:  283,
+			}, {
+				Count: 1,
+				Line:  284,
+			}, {
+				Count: 1,
+				Line:  285,
+			}, {
+				Count: 1,
+				Line:  286,
+			}, {
+				Count: 1,
+				Line:  289,
+			}, {
+				Count: 1,
+				Line:  291,
+			}, {
+				Count: 1,
+				Line:  293,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -710,6 +1137,13 @@ func init() {
 	// b2, PTX line 267
 	funcptrTidFunc.Blocks[3] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  295,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -746,6 +1180,19 @@ func init() {
 			funcptrTidRun(w, 4, m, -1, 0)
 		}},
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/funcptr.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  302,
+			}, {
+				Count: 1,
+				Line:  304,
+			}, {
+				Count: 1,
+				Line:  305,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/funcptr.ptx:306",
@@ -799,6 +1246,9 @@ func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 44: ld.param.f32
 							v1a := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -810,6 +1260,9 @@ func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							}
 							// 45: ld.param.f32
 							v2a := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
+							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -828,6 +1281,9 @@ func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 44: ld.param.f32
 							v1a := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -839,6 +1295,9 @@ func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							}
 							// 45: ld.param.f32
 							v2a := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
+							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -861,6 +1320,9 @@ func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 47: st.param.f32
 							s4 := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s4, 4)
+							}
 							s4v := uint64(r2[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:47")
@@ -871,6 +1333,9 @@ func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 47: st.param.f32
 							s4 := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s4, 4)
+							}
 							s4v := uint64(r2[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:47")
@@ -910,6 +1375,9 @@ func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 60: ld.param.f32
 							v1a := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -921,6 +1389,9 @@ func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							}
 							// 61: ld.param.f32
 							v2a := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
+							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -939,6 +1410,9 @@ func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 60: ld.param.f32
 							v1a := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -950,6 +1424,9 @@ func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							}
 							// 61: ld.param.f32
 							v2a := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
+							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -972,6 +1449,9 @@ func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 63: st.param.f32
 							s4 := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s4, 4)
+							}
 							s4v := uint64(r2[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:63")
@@ -982,6 +1462,9 @@ func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 63: st.param.f32
 							s4 := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s4, 4)
+							}
 							s4v := uint64(r2[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:63")
@@ -1021,6 +1504,9 @@ func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 76: ld.param.f32
 							v1a := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1032,6 +1518,9 @@ func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							}
 							// 77: ld.param.f32
 							v2a := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
+							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -1050,6 +1539,9 @@ func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 76: ld.param.f32
 							v1a := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1061,6 +1553,9 @@ func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							}
 							// 77: ld.param.f32
 							v2a := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
+							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -1083,6 +1578,9 @@ func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 79: st.param.f32
 							s4 := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s4, 4)
+							}
 							s4v := uint64(r2[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:79")
@@ -1093,6 +1591,9 @@ func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 79: st.param.f32
 							s4 := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s4, 4)
+							}
 							s4v := uint64(r2[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:79")
@@ -1133,6 +1634,9 @@ func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 93: ld.param.f32
 							v1a := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1144,6 +1648,9 @@ func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							}
 							// 94: ld.param.f32
 							v2a := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
+							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -1174,6 +1681,9 @@ func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 93: ld.param.f32
 							v1a := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1185,6 +1695,9 @@ func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							}
 							// 94: ld.param.f32
 							v2a := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
+							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -1220,6 +1733,9 @@ func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 97: st.param.f32
 							s5 := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s5, 4)
+							}
 							s5v := uint64(r2[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/funcptr.ptx:97")
@@ -1230,6 +1746,9 @@ func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 97: st.param.f32
 							s5 := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s5, 4)
+							}
 							s5v := uint64(r2[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/funcptr.ptx:97")
@@ -1262,6 +1781,15 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 			// b0, PTX lines 116-121; divergent, reconverges at block 1 (b1 ($L__BB4_2))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 116: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/funcptr.ptx:116")
 				// PTX line 117: mov.u32, warp-uniform
@@ -1337,14 +1865,50 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				k1 := uint64(0x3)
 				k2 := uint64(0x8)
 				k3 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 124: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/funcptr.ptx:124")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 125: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/funcptr.ptx:125")
 				// PTX line 126: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 127: ld.param.u64
 				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/funcptr.ptx:127")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 128: ld.param.u64
 				u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/funcptr.ptx:128")
 				// PTX line 129: cvta.to.global.u64, warp-uniform
@@ -1367,6 +1931,9 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v10 := uint64(uint64(u7) + uint64(v9))
 							// 134: ld.global.u32
 							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 4)
+							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 								v11 = runtime.Load32(v11aw.Mem, v11ao)
@@ -1394,6 +1961,9 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v10 := uint64(uint64(u7) + uint64(v9))
 							// 134: ld.global.u32
 							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 4)
+							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 								v11 = runtime.Load32(v11aw.Mem, v11ao)
@@ -1428,6 +1998,9 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v15 := uint64(uint64(u14) + uint64(r17[l]))
 							// 139: ld.global.u64
 							v16a := uint64(v15) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v16a, 8)
+							}
 							var v16 uint64
 							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
 								v16 = runtime.Load64(v16aw.Mem, v16ao)
@@ -1444,6 +2017,9 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v17 := uint64(uint64(u6) + uint64(r13[l]))
 							// 141: ld.global.f32
 							v18a := uint64(v17) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v18a, 4)
+							}
 							var v18 uint64
 							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 								v18 = runtime.Load32(v18aw.Mem, v18ao)
@@ -1460,6 +2036,9 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v19 := uint64(uint64(u3) + uint64(r13[l]))
 							// 143: ld.global.f32
 							v20a := uint64(v19) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v20a, 4)
+							}
 							var v20 uint64
 							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 								v20 = runtime.Load32(v20aw.Mem, v20ao)
@@ -1480,6 +2059,9 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v15 := uint64(uint64(u14) + uint64(r17[l]))
 							// 139: ld.global.u64
 							v16a := uint64(v15) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v16a, 8)
+							}
 							var v16 uint64
 							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
 								v16 = runtime.Load64(v16aw.Mem, v16ao)
@@ -1496,6 +2078,9 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v17 := uint64(uint64(u6) + uint64(r13[l]))
 							// 141: ld.global.f32
 							v18a := uint64(v17) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v18a, 4)
+							}
 							var v18 uint64
 							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 								v18 = runtime.Load32(v18aw.Mem, v18ao)
@@ -1512,6 +2097,9 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v19 := uint64(uint64(u3) + uint64(r13[l]))
 							// 143: ld.global.f32
 							v20a := uint64(v19) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v20a, 4)
+							}
 							var v20 uint64
 							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 								v20 = runtime.Load32(v20aw.Mem, v20ao)
@@ -1534,6 +2122,9 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 						for l := range 32 {
 							// 146: st.param.f32
 							s21 := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s21, 4)
+							}
 							s21v := uint64(r22[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:146")
@@ -1544,6 +2135,9 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 146: st.param.f32
 							s21 := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s21, 4)
+							}
 							s21v := uint64(r22[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:146")
@@ -1557,6 +2151,9 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 						for l := range 32 {
 							// 148: st.param.f32
 							s22 := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s22, 4)
+							}
 							s22v := uint64(r24[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/funcptr.ptx:148")
@@ -1567,6 +2164,9 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 148: st.param.f32
 							s22 := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s22, 4)
+							}
 							s22v := uint64(r24[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/funcptr.ptx:148")
@@ -1596,6 +2196,9 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 						for l := range 32 {
 							// 158: ld.param.f32
 							v1a := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1615,6 +2218,9 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 158: ld.param.f32
 							v1a := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1639,6 +2245,9 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 						for l := range 32 {
 							// 161: st.global.f32
 							s3 := uint64(r26[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
+							}
 							s3v := uint64(r25[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -1651,6 +2260,9 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 161: st.global.f32
 							s3 := uint64(r26[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
+							}
 							s3v := uint64(r25[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -1693,6 +2305,9 @@ func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 174: ld.param.u32
 							v1a := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1711,6 +2326,9 @@ func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 174: ld.param.u32
 							v1a := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1733,6 +2351,9 @@ func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 176: st.param.b32
 							s3 := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s3, 4)
+							}
 							s3v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:176")
@@ -1743,6 +2364,9 @@ func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 176: st.param.b32
 							s3 := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s3, 4)
+							}
 							s3v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:176")
@@ -1782,6 +2406,9 @@ func squareRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 188: ld.param.u32
 							v1a := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1800,6 +2427,9 @@ func squareRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 188: ld.param.u32
 							v1a := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1822,6 +2452,9 @@ func squareRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 190: st.param.b32
 							s3 := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s3, 4)
+							}
 							s3v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:190")
@@ -1832,6 +2465,9 @@ func squareRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 190: st.param.b32
 							s3 := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s3, 4)
+							}
 							s3v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:190")
@@ -1871,6 +2507,9 @@ func negateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 202: ld.param.u32
 							v1a := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1889,6 +2528,9 @@ func negateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 202: ld.param.u32
 							v1a := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1911,6 +2553,9 @@ func negateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 204: st.param.b32
 							s3 := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s3, 4)
+							}
 							s3v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:204")
@@ -1921,6 +2566,9 @@ func negateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 204: st.param.b32
 							s3 := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s3, 4)
+							}
 							s3v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:204")
@@ -1964,6 +2612,9 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 220: ld.param.u32
 							v1a := uint64(0x14)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1976,6 +2627,9 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r0[l] = v1
 							// 221: ld.param.u32
 							v2a := uint64(0x10)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
+							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -1988,6 +2642,9 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r1[l] = v2
 							// 222: ld.param.u64
 							v3a := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v3a, 8)
+							}
 							var v3 uint64
 							{
 								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 8, l)
@@ -2012,6 +2669,9 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 220: ld.param.u32
 							v1a := uint64(0x14)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2024,6 +2684,9 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r0[l] = v1
 							// 221: ld.param.u32
 							v2a := uint64(0x10)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
+							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -2036,6 +2699,9 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r1[l] = v2
 							// 222: ld.param.u64
 							v3a := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v3a, 8)
+							}
 							var v3 uint64
 							{
 								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 8, l)
@@ -2081,6 +2747,9 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 228: st.param.b32
 							s1 := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s1, 4)
+							}
 							s1v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:228")
@@ -2091,6 +2760,9 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 228: st.param.b32
 							s1 := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s1, 4)
+							}
 							s1v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:228")
@@ -2116,6 +2788,9 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 244: st.param.b32
 							s1 := uint64(0x18)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s1, 4)
+							}
 							s1v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:244")
@@ -2126,6 +2801,9 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 244: st.param.b32
 							s1 := uint64(0x18)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s1, 4)
+							}
 							s1v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:244")
@@ -2156,6 +2834,9 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 237: ld.param.b32
 							v1a := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2183,6 +2864,9 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 237: ld.param.b32
 							v1a := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2245,6 +2929,15 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			{
 				r3 := w.Reg(3)
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 261: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/funcptr.ptx:261")
 				// PTX line 262: mov.u32, warp-uniform
@@ -2327,8 +3020,26 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				k6 := uint64(0xd0000050)
 				k7 := uint64(0x4)
 				k8 := uint64(0x2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 269: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/funcptr.ptx:269")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 270: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/funcptr.ptx:270")
 				// PTX line 271: cvta.to.global.u64, warp-uniform
@@ -2449,6 +3160,9 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							v17 := uint64(uint64(u3) + uint64(v16))
 							// 286: ld.global.u32
 							v18a := uint64(v17) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v18a, 4)
+							}
 							var v18 uint64
 							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 								v18 = runtime.Load32(v18aw.Mem, v18ao)
@@ -2478,6 +3192,9 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							v17 := uint64(uint64(u3) + uint64(v16))
 							// 286: ld.global.u32
 							v18a := uint64(v17) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v18a, 4)
+							}
 							var v18 uint64
 							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 								v18 = runtime.Load32(v18aw.Mem, v18ao)
@@ -2500,6 +3217,9 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 289: st.param.b64
 							s19 := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s19, 8)
+							}
 							s19v := uint64(r17[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s19, 8, s19v, l, "testdata/ptx/funcptr.ptx:289")
@@ -2510,6 +3230,9 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 289: st.param.b64
 							s19 := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s19, 8)
+							}
 							s19v := uint64(r17[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s19, 8, s19v, l, "testdata/ptx/funcptr.ptx:289")
@@ -2523,6 +3246,9 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 291: st.param.b32
 							s20 := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s20, 4)
+							}
 							s20v := uint64(r20[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s20, 4, s20v, l, "testdata/ptx/funcptr.ptx:291")
@@ -2533,6 +3259,9 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 291: st.param.b32
 							s20 := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s20, 4)
+							}
 							s20v := uint64(r20[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s20, 4, s20v, l, "testdata/ptx/funcptr.ptx:291")
@@ -2546,6 +3275,9 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 293: st.param.b32
 							s21 := uint64(0xc)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s21, 4)
+							}
 							s21v := uint64(k8)
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:293")
@@ -2556,6 +3288,9 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 293: st.param.b32
 							s21 := uint64(0xc)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s21, 4)
+							}
 							s21v := uint64(k8)
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:293")
@@ -2585,6 +3320,9 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 302: ld.param.b32
 							v1a := uint64(0x10)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2604,6 +3342,9 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 302: ld.param.b32
 							v1a := uint64(0x10)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2628,6 +3369,9 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 305: st.global.u32
 							s3 := uint64(r22[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
+							}
 							s3v := uint64(r21[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -2640,6 +3384,9 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 305: st.global.u32
 							s3 := uint64(r22[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
+							}
 							s3v := uint64(r21[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)

@@ -109,6 +109,33 @@ func init() {
 			int64MathRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  23,
+			}, {
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
@@ -124,6 +151,18 @@ func init() {
 			int64MathRun(w, 1, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/int64_math.ptx:64",
@@ -138,6 +177,22 @@ func init() {
 			int64MathRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/int64_math.ptx:70",
@@ -152,6 +207,16 @@ func init() {
 			int64MathRun(w, 3, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/int64_math.ptx:73",
@@ -166,6 +231,45 @@ func init() {
 			int64MathRun(w, 4, m, -1, 0)
 		}},
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    13,
 			Kind:   runtime.TermBranch,
@@ -181,6 +285,18 @@ func init() {
 			int64MathRun(w, 5, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/int64_math.ptx:92",
@@ -195,6 +311,22 @@ func init() {
 			int64MathRun(w, 6, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/int64_math.ptx:98",
@@ -209,6 +341,16 @@ func init() {
 			int64MathRun(w, 7, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/int64_math.ptx:101",
@@ -223,6 +365,28 @@ func init() {
 			int64MathRun(w, 8, m, -1, 0)
 		}},
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/int64_math.ptx:108",
@@ -234,6 +398,13 @@ func init() {
 	// b9 ($L__BB0_12), PTX line 108; ret
 	int64MathFunc.Blocks[9] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  109,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/int64_math.ptx:109",
@@ -248,6 +419,90 @@ func init() {
 			int64MathRun(w, 10, m, -1, 0)
 		}},
 		PTXInstrs: 26,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    11,
 			Kind:   runtime.TermBranch,
@@ -263,6 +518,21 @@ func init() {
 			int64MathRun(w, 11, m, -1, 0)
 		}},
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    12,
 			Kind:   runtime.TermBranch,
@@ -275,6 +545,15 @@ func init() {
 	// b12, PTX line 60
 	int64MathFunc.Blocks[12] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/int64_math.ptx:61",
@@ -289,6 +568,21 @@ func init() {
 			int64MathRun(w, 13, m, -1, 0)
 		}},
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    14,
 			Kind:   runtime.TermBranch,
@@ -301,6 +595,15 @@ func init() {
 	// b14, PTX line 88
 	int64MathFunc.Blocks[14] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  89,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/int64_math.ptx:89",
@@ -322,6 +625,33 @@ func init() {
 			mix64Run(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -334,6 +664,13 @@ func init() {
 	// b1 ($L__BB1_2), PTX line 149; ret
 	mix64Func.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  150,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/int64_math.ptx:150",
@@ -348,6 +685,61 @@ func init() {
 			mix64Run(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 17,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/int64_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/int64_math.ptx:149",
@@ -393,6 +785,15 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			// b0, PTX lines 23-28; divergent, reconverges at block 9 (b9 ($L__BB0_12))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 23: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/int64_math.ptx:23")
 				// PTX line 24: mov.u32, warp-uniform
@@ -573,6 +974,9 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 74: st.global.u64
 							s1 := uint64(r18[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s1, 8)
+							}
 							s1v := uint64(r22[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
 								runtime.Store64(s1w.Mem, s1o, s1v)
@@ -585,6 +989,9 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 74: st.global.u64
 							s1 := uint64(r18[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s1, 8)
+							}
 							s1v := uint64(r22[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
 								runtime.Store64(s1w.Mem, s1o, s1v)
@@ -601,6 +1008,9 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 75: st.global.u64
 							s2 := uint64(r18[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s2, 8)
+							}
 							s2v := uint64(r23[l])
 							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
 								runtime.Store64(s2w.Mem, s2o, s2v)
@@ -619,6 +1029,9 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 75: st.global.u64
 							s2 := uint64(r18[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s2, 8)
+							}
 							s2v := uint64(r23[l])
 							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
 								runtime.Store64(s2w.Mem, s2o, s2v)
@@ -641,6 +1054,9 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 78: st.global.u64
 							s5 := uint64(r18[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s5, 8)
+							}
 							s5v := uint64(r30[l])
 							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
 								runtime.Store64(s5w.Mem, s5o, s5v)
@@ -656,6 +1072,9 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 78: st.global.u64
 							s5 := uint64(r18[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s5, 8)
+							}
 							s5v := uint64(r30[l])
 							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
 								runtime.Store64(s5w.Mem, s5o, s5v)
@@ -675,6 +1094,9 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 80: st.global.u64
 							s7 := uint64(r18[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s7, 8)
+							}
 							s7v := uint64(r31[l])
 							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
 								runtime.Store64(s7w.Mem, s7o, s7v)
@@ -690,6 +1112,9 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 80: st.global.u64
 							s7 := uint64(r18[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s7, 8)
+							}
 							s7v := uint64(r31[l])
 							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
 								runtime.Store64(s7w.Mem, s7o, s7v)
@@ -709,6 +1134,9 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 82: st.global.u64
 							s9 := uint64(r18[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s9, 8)
+							}
 							s9v := uint64(r32[l])
 							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 								runtime.Store64(s9w.Mem, s9o, s9v)
@@ -724,6 +1152,9 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 82: st.global.u64
 							s9 := uint64(r18[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s9, 8)
+							}
 							s9v := uint64(r32[l])
 							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 								runtime.Store64(s9w.Mem, s9o, s9v)
@@ -871,6 +1302,9 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 102: st.global.u64
 							s1 := uint64(r18[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s1, 8)
+							}
 							s1v := uint64(r20[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
 								runtime.Store64(s1w.Mem, s1o, s1v)
@@ -883,6 +1317,9 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 102: st.global.u64
 							s1 := uint64(r18[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s1, 8)
+							}
 							s1v := uint64(r20[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
 								runtime.Store64(s1w.Mem, s1o, s1v)
@@ -899,6 +1336,9 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 103: st.global.u64
 							s2 := uint64(r18[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s2, 8)
+							}
 							s2v := uint64(r33[l])
 							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
 								runtime.Store64(s2w.Mem, s2o, s2v)
@@ -914,6 +1354,9 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 103: st.global.u64
 							s2 := uint64(r18[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s2, 8)
+							}
 							s2v := uint64(r33[l])
 							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
 								runtime.Store64(s2w.Mem, s2o, s2v)
@@ -933,6 +1376,9 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 105: st.global.u64
 							s4 := uint64(r18[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s4, 8)
+							}
 							s4v := uint64(r39[l])
 							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
 								runtime.Store64(s4w.Mem, s4o, s4v)
@@ -948,6 +1394,9 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 105: st.global.u64
 							s4 := uint64(r18[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s4, 8)
+							}
 							s4v := uint64(r39[l])
 							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
 								runtime.Store64(s4w.Mem, s4o, s4v)
@@ -967,6 +1416,9 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 107: st.global.u64
 							s6 := uint64(r18[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s6, 8)
+							}
 							s6v := uint64(r40[l])
 							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 								runtime.Store64(s6w.Mem, s6o, s6v)
@@ -979,6 +1431,9 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 107: st.global.u64
 							s6 := uint64(r18[l]) + 0x48
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s6, 8)
+							}
 							s6v := uint64(r40[l])
 							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 								runtime.Store64(s6w.Mem, s6o, s6v)
@@ -1015,12 +1470,39 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				k3 := uint64(0x8000000000000000)
 				k4 := uint64(0xffffffffffffffff)
 				k5 := uint64(0x50)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 31: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/int64_math.ptx:31")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 32: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/int64_math.ptx:32")
 				// PTX line 33: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 34: ld.param.u64
 				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/int64_math.ptx:34")
 				// PTX line 35: cvta.to.global.u64, warp-uniform
@@ -1045,6 +1527,9 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 39: ld.global.u64
 							v9a := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 8)
+							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 								v9 = runtime.Load64(v9aw.Mem, v9ao)
@@ -1061,6 +1546,9 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v10 := uint64(uint64(u3) + uint64(v7))
 							// 41: ld.global.u64
 							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 8)
+							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 								v11 = runtime.Load64(v11aw.Mem, v11ao)
@@ -1132,6 +1620,9 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 39: ld.global.u64
 							v9a := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 8)
+							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 								v9 = runtime.Load64(v9aw.Mem, v9ao)
@@ -1148,6 +1639,9 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v10 := uint64(uint64(u3) + uint64(v7))
 							// 41: ld.global.u64
 							v11a := uint64(v10) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 8)
+							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 								v11 = runtime.Load64(v11aw.Mem, v11ao)
@@ -1225,6 +1719,9 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 51: st.global.u64
 							s21 := uint64(r18[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 8)
+							}
 							s21v := uint64(r19[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 								runtime.Store64(s21w.Mem, s21o, s21v)
@@ -1237,6 +1734,9 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 51: st.global.u64
 							s21 := uint64(r18[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 8)
+							}
 							s21v := uint64(r19[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 								runtime.Store64(s21w.Mem, s21o, s21v)
@@ -1437,6 +1937,15 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			// b0, PTX lines 124-129; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 124: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/int64_math.ptx:124")
 				// PTX line 125: mov.u32, warp-uniform
@@ -1509,8 +2018,26 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				k4 := uint64(0x94d049bb133111eb)
 				k5 := uint64(0x1f)
 				k6 := uint64(0x8)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 132: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/int64_math.ptx:132")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 133: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/int64_math.ptx:133")
 				// PTX line 134: cvta.to.global.u64, warp-uniform
@@ -1548,6 +2075,9 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							v16 := uint64(uint64(u3) + uint64(v15))
 							// 148: st.global.u64
 							s17 := uint64(v16) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s17, 8)
+							}
 							s17v := uint64(v14)
 							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 								runtime.Store64(s17w.Mem, s17o, s17v)
@@ -1586,6 +2116,9 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							v16 := uint64(uint64(u3) + uint64(v15))
 							// 148: st.global.u64
 							s17 := uint64(v16) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s17, 8)
+							}
 							s17v := uint64(v14)
 							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 								runtime.Store64(s17w.Mem, s17o, s17v)

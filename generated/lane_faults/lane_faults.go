@@ -153,6 +153,49 @@ func init() {
 			twoLoadsRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/lane_faults.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  19,
+			}, {
+				Count: 1,
+				Line:  20,
+			}, {
+				Count: 1,
+				Line:  21,
+			}, {
+				Count: 1,
+				Line:  22,
+			}, {
+				Count: 1,
+				Line:  23,
+			}, {
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/lane_faults.ptx:31",
@@ -174,6 +217,37 @@ func init() {
 			sharedLoadsRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/lane_faults.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -191,6 +265,49 @@ func init() {
 			sharedLoadsRun(w, 1, m, -1, 0)
 		}},
 		PTXInstrs: 13,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/lane_faults.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/lane_faults.ptx:66",
@@ -212,6 +329,36 @@ func init() {
 			longLoopRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/lane_faults.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -227,6 +374,24 @@ func init() {
 			longLoopRun(w, 1, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/lane_faults.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -242,6 +407,22 @@ func init() {
 			longLoopRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/lane_faults.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/lane_faults.ptx:98",
@@ -251,21 +432,27 @@ func init() {
 		},
 	}
 	// b3, PTX line 88
-	longLoopFunc.Blocks[3] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/lane_faults.ptx:89",
-		Reconv:  -1,
-		Succ:    1,
-		Uniform: true,
-	}}
+	longLoopFunc.Blocks[3] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/lane_faults.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/lane_faults.ptx:89",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
 	// b4, PTX line 93
-	longLoopFunc.Blocks[4] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/lane_faults.ptx:94",
-		Reconv:  -1,
-		Succ:    2,
-		Uniform: true,
-	}}
+	longLoopFunc.Blocks[4] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/lane_faults.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/lane_faults.ptx:94",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	longLoopFunc.Blocks[5] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
@@ -279,6 +466,30 @@ func init() {
 			spinRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/lane_faults.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -294,6 +505,21 @@ func init() {
 			spinRun(w, 1, m, -1, 0)
 		}},
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/lane_faults.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -309,6 +535,22 @@ func init() {
 			spinRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/lane_faults.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/lane_faults.ptx:126",
@@ -318,21 +560,27 @@ func init() {
 		},
 	}
 	// b3, PTX line 117
-	spinFunc.Blocks[3] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/lane_faults.ptx:118",
-		Reconv:  -1,
-		Succ:    1,
-		Uniform: true,
-	}}
+	spinFunc.Blocks[3] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/lane_faults.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/lane_faults.ptx:118",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
 	// b4, PTX line 121
-	spinFunc.Blocks[4] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/lane_faults.ptx:122",
-		Reconv:  -1,
-		Succ:    2,
-		Uniform: true,
-	}}
+	spinFunc.Blocks[4] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/lane_faults.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/lane_faults.ptx:122",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	spinFunc.Blocks[5] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
@@ -386,10 +634,37 @@ func twoLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				r9 := w.Reg(9)
 				r10 := w.Reg(10)
 				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 19: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:19")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 20: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/lane_faults.ptx:20")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 21: ld.param.u64
 				u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/lane_faults.ptx:21")
 				// PTX lines 22, 23, 24, 25, 26, 27, 28, 29: lane-local, one loop over the lanes
@@ -410,6 +685,9 @@ func twoLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v7 := uint64(uint64(u2) + uint64(v5))
 							// 26: ld.global.u32
 							v8a := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v8a, 4)
+							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)
@@ -423,6 +701,9 @@ func twoLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							}
 							// 27: ld.global.u32
 							v9a := uint64(v7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
+							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -454,6 +735,9 @@ func twoLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v7 := uint64(uint64(u2) + uint64(v5))
 							// 26: ld.global.u32
 							v8a := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v8a, 4)
+							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)
@@ -467,6 +751,9 @@ func twoLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							}
 							// 27: ld.global.u32
 							v9a := uint64(v7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
+							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -495,6 +782,9 @@ func twoLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 30: st.global.u32
 							s12 := uint64(r10[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s12, 4)
+							}
 							s12v := uint64(r9[l])
 							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 								runtime.Store32(s12w.Mem, s12o, s12v)
@@ -507,6 +797,9 @@ func twoLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 30: st.global.u32
 							s12 := uint64(r10[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s12, 4)
+							}
 							s12v := uint64(r9[l])
 							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 								runtime.Store32(s12w.Mem, s12o, s12v)
@@ -548,9 +841,27 @@ func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				k0 := uint64(0x2)
 				k1 := uint64(0x0)
 				k2 := uint64(0x1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 45: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:45")
 				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 46: ld.param.u32
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/lane_faults.ptx:46")
 				runtime.Broadcast(r1, m, u2)
@@ -593,6 +904,9 @@ func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v7 := uint64(uint32(r2[l]) + uint32(k2))
 							// 52: st.shared.u32
 							s8 := uint64(uint64(uint32(v6))) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s8, 4)
+							}
 							s8v := uint64(v7)
 							if s8 < shEnd4 && s8&3 == 0 {
 								runtime.Store32(sh, s8, s8v)
@@ -609,6 +923,9 @@ func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v7 := uint64(uint32(r2[l]) + uint32(k2))
 							// 52: st.shared.u32
 							s8 := uint64(uint64(uint32(v6))) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s8, 4)
+							}
 							s8v := uint64(v7)
 							if s8 < shEnd4 && s8&3 == 0 {
 								runtime.Store32(sh, s8, s8v)
@@ -649,6 +966,9 @@ func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v2 := uint64(uint32(r4[l]) + uint32(v1))
 							// 56: ld.shared.u32
 							v3a := uint64(uint64(uint32(v2))) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v3a, 4)
+							}
 							var v3 uint64
 							if v3a < shEnd4 && v3a&3 == 0 {
 								v3 = runtime.Load32(sh, v3a)
@@ -670,6 +990,9 @@ func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v7 := uint64(uint32(r4[l]) + uint32(v6))
 							// 61: ld.shared.u32
 							v8a := uint64(uint64(uint32(v7))) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v8a, 4)
+							}
 							var v8 uint64
 							if v8a < shEnd4 && v8a&3 == 0 {
 								v8 = runtime.Load32(sh, v8a)
@@ -699,6 +1022,9 @@ func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v2 := uint64(uint32(r4[l]) + uint32(v1))
 							// 56: ld.shared.u32
 							v3a := uint64(uint64(uint32(v2))) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v3a, 4)
+							}
 							var v3 uint64
 							if v3a < shEnd4 && v3a&3 == 0 {
 								v3 = runtime.Load32(sh, v3a)
@@ -720,6 +1046,9 @@ func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v7 := uint64(uint32(r4[l]) + uint32(v6))
 							// 61: ld.shared.u32
 							v8a := uint64(uint64(uint32(v7))) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v8a, 4)
+							}
 							var v8 uint64
 							if v8a < shEnd4 && v8a&3 == 0 {
 								v8 = runtime.Load32(sh, v8a)
@@ -750,6 +1079,9 @@ func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 						for l := range 32 {
 							// 65: st.global.u32
 							s12 := uint64(r13[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s12, 4)
+							}
 							s12v := uint64(r11[l])
 							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 								runtime.Store32(s12w.Mem, s12o, s12v)
@@ -762,6 +1094,9 @@ func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							l := bits.TrailingZeros32(mm) & 31
 							// 65: st.global.u32
 							s12 := uint64(r13[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s12, 4)
+							}
 							s12v := uint64(r11[l])
 							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 								runtime.Store32(s12w.Mem, s12o, s12v)
@@ -801,9 +1136,27 @@ func longLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				r4 := w.Reg(4)
 				r5 := w.Reg(5)
 				k0 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 81: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:81")
 				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 82: ld.param.u32
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/lane_faults.ptx:82")
 				// PTX lines 83, 84: lane-local, one loop over the lanes
@@ -970,6 +1323,9 @@ func longLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v2 := uint64(uint64(r0[l]) + uint64(v1))
 							// 97: st.global.u32
 							s3 := uint64(v2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
+							}
 							s3v := uint64(r4[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -986,6 +1342,9 @@ func longLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v2 := uint64(uint64(r0[l]) + uint64(v1))
 							// 97: st.global.u32
 							s3 := uint64(v2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
+							}
 							s3v := uint64(r4[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -1029,9 +1388,27 @@ func spinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 				r2 := w.Reg(2)
 				r3 := w.Reg(3)
 				k0 := uint64(0x1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 112: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:112")
 				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 113: ld.param.u32
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/lane_faults.ptx:113")
 				// PTX lines 114, 115, 116: lane-local, one loop over the lanes
@@ -1174,6 +1551,9 @@ func spinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							v2 := uint64(uint64(r0[l]) + uint64(v1))
 							// 125: st.global.u32
 							s3 := uint64(v2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
+							}
 							s3v := uint64(r3[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -1190,6 +1570,9 @@ func spinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							v2 := uint64(uint64(r0[l]) + uint64(v1))
 							// 125: st.global.u32
 							s3 := uint64(v2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
+							}
 							s3v := uint64(r3[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)

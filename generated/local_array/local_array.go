@@ -104,6 +104,39 @@ func init() {
 			sort8Run(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
@@ -119,6 +152,27 @@ func init() {
 			sort8Run(w, 1, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    11,
 			Kind:   runtime.TermBranch,
@@ -134,6 +188,30 @@ func init() {
 			sort8Run(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    13,
 			Kind:   runtime.TermBranch,
@@ -149,6 +227,27 @@ func init() {
 			sort8Run(w, 3, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    16,
 			Kind:   runtime.TermBranch,
@@ -164,6 +263,30 @@ func init() {
 			sort8Run(w, 4, m, -1, 0)
 		}},
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    20,
 			Kind:   runtime.TermBranch,
@@ -179,6 +302,33 @@ func init() {
 			sort8Run(w, 5, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}, {
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  167,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    25,
 			Kind:   runtime.TermBranch,
@@ -194,6 +344,36 @@ func init() {
 			sort8Run(w, 6, m, -1, 0)
 		}},
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  202,
+			}, {
+				Count: 1,
+				Line:  203,
+			}, {
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}, {
+				Count: 1,
+				Line:  206,
+			}, {
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}, {
+				Count: 1,
+				Line:  209,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    31,
 			Kind:   runtime.TermBranch,
@@ -209,6 +389,67 @@ func init() {
 			sort8Run(w, 7, m, -1, 0)
 		}},
 		PTXInstrs: 19,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  250,
+			}, {
+				Count: 1,
+				Line:  251,
+			}, {
+				Count: 1,
+				Line:  252,
+			}, {
+				Count: 1,
+				Line:  253,
+			}, {
+				Count: 1,
+				Line:  254,
+			}, {
+				Count: 1,
+				Line:  255,
+			}, {
+				Count: 1,
+				Line:  256,
+			}, {
+				Count: 1,
+				Line:  257,
+			}, {
+				Count: 1,
+				Line:  258,
+			}, {
+				Count: 1,
+				Line:  259,
+			}, {
+				Count: 1,
+				Line:  260,
+			}, {
+				Count: 1,
+				Line:  261,
+			}, {
+				Count: 1,
+				Line:  262,
+			}, {
+				Count: 1,
+				Line:  263,
+			}, {
+				Count: 1,
+				Line:  264,
+			}, {
+				Count: 1,
+				Line:  265,
+			}, {
+				Count: 1,
+				Line:  266,
+			}, {
+				Count: 1,
+				Line:  267,
+			}, {
+				Count: 1,
+				Line:  268,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/local_array.ptx:269",
@@ -220,6 +461,13 @@ func init() {
 	// b8 ($L__BB0_37), PTX line 269; ret
 	sort8Func.Blocks[8] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  270,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/local_array.ptx:270",
@@ -234,6 +482,84 @@ func init() {
 			sort8Run(w, 9, m, -1, 0)
 		}},
 		PTXInstrs: 24,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
@@ -249,6 +575,16 @@ func init() {
 			sort8Run(w, 10, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
+				Line:  61,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/local_array.ptx:62",
@@ -263,6 +599,27 @@ func init() {
 			sort8Run(w, 11, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    12,
 			Kind:   runtime.TermBranch,
@@ -278,6 +635,16 @@ func init() {
 			sort8Run(w, 12, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/local_array.ptx:77",
@@ -292,6 +659,27 @@ func init() {
 			sort8Run(w, 13, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    14,
 			Kind:   runtime.TermBranch,
@@ -307,6 +695,27 @@ func init() {
 			sort8Run(w, 14, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    15,
 			Kind:   runtime.TermBranch,
@@ -322,6 +731,16 @@ func init() {
 			sort8Run(w, 15, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/local_array.ptx:99",
@@ -336,6 +755,27 @@ func init() {
 			sort8Run(w, 16, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    17,
 			Kind:   runtime.TermBranch,
@@ -351,6 +791,27 @@ func init() {
 			sort8Run(w, 17, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    18,
 			Kind:   runtime.TermBranch,
@@ -366,6 +827,27 @@ func init() {
 			sort8Run(w, 18, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    19,
 			Kind:   runtime.TermBranch,
@@ -381,6 +863,16 @@ func init() {
 			sort8Run(w, 19, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/local_array.ptx:126",
@@ -395,6 +887,27 @@ func init() {
 			sort8Run(w, 20, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    21,
 			Kind:   runtime.TermBranch,
@@ -410,6 +923,27 @@ func init() {
 			sort8Run(w, 21, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    22,
 			Kind:   runtime.TermBranch,
@@ -425,6 +959,27 @@ func init() {
 			sort8Run(w, 22, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    23,
 			Kind:   runtime.TermBranch,
@@ -440,6 +995,27 @@ func init() {
 			sort8Run(w, 23, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    24,
 			Kind:   runtime.TermBranch,
@@ -455,6 +1031,16 @@ func init() {
 			sort8Run(w, 24, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/local_array.ptx:160",
@@ -469,6 +1055,27 @@ func init() {
 			sort8Run(w, 25, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
+			}, {
+				Count: 1,
+				Line:  171,
+			}, {
+				Count: 1,
+				Line:  172,
+			}, {
+				Count: 1,
+				Line:  173,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    26,
 			Kind:   runtime.TermBranch,
@@ -484,6 +1091,27 @@ func init() {
 			sort8Run(w, 26, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}, {
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  179,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    27,
 			Kind:   runtime.TermBranch,
@@ -499,6 +1127,27 @@ func init() {
 			sort8Run(w, 27, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}, {
+				Count: 1,
+				Line:  183,
+			}, {
+				Count: 1,
+				Line:  184,
+			}, {
+				Count: 1,
+				Line:  185,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    28,
 			Kind:   runtime.TermBranch,
@@ -514,6 +1163,27 @@ func init() {
 			sort8Run(w, 28, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  187,
+			}, {
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    29,
 			Kind:   runtime.TermBranch,
@@ -529,6 +1199,27 @@ func init() {
 			sort8Run(w, 29, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  193,
+			}, {
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  196,
+			}, {
+				Count: 1,
+				Line:  197,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    30,
 			Kind:   runtime.TermBranch,
@@ -544,6 +1235,16 @@ func init() {
 			sort8Run(w, 30, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  199,
+			}, {
+				Count: 1,
+				Line:  200,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/local_array.ptx:201",
@@ -558,6 +1259,27 @@ func init() {
 			sort8Run(w, 31, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  211,
+			}, {
+				Count: 1,
+				Line:  212,
+			}, {
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  214,
+			}, {
+				Count: 1,
+				Line:  215,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    32,
 			Kind:   runtime.TermBranch,
@@ -573,6 +1295,27 @@ func init() {
 			sort8Run(w, 32, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  217,
+			}, {
+				Count: 1,
+				Line:  218,
+			}, {
+				Count: 1,
+				Line:  219,
+			}, {
+				Count: 1,
+				Line:  220,
+			}, {
+				Count: 1,
+				Line:  221,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    33,
 			Kind:   runtime.TermBranch,
@@ -588,6 +1331,27 @@ func init() {
 			sort8Run(w, 33, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  224,
+			}, {
+				Count: 1,
+				Line:  225,
+			}, {
+				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
+				Line:  227,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    34,
 			Kind:   runtime.TermBranch,
@@ -603,6 +1367,27 @@ func init() {
 			sort8Run(w, 34, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  229,
+			}, {
+				Count: 1,
+				Line:  230,
+			}, {
+				Count: 1,
+				Line:  231,
+			}, {
+				Count: 1,
+				Line:  232,
+			}, {
+				Count: 1,
+				Line:  233,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    35,
 			Kind:   runtime.TermBranch,
@@ -618,6 +1403,27 @@ func init() {
 			sort8Run(w, 35, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  235,
+			}, {
+				Count: 1,
+				Line:  236,
+			}, {
+				Count: 1,
+				Line:  237,
+			}, {
+				Count: 1,
+				Line:  238,
+			}, {
+				Count: 1,
+				Line:  239,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    36,
 			Kind:   runtime.TermBranch,
@@ -633,6 +1439,27 @@ func init() {
 			sort8Run(w, 36, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  241,
+			}, {
+				Count: 1,
+				Line:  242,
+			}, {
+				Count: 1,
+				Line:  243,
+			}, {
+				Count: 1,
+				Line:  244,
+			}, {
+				Count: 1,
+				Line:  245,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    37,
 			Kind:   runtime.TermBranch,
@@ -648,6 +1475,16 @@ func init() {
 			sort8Run(w, 37, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  247,
+			}, {
+				Count: 1,
+				Line:  248,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/local_array.ptx:249",
@@ -669,6 +1506,39 @@ func init() {
 			nibbleHistRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  288,
+			}, {
+				Count: 1,
+				Line:  289,
+			}, {
+				Count: 1,
+				Line:  290,
+			}, {
+				Count: 1,
+				Line:  291,
+			}, {
+				Count: 1,
+				Line:  292,
+			}, {
+				Count: 1,
+				Line:  293,
+			}, {
+				Count: 1,
+				Line:  294,
+			}, {
+				Count: 1,
+				Line:  295,
+			}, {
+				Count: 1,
+				Line:  296,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -681,6 +1551,13 @@ func init() {
 	// b1 ($L__BB1_2), PTX line 398; ret
 	nibbleHistFunc.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  399,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/local_array.ptx:399",
@@ -695,6 +1572,310 @@ func init() {
 			nibbleHistRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 100,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/local_array.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  298,
+			}, {
+				Count: 1,
+				Line:  299,
+			}, {
+				Count: 1,
+				Line:  300,
+			}, {
+				Count: 1,
+				Line:  301,
+			}, {
+				Count: 1,
+				Line:  302,
+			}, {
+				Count: 1,
+				Line:  303,
+			}, {
+				Count: 1,
+				Line:  304,
+			}, {
+				Count: 1,
+				Line:  305,
+			}, {
+				Count: 1,
+				Line:  306,
+			}, {
+				Count: 1,
+				Line:  307,
+			}, {
+				Count: 1,
+				Line:  308,
+			}, {
+				Count: 1,
+				Line:  309,
+			}, {
+				Count: 1,
+				Line:  310,
+			}, {
+				Count: 1,
+				Line:  311,
+			}, {
+				Count: 1,
+				Line:  312,
+			}, {
+				Count: 1,
+				Line:  313,
+			}, {
+				Count: 1,
+				Line:  314,
+			}, {
+				Count: 1,
+				Line:  315,
+			}, {
+				Count: 1,
+				Line:  316,
+			}, {
+				Count: 1,
+				Line:  317,
+			}, {
+				Count: 1,
+				Line:  318,
+			}, {
+				Count: 1,
+				Line:  319,
+			}, {
+				Count: 1,
+				Line:  320,
+			}, {
+				Count: 1,
+				Line:  321,
+			}, {
+				Count: 1,
+				Line:  322,
+			}, {
+				Count: 1,
+				Line:  323,
+			}, {
+				Count: 1,
+				Line:  324,
+			}, {
+				Count: 1,
+				Line:  325,
+			}, {
+				Count: 1,
+				Line:  326,
+			}, {
+				Count: 1,
+				Line:  327,
+			}, {
+				Count: 1,
+				Line:  328,
+			}, {
+				Count: 1,
+				Line:  329,
+			}, {
+				Count: 1,
+				Line:  330,
+			}, {
+				Count: 1,
+				Line:  331,
+			}, {
+				Count: 1,
+				Line:  332,
+			}, {
+				Count: 1,
+				Line:  333,
+			}, {
+				Count: 1,
+				Line:  334,
+			}, {
+				Count: 1,
+				Line:  335,
+			}, {
+				Count: 1,
+				Line:  336,
+			}, {
+				Count: 1,
+				Line:  337,
+			}, {
+				Count: 1,
+				Line:  338,
+			}, {
+				Count: 1,
+				Line:  339,
+			}, {
+				Count: 1,
+				Line:  340,
+			}, {
+				Count: 1,
+				Line:  341,
+			}, {
+				Count: 1,
+				Line:  342,
+			}, {
+				Count: 1,
+				Line:  343,
+			}, {
+				Count: 1,
+				Line:  344,
+			}, {
+				Count: 1,
+				Line:  345,
+			}, {
+				Count: 1,
+				Line:  346,
+			}, {
+				Count: 1,
+				Line:  347,
+			}, {
+				Count: 1,
+				Line:  348,
+			}, {
+				Count: 1,
+				Line:  349,
+			}, {
+				Count: 1,
+				Line:  350,
+			}, {
+				Count: 1,
+				Line:  351,
+			}, {
+				Count: 1,
+				Line:  352,
+			}, {
+				Count: 1,
+				Line:  353,
+			}, {
+				Count: 1,
+				Line:  354,
+			}, {
+				Count: 1,
+				Line:  355,
+			}, {
+				Count: 1,
+				Line:  356,
+			}, {
+				Count: 1,
+				Line:  357,
+			}, {
+				Count: 1,
+				Line:  358,
+			}, {
+				Count: 1,
+				Line:  359,
+			}, {
+				Count: 1,
+				Line:  360,
+			}, {
+				Count: 1,
+				Line:  361,
+			}, {
+				Count: 1,
+				Line:  362,
+			}, {
+				Count: 1,
+				Line:  363,
+			}, {
+				Count: 1,
+				Line:  364,
+			}, {
+				Count: 1,
+				Line:  365,
+			}, {
+				Count: 1,
+				Line:  366,
+			}, {
+				Count: 1,
+				Line:  367,
+			}, {
+				Count: 1,
+				Line:  368,
+			}, {
+				Count: 1,
+				Line:  369,
+			}, {
+				Count: 1,
+				Line:  370,
+			}, {
+				Count: 1,
+				Line:  371,
+			}, {
+				Count: 1,
+				Line:  372,
+			}, {
+				Count: 1,
+				Line:  373,
+			}, {
+				Count: 1,
+				Line:  374,
+			}, {
+				Count: 1,
+				Line:  375,
+			}, {
+				Count: 1,
+				Line:  376,
+			}, {
+				Count: 1,
+				Line:  377,
+			}, {
+				Count: 1,
+				Line:  378,
+			}, {
+				Count: 1,
+				Line:  379,
+			}, {
+				Count: 1,
+				Line:  380,
+			}, {
+				Count: 1,
+				Line:  381,
+			}, {
+				Count: 1,
+				Line:  382,
+			}, {
+				Count: 1,
+				Line:  383,
+			}, {
+				Count: 1,
+				Line:  384,
+			}, {
+				Count: 1,
+				Line:  385,
+			}, {
+				Count: 1,
+				Line:  386,
+			}, {
+				Count: 1,
+				Line:  387,
+			}, {
+				Count: 1,
+				Line:  388,
+			}, {
+				Count: 1,
+				Line:  389,
+			}, {
+				Count: 1,
+				Line:  390,
+			}, {
+				Count: 1,
+				Line:  391,
+			}, {
+				Count: 1,
+				Line:  392,
+			}, {
+				Count: 1,
+				Line:  393,
+			}, {
+				Count: 1,
+				Line:  394,
+			}, {
+				Count: 1,
+				Line:  395,
+			}, {
+				Count: 1,
+				Line:  396,
+			}, {
+				Count: 1,
+				Line:  397,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/local_array.ptx:398",
@@ -747,6 +1928,15 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				// PTX line 26: cvta.local.u64, warp-uniform
 				u2 := uint64(uint64(u1 + k1))
 				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 27: ld.param.u32
 				u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/local_array.ptx:27")
 				// PTX line 28: mov.u32, warp-uniform
@@ -822,6 +2012,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 63: st.u32
 							s1 := uint64(r20[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r13[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -834,6 +2027,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 63: st.u32
 							s1 := uint64(r20[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r13[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -852,6 +2048,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 64: ld.u32
 							v2a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -881,6 +2080,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 64: ld.u32
 							v2a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -938,6 +2140,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 78: st.u32
 							s1 := uint64(r22[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r14[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -950,6 +2155,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 78: st.u32
 							s1 := uint64(r22[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r14[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -969,6 +2177,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 79: ld.u32
 							v2a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -983,6 +2194,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							r24[l] = v2
 							// 80: ld.u32
 							v3a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
 							var v3 uint64
 							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 								v3 = runtime.Load32(v3aw.Mem, v3ao)
@@ -1012,6 +2226,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 79: ld.u32
 							v2a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -1026,6 +2243,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							r24[l] = v2
 							// 80: ld.u32
 							v3a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
 							var v3 uint64
 							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 								v3 = runtime.Load32(v3aw.Mem, v3ao)
@@ -1083,6 +2303,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 100: st.u32
 							s1 := uint64(r26[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r24[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -1095,6 +2318,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 100: st.u32
 							s1 := uint64(r26[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r24[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -1113,6 +2339,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 101: ld.u32
 							v2a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -1142,6 +2371,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 101: ld.u32
 							v2a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -1199,6 +2431,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 127: st.u32
 							s1 := uint64(r30[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r16[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -1211,6 +2446,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 127: st.u32
 							s1 := uint64(r30[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r16[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -1230,6 +2468,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 128: ld.u32
 							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -1244,6 +2485,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							r34[l] = v2
 							// 129: ld.u32
 							v3a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
 							var v3 uint64
 							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 								v3 = runtime.Load32(v3aw.Mem, v3ao)
@@ -1273,6 +2517,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 128: ld.u32
 							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -1287,6 +2534,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							r34[l] = v2
 							// 129: ld.u32
 							v3a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
 							var v3 uint64
 							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 								v3 = runtime.Load32(v3aw.Mem, v3ao)
@@ -1338,6 +2588,15 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				r43 := w.Reg(43)
 				r44 := w.Reg(44)
 				k0 := uint64(0x18)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 161: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/local_array.ptx:161")
 				runtime.Broadcast(r41, m, u1)
@@ -1348,6 +2607,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 162: st.u32
 							s2 := uint64(r36[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
 							s2v := uint64(r34[l])
 							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 								runtime.Store32(s2w.Mem, s2o, s2v)
@@ -1360,6 +2622,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 162: st.u32
 							s2 := uint64(r36[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s2, 4)
+							}
 							s2v := uint64(r34[l])
 							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 								runtime.Store32(s2w.Mem, s2o, s2v)
@@ -1379,6 +2644,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 163: ld.u32
 							v3a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
 							var v3 uint64
 							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 								v3 = runtime.Load32(v3aw.Mem, v3ao)
@@ -1393,6 +2661,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							r42[l] = v3
 							// 164: ld.u32
 							v4a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
 							var v4 uint64
 							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 								v4 = runtime.Load32(v4aw.Mem, v4ao)
@@ -1422,6 +2693,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 163: ld.u32
 							v3a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v3a, 4)
+							}
 							var v3 uint64
 							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 								v3 = runtime.Load32(v3aw.Mem, v3ao)
@@ -1436,6 +2710,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							r42[l] = v3
 							// 164: ld.u32
 							v4a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
 							var v4 uint64
 							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 								v4 = runtime.Load32(v4aw.Mem, v4ao)
@@ -1503,6 +2780,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							r51[l] = v2
 							// 204: st.u32
 							s3 := uint64(r44[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
 							s3v := uint64(r42[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -1521,6 +2801,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							r51[l] = v2
 							// 204: st.u32
 							s3 := uint64(r44[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s3, 4)
+							}
 							s3v := uint64(r42[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -1540,6 +2823,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 205: ld.u32
 							v4a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
 							var v4 uint64
 							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 								v4 = runtime.Load32(v4aw.Mem, v4ao)
@@ -1554,6 +2840,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							r52[l] = v4
 							// 206: ld.u32
 							v5a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
 							var v5 uint64
 							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 								v5 = runtime.Load32(v5aw.Mem, v5ao)
@@ -1583,6 +2872,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 205: ld.u32
 							v4a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v4a, 4)
+							}
 							var v4 uint64
 							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 								v4 = runtime.Load32(v4aw.Mem, v4ao)
@@ -1597,6 +2889,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							r52[l] = v4
 							// 206: ld.u32
 							v5a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
 							var v5 uint64
 							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 								v5 = runtime.Load32(v5aw.Mem, v5ao)
@@ -1662,6 +2957,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 250: st.u32
 							s1 := uint64(r54[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r52[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -1674,6 +2972,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 250: st.u32
 							s1 := uint64(r54[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r52[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -1691,6 +2992,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 251: ld.u32
 							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -1714,6 +3018,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 251: ld.u32
 							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -1742,6 +3049,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 254: st.global.u32
 							s5 := uint64(r63[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s5, 4)
+							}
 							s5v := uint64(r61[l])
 							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 								runtime.Store32(s5w.Mem, s5o, s5v)
@@ -1754,6 +3064,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 254: st.global.u32
 							s5 := uint64(r63[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s5, 4)
+							}
 							s5v := uint64(r61[l])
 							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 								runtime.Store32(s5w.Mem, s5o, s5v)
@@ -1771,6 +3084,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 255: ld.u32
 							v6a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
 							var v6 uint64
 							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 								v6 = runtime.Load32(v6aw.Mem, v6ao)
@@ -1789,6 +3105,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 255: ld.u32
 							v6a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
 							var v6 uint64
 							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 								v6 = runtime.Load32(v6aw.Mem, v6ao)
@@ -1812,6 +3131,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 256: st.global.u32
 							s7 := uint64(r63[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s7, 4)
+							}
 							s7v := uint64(r64[l])
 							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 								runtime.Store32(s7w.Mem, s7o, s7v)
@@ -1824,6 +3146,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 256: st.global.u32
 							s7 := uint64(r63[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s7, 4)
+							}
 							s7v := uint64(r64[l])
 							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 								runtime.Store32(s7w.Mem, s7o, s7v)
@@ -1841,6 +3166,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 257: ld.u32
 							v8a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)
@@ -1859,6 +3187,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 257: ld.u32
 							v8a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)
@@ -1882,6 +3213,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 258: st.global.u32
 							s9 := uint64(r63[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s9, 4)
+							}
 							s9v := uint64(r65[l])
 							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 								runtime.Store32(s9w.Mem, s9o, s9v)
@@ -1894,6 +3228,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 258: st.global.u32
 							s9 := uint64(r63[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s9, 4)
+							}
 							s9v := uint64(r65[l])
 							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 								runtime.Store32(s9w.Mem, s9o, s9v)
@@ -1911,6 +3248,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 259: ld.u32
 							v10a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+							}
 							var v10 uint64
 							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 								v10 = runtime.Load32(v10aw.Mem, v10ao)
@@ -1929,6 +3269,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 259: ld.u32
 							v10a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+							}
 							var v10 uint64
 							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 								v10 = runtime.Load32(v10aw.Mem, v10ao)
@@ -1952,6 +3295,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 260: st.global.u32
 							s11 := uint64(r63[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s11, 4)
+							}
 							s11v := uint64(r66[l])
 							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 								runtime.Store32(s11w.Mem, s11o, s11v)
@@ -1964,6 +3310,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 260: st.global.u32
 							s11 := uint64(r63[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s11, 4)
+							}
 							s11v := uint64(r66[l])
 							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 								runtime.Store32(s11w.Mem, s11o, s11v)
@@ -1981,6 +3330,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 261: ld.u32
 							v12a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
 							var v12 uint64
 							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 								v12 = runtime.Load32(v12aw.Mem, v12ao)
@@ -1999,6 +3351,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 261: ld.u32
 							v12a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
 							var v12 uint64
 							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 								v12 = runtime.Load32(v12aw.Mem, v12ao)
@@ -2022,6 +3377,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 262: st.global.u32
 							s13 := uint64(r63[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s13, 4)
+							}
 							s13v := uint64(r67[l])
 							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 								runtime.Store32(s13w.Mem, s13o, s13v)
@@ -2034,6 +3392,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 262: st.global.u32
 							s13 := uint64(r63[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s13, 4)
+							}
 							s13v := uint64(r67[l])
 							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 								runtime.Store32(s13w.Mem, s13o, s13v)
@@ -2051,6 +3412,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 263: ld.u32
 							v14a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+							}
 							var v14 uint64
 							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 								v14 = runtime.Load32(v14aw.Mem, v14ao)
@@ -2069,6 +3433,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 263: ld.u32
 							v14a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v14a, 4)
+							}
 							var v14 uint64
 							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 								v14 = runtime.Load32(v14aw.Mem, v14ao)
@@ -2092,6 +3459,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 264: st.global.u32
 							s15 := uint64(r63[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s15, 4)
+							}
 							s15v := uint64(r68[l])
 							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 								runtime.Store32(s15w.Mem, s15o, s15v)
@@ -2104,6 +3474,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 264: st.global.u32
 							s15 := uint64(r63[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s15, 4)
+							}
 							s15v := uint64(r68[l])
 							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 								runtime.Store32(s15w.Mem, s15o, s15v)
@@ -2121,6 +3494,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 265: ld.u32
 							v16a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+							}
 							var v16 uint64
 							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 								v16 = runtime.Load32(v16aw.Mem, v16ao)
@@ -2139,6 +3515,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 265: ld.u32
 							v16a := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v16a, 4)
+							}
 							var v16 uint64
 							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 								v16 = runtime.Load32(v16aw.Mem, v16ao)
@@ -2162,6 +3541,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 266: st.global.u32
 							s17 := uint64(r63[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s17, 4)
+							}
 							s17v := uint64(r69[l])
 							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 								runtime.Store32(s17w.Mem, s17o, s17v)
@@ -2174,6 +3556,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 266: st.global.u32
 							s17 := uint64(r63[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s17, 4)
+							}
 							s17v := uint64(r69[l])
 							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 								runtime.Store32(s17w.Mem, s17o, s17v)
@@ -2191,6 +3576,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 267: ld.u32
 							v18a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+							}
 							var v18 uint64
 							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 								v18 = runtime.Load32(v18aw.Mem, v18ao)
@@ -2209,6 +3597,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 267: ld.u32
 							v18a := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v18a, 4)
+							}
 							var v18 uint64
 							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 								v18 = runtime.Load32(v18aw.Mem, v18ao)
@@ -2232,6 +3623,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 268: st.global.u32
 							s19 := uint64(r63[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s19, 4)
+							}
 							s19v := uint64(r70[l])
 							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 								runtime.Store32(s19w.Mem, s19o, s19v)
@@ -2244,6 +3638,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 268: st.global.u32
 							s19 := uint64(r63[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s19, 4)
+							}
 							s19v := uint64(r70[l])
 							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 								runtime.Store32(s19w.Mem, s19o, s19v)
@@ -2279,6 +3676,15 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				r20 := w.Reg(20)
 				k0 := uint64(0x3)
 				k1 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 35: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/local_array.ptx:35")
 				// PTX line 36: cvta.to.global.u64, warp-uniform
@@ -2299,6 +3705,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							r11[l] = v5
 							// 40: ld.global.u32
 							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 4)
+							}
 							var v6 uint64
 							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 								v6 = runtime.Load32(v6aw.Mem, v6ao)
@@ -2325,6 +3734,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							r11[l] = v5
 							// 40: ld.global.u32
 							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 4)
+							}
 							var v6 uint64
 							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 								v6 = runtime.Load32(v6aw.Mem, v6ao)
@@ -2348,6 +3760,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 41: st.u32
 							s7 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+							}
 							s7v := uint64(r12[l])
 							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 								runtime.Store32(s7w.Mem, s7o, s7v)
@@ -2360,6 +3775,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 41: st.u32
 							s7 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s7, 4)
+							}
 							s7v := uint64(r12[l])
 							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 								runtime.Store32(s7w.Mem, s7o, s7v)
@@ -2377,6 +3795,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 42: ld.global.u32
 							v8a := uint64(r11[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v8a, 4)
+							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)
@@ -2395,6 +3816,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 42: ld.global.u32
 							v8a := uint64(r11[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v8a, 4)
+							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)
@@ -2418,6 +3842,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 43: st.u32
 							s9 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+							}
 							s9v := uint64(r13[l])
 							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 								runtime.Store32(s9w.Mem, s9o, s9v)
@@ -2430,6 +3857,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 43: st.u32
 							s9 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 4)
+							}
 							s9v := uint64(r13[l])
 							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 								runtime.Store32(s9w.Mem, s9o, s9v)
@@ -2447,6 +3877,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 44: ld.global.u32
 							v10a := uint64(r11[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v10a, 4)
+							}
 							var v10 uint64
 							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 								v10 = runtime.Load32(v10aw.Mem, v10ao)
@@ -2465,6 +3898,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 44: ld.global.u32
 							v10a := uint64(r11[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v10a, 4)
+							}
 							var v10 uint64
 							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 								v10 = runtime.Load32(v10aw.Mem, v10ao)
@@ -2488,6 +3924,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 45: st.u32
 							s11 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+							}
 							s11v := uint64(r14[l])
 							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 								runtime.Store32(s11w.Mem, s11o, s11v)
@@ -2500,6 +3939,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 45: st.u32
 							s11 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 4)
+							}
 							s11v := uint64(r14[l])
 							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 								runtime.Store32(s11w.Mem, s11o, s11v)
@@ -2517,6 +3959,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 46: ld.global.u32
 							v12a := uint64(r11[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v12a, 4)
+							}
 							var v12 uint64
 							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 								v12 = runtime.Load32(v12aw.Mem, v12ao)
@@ -2535,6 +3980,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 46: ld.global.u32
 							v12a := uint64(r11[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v12a, 4)
+							}
 							var v12 uint64
 							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 								v12 = runtime.Load32(v12aw.Mem, v12ao)
@@ -2558,6 +4006,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 47: st.u32
 							s13 := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+							}
 							s13v := uint64(r15[l])
 							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 								runtime.Store32(s13w.Mem, s13o, s13v)
@@ -2570,6 +4021,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 47: st.u32
 							s13 := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 4)
+							}
 							s13v := uint64(r15[l])
 							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 								runtime.Store32(s13w.Mem, s13o, s13v)
@@ -2587,6 +4041,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 48: ld.global.u32
 							v14a := uint64(r11[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v14a, 4)
+							}
 							var v14 uint64
 							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 								v14 = runtime.Load32(v14aw.Mem, v14ao)
@@ -2605,6 +4062,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 48: ld.global.u32
 							v14a := uint64(r11[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v14a, 4)
+							}
 							var v14 uint64
 							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 								v14 = runtime.Load32(v14aw.Mem, v14ao)
@@ -2628,6 +4088,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 49: st.u32
 							s15 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+							}
 							s15v := uint64(r16[l])
 							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 								runtime.Store32(s15w.Mem, s15o, s15v)
@@ -2640,6 +4103,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 49: st.u32
 							s15 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 4)
+							}
 							s15v := uint64(r16[l])
 							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 								runtime.Store32(s15w.Mem, s15o, s15v)
@@ -2657,6 +4123,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 50: ld.global.u32
 							v16a := uint64(r11[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v16a, 4)
+							}
 							var v16 uint64
 							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 								v16 = runtime.Load32(v16aw.Mem, v16ao)
@@ -2675,6 +4144,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 50: ld.global.u32
 							v16a := uint64(r11[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v16a, 4)
+							}
 							var v16 uint64
 							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 								v16 = runtime.Load32(v16aw.Mem, v16ao)
@@ -2698,6 +4170,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 51: st.u32
 							s17 := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
+							}
 							s17v := uint64(r17[l])
 							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 								runtime.Store32(s17w.Mem, s17o, s17v)
@@ -2710,6 +4185,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 51: st.u32
 							s17 := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s17, 4)
+							}
 							s17v := uint64(r17[l])
 							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 								runtime.Store32(s17w.Mem, s17o, s17v)
@@ -2727,6 +4205,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 52: ld.global.u32
 							v18a := uint64(r11[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v18a, 4)
+							}
 							var v18 uint64
 							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 								v18 = runtime.Load32(v18aw.Mem, v18ao)
@@ -2745,6 +4226,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 52: ld.global.u32
 							v18a := uint64(r11[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v18a, 4)
+							}
 							var v18 uint64
 							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 								v18 = runtime.Load32(v18aw.Mem, v18ao)
@@ -2768,6 +4252,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 53: st.u32
 							s19 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+							}
 							s19v := uint64(r18[l])
 							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 								runtime.Store32(s19w.Mem, s19o, s19v)
@@ -2780,6 +4267,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 53: st.u32
 							s19 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s19, 4)
+							}
 							s19v := uint64(r18[l])
 							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 								runtime.Store32(s19w.Mem, s19o, s19v)
@@ -2797,6 +4287,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 54: ld.global.u32
 							v20a := uint64(r11[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v20a, 4)
+							}
 							var v20 uint64
 							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 								v20 = runtime.Load32(v20aw.Mem, v20ao)
@@ -2815,6 +4308,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 54: ld.global.u32
 							v20a := uint64(r11[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v20a, 4)
+							}
 							var v20 uint64
 							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 								v20 = runtime.Load32(v20aw.Mem, v20ao)
@@ -2839,6 +4335,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 55: st.u32
 							s21 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
+							}
 							s21v := uint64(r19[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 								runtime.Store32(s21w.Mem, s21o, s21v)
@@ -2862,6 +4361,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 55: st.u32
 							s21 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s21, 4)
+							}
 							s21v := uint64(r19[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 								runtime.Store32(s21w.Mem, s21o, s21v)
@@ -2909,6 +4411,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 60: st.u32
 							s1 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r12[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -2924,6 +4429,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 60: st.u32
 							s1 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r12[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -2957,6 +4465,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 69: st.u32
 							s1 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r21[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -2969,6 +4480,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 69: st.u32
 							s1 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r21[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -2987,6 +4501,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 70: ld.u32
 							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -3016,6 +4533,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 70: ld.u32
 							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -3070,6 +4590,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 75: st.u32
 							s1 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r23[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -3085,6 +4608,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 75: st.u32
 							s1 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r23[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -3118,6 +4644,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 85: st.u32
 							s1 := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r25[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -3130,6 +4659,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 85: st.u32
 							s1 := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r25[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -3148,6 +4680,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 86: ld.u32
 							v2a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -3177,6 +4712,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 86: ld.u32
 							v2a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -3233,6 +4771,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 91: st.u32
 							s1 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r27[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -3245,6 +4786,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 91: st.u32
 							s1 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r27[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -3263,6 +4807,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 92: ld.u32
 							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -3292,6 +4839,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 92: ld.u32
 							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -3346,6 +4896,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 97: st.u32
 							s1 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r28[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -3361,6 +4914,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 97: st.u32
 							s1 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r28[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -3394,6 +4950,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 106: st.u32
 							s1 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r29[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -3406,6 +4965,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 106: st.u32
 							s1 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r29[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -3424,6 +4986,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 107: ld.u32
 							v2a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -3453,6 +5018,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 107: ld.u32
 							v2a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -3509,6 +5077,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 112: st.u32
 							s1 := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r31[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -3521,6 +5092,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 112: st.u32
 							s1 := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r31[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -3539,6 +5113,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 113: ld.u32
 							v2a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -3568,6 +5145,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 113: ld.u32
 							v2a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -3624,6 +5204,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 118: st.u32
 							s1 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r32[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -3636,6 +5219,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 118: st.u32
 							s1 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r32[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -3654,6 +5240,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 119: ld.u32
 							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -3683,6 +5272,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 119: ld.u32
 							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -3737,6 +5329,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 124: st.u32
 							s1 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r33[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -3752,6 +5347,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 124: st.u32
 							s1 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r33[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -3785,6 +5383,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 134: st.u32
 							s1 := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r35[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -3797,6 +5398,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 134: st.u32
 							s1 := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r35[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -3815,6 +5419,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 135: ld.u32
 							v2a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -3844,6 +5451,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 135: ld.u32
 							v2a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -3900,6 +5510,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 140: st.u32
 							s1 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r37[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -3912,6 +5525,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 140: st.u32
 							s1 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r37[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -3930,6 +5546,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 141: ld.u32
 							v2a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -3959,6 +5578,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 141: ld.u32
 							v2a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -4015,6 +5637,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 146: st.u32
 							s1 := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r38[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -4027,6 +5652,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 146: st.u32
 							s1 := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r38[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -4045,6 +5673,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 147: ld.u32
 							v2a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -4074,6 +5705,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 147: ld.u32
 							v2a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -4130,6 +5764,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 152: st.u32
 							s1 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r39[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -4142,6 +5779,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 152: st.u32
 							s1 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r39[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -4160,6 +5800,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 153: ld.u32
 							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -4189,6 +5832,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 153: ld.u32
 							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -4243,6 +5889,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 158: st.u32
 							s1 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r40[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -4258,6 +5907,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 158: st.u32
 							s1 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r40[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -4291,6 +5943,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 169: st.u32
 							s1 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r43[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -4303,6 +5958,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 169: st.u32
 							s1 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r43[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -4321,6 +5979,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 170: ld.u32
 							v2a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -4350,6 +6011,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 170: ld.u32
 							v2a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -4406,6 +6070,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 175: st.u32
 							s1 := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r45[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -4418,6 +6085,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 175: st.u32
 							s1 := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r45[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -4436,6 +6106,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 176: ld.u32
 							v2a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -4465,6 +6138,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 176: ld.u32
 							v2a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -4521,6 +6197,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 181: st.u32
 							s1 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r46[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -4533,6 +6212,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 181: st.u32
 							s1 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r46[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -4551,6 +6233,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 182: ld.u32
 							v2a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -4580,6 +6265,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 182: ld.u32
 							v2a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -4636,6 +6324,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 187: st.u32
 							s1 := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r47[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -4648,6 +6339,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 187: st.u32
 							s1 := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r47[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -4666,6 +6360,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 188: ld.u32
 							v2a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -4695,6 +6392,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 188: ld.u32
 							v2a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -4751,6 +6451,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 193: st.u32
 							s1 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r48[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -4763,6 +6466,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 193: st.u32
 							s1 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r48[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -4781,6 +6487,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 194: ld.u32
 							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -4810,6 +6519,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 194: ld.u32
 							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -4864,6 +6576,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 199: st.u32
 							s1 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r49[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -4879,6 +6594,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 199: st.u32
 							s1 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r49[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -4912,6 +6630,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 211: st.u32
 							s1 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r53[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -4924,6 +6645,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 211: st.u32
 							s1 := uint64(r0[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r53[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -4942,6 +6666,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 212: ld.u32
 							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -4971,6 +6698,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 212: ld.u32
 							v2a := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -5027,6 +6757,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 217: st.u32
 							s1 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r55[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -5039,6 +6772,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 217: st.u32
 							s1 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r55[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -5057,6 +6793,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 218: ld.u32
 							v2a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -5086,6 +6825,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 218: ld.u32
 							v2a := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -5142,6 +6884,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 223: st.u32
 							s1 := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r56[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -5154,6 +6899,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 223: st.u32
 							s1 := uint64(r0[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r56[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -5172,6 +6920,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 224: ld.u32
 							v2a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -5201,6 +6952,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 224: ld.u32
 							v2a := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -5257,6 +7011,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 229: st.u32
 							s1 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r57[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -5269,6 +7026,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 229: st.u32
 							s1 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r57[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -5287,6 +7047,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 230: ld.u32
 							v2a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -5316,6 +7079,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 230: ld.u32
 							v2a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -5372,6 +7138,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 235: st.u32
 							s1 := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r58[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -5384,6 +7153,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 235: st.u32
 							s1 := uint64(r0[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r58[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -5402,6 +7174,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 236: ld.u32
 							v2a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -5431,6 +7206,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 236: ld.u32
 							v2a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -5487,6 +7265,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 241: st.u32
 							s1 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r59[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -5499,6 +7280,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 241: st.u32
 							s1 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r59[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -5517,6 +7301,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 242: ld.u32
 							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -5546,6 +7333,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 242: ld.u32
 							v2a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v2a, 4)
+							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -5600,6 +7390,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 247: st.u32
 							s1 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r60[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -5615,6 +7408,9 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 247: st.u32
 							s1 := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s1, 4)
+							}
 							s1v := uint64(r60[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&3 == 0 {
 								runtime.Store32(s1w.Mem, s1o, s1v)
@@ -5662,6 +7458,15 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				// PTX line 289: cvta.local.u64, warp-uniform
 				u2 := uint64(uint64(u1 + k1))
 				runtime.Broadcast(r0, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 290: ld.param.u32
 				u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/local_array.ptx:290")
 				// PTX line 291: mov.u32, warp-uniform
@@ -5776,8 +7581,26 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				k7 := uint64(0x14)
 				k8 := uint64(0x18)
 				k9 := uint64(0x1c)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 298: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/local_array.ptx:298")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 299: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/local_array.ptx:299")
 				// PTX line 300: cvta.to.global.u64, warp-uniform
@@ -5820,6 +7643,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 306: st.u64
 							s9 := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+							}
 							s9v := uint64(u8)
 							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 								runtime.Store64(s9w.Mem, s9o, s9v)
@@ -5832,6 +7658,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 306: st.u64
 							s9 := uint64(r0[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s9, 8)
+							}
 							s9v := uint64(u8)
 							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 								runtime.Store64(s9w.Mem, s9o, s9v)
@@ -5848,6 +7677,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 307: st.u64
 							s10 := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
 							s10v := uint64(u8)
 							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 								runtime.Store64(s10w.Mem, s10o, s10v)
@@ -5860,6 +7692,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 307: st.u64
 							s10 := uint64(r0[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s10, 8)
+							}
 							s10v := uint64(u8)
 							if s10o := s10 - s10w.Base; s10o < s10w.End && s10&7 == 0 {
 								runtime.Store64(s10w.Mem, s10o, s10v)
@@ -5876,6 +7711,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 308: st.u64
 							s11 := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
 							s11v := uint64(u8)
 							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 								runtime.Store64(s11w.Mem, s11o, s11v)
@@ -5888,6 +7726,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 308: st.u64
 							s11 := uint64(r0[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s11, 8)
+							}
 							s11v := uint64(u8)
 							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&7 == 0 {
 								runtime.Store64(s11w.Mem, s11o, s11v)
@@ -5904,6 +7745,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 309: st.u64
 							s12 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
 							s12v := uint64(u8)
 							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 								runtime.Store64(s12w.Mem, s12o, s12v)
@@ -5916,6 +7760,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 309: st.u64
 							s12 := uint64(r0[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s12, 8)
+							}
 							s12v := uint64(u8)
 							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&7 == 0 {
 								runtime.Store64(s12w.Mem, s12o, s12v)
@@ -5932,6 +7779,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 310: st.u64
 							s13 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+							}
 							s13v := uint64(u8)
 							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 								runtime.Store64(s13w.Mem, s13o, s13v)
@@ -5944,6 +7794,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 310: st.u64
 							s13 := uint64(r0[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s13, 8)
+							}
 							s13v := uint64(u8)
 							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 								runtime.Store64(s13w.Mem, s13o, s13v)
@@ -5960,6 +7813,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 311: st.u64
 							s14 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+							}
 							s14v := uint64(u8)
 							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 								runtime.Store64(s14w.Mem, s14o, s14v)
@@ -5972,6 +7828,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 311: st.u64
 							s14 := uint64(r0[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s14, 8)
+							}
 							s14v := uint64(u8)
 							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&7 == 0 {
 								runtime.Store64(s14w.Mem, s14o, s14v)
@@ -5988,6 +7847,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 312: st.u64
 							s15 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+							}
 							s15v := uint64(u8)
 							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 								runtime.Store64(s15w.Mem, s15o, s15v)
@@ -6000,6 +7862,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 312: st.u64
 							s15 := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s15, 8)
+							}
 							s15v := uint64(u8)
 							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&7 == 0 {
 								runtime.Store64(s15w.Mem, s15o, s15v)
@@ -6016,6 +7881,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 313: st.u64
 							s16 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+							}
 							s16v := uint64(u8)
 							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 								runtime.Store64(s16w.Mem, s16o, s16v)
@@ -6028,6 +7896,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 313: st.u64
 							s16 := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGeneric, true, s16, 8)
+							}
 							s16v := uint64(u8)
 							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 								runtime.Store64(s16w.Mem, s16o, s16v)
@@ -6045,6 +7916,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 314: ld.global.u32
 							v17a := uint64(r13[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v17a, 4)
+							}
 							var v17 uint64
 							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 								v17 = runtime.Load32(v17aw.Mem, v17ao)
@@ -6066,6 +7940,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							r18[l] = v20
 							// 318: ld.local.u32
 							v21a := uint64(v20) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v21a, 4)
+							}
 							var v21 uint64
 							{
 								v21x, v21ok := w.TryLoad(nil, runtime.SpaceLocal, v21a, 4, l)
@@ -6084,6 +7961,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 314: ld.global.u32
 							v17a := uint64(r13[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v17a, 4)
+							}
 							var v17 uint64
 							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 								v17 = runtime.Load32(v17aw.Mem, v17ao)
@@ -6105,6 +7985,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							r18[l] = v20
 							// 318: ld.local.u32
 							v21a := uint64(v20) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v21a, 4)
+							}
 							var v21 uint64
 							{
 								v21x, v21ok := w.TryLoad(nil, runtime.SpaceLocal, v21a, 4, l)
@@ -6127,6 +8010,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 320: st.local.u32
 							s23 := uint64(r18[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s23, 4)
+							}
 							s23v := uint64(r20[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s23, 4, s23v, l, "testdata/ptx/local_array.ptx:320")
@@ -6144,6 +8030,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 320: st.local.u32
 							s23 := uint64(r18[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s23, 4)
+							}
 							s23v := uint64(r20[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s23, 4, s23v, l, "testdata/ptx/local_array.ptx:320")
@@ -6165,6 +8054,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 324: ld.local.u32
 							v27a := uint64(r23[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v27a, 4)
+							}
 							var v27 uint64
 							{
 								v27x, v27ok := w.TryLoad(nil, runtime.SpaceLocal, v27a, 4, l)
@@ -6183,6 +8075,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 324: ld.local.u32
 							v27a := uint64(r23[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v27a, 4)
+							}
 							var v27 uint64
 							{
 								v27x, v27ok := w.TryLoad(nil, runtime.SpaceLocal, v27a, 4, l)
@@ -6205,6 +8100,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 326: st.local.u32
 							s29 := uint64(r23[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s29, 4)
+							}
 							s29v := uint64(r25[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s29, 4, s29v, l, "testdata/ptx/local_array.ptx:326")
@@ -6222,6 +8120,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 326: st.local.u32
 							s29 := uint64(r23[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s29, 4)
+							}
 							s29v := uint64(r25[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s29, 4, s29v, l, "testdata/ptx/local_array.ptx:326")
@@ -6243,6 +8144,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 330: ld.local.u32
 							v33a := uint64(r28[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v33a, 4)
+							}
 							var v33 uint64
 							{
 								v33x, v33ok := w.TryLoad(nil, runtime.SpaceLocal, v33a, 4, l)
@@ -6261,6 +8165,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 330: ld.local.u32
 							v33a := uint64(r28[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v33a, 4)
+							}
 							var v33 uint64
 							{
 								v33x, v33ok := w.TryLoad(nil, runtime.SpaceLocal, v33a, 4, l)
@@ -6283,6 +8190,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 332: st.local.u32
 							s35 := uint64(r28[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s35, 4)
+							}
 							s35v := uint64(r30[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s35, 4, s35v, l, "testdata/ptx/local_array.ptx:332")
@@ -6300,6 +8210,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 332: st.local.u32
 							s35 := uint64(r28[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s35, 4)
+							}
 							s35v := uint64(r30[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s35, 4, s35v, l, "testdata/ptx/local_array.ptx:332")
@@ -6321,6 +8234,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 336: ld.local.u32
 							v39a := uint64(r33[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v39a, 4)
+							}
 							var v39 uint64
 							{
 								v39x, v39ok := w.TryLoad(nil, runtime.SpaceLocal, v39a, 4, l)
@@ -6339,6 +8255,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 336: ld.local.u32
 							v39a := uint64(r33[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v39a, 4)
+							}
 							var v39 uint64
 							{
 								v39x, v39ok := w.TryLoad(nil, runtime.SpaceLocal, v39a, 4, l)
@@ -6361,6 +8280,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 338: st.local.u32
 							s41 := uint64(r33[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s41, 4)
+							}
 							s41v := uint64(r35[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s41, 4, s41v, l, "testdata/ptx/local_array.ptx:338")
@@ -6378,6 +8300,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 338: st.local.u32
 							s41 := uint64(r33[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s41, 4)
+							}
 							s41v := uint64(r35[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s41, 4, s41v, l, "testdata/ptx/local_array.ptx:338")
@@ -6399,6 +8324,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 342: ld.local.u32
 							v45a := uint64(r38[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v45a, 4)
+							}
 							var v45 uint64
 							{
 								v45x, v45ok := w.TryLoad(nil, runtime.SpaceLocal, v45a, 4, l)
@@ -6417,6 +8345,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 342: ld.local.u32
 							v45a := uint64(r38[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v45a, 4)
+							}
 							var v45 uint64
 							{
 								v45x, v45ok := w.TryLoad(nil, runtime.SpaceLocal, v45a, 4, l)
@@ -6439,6 +8370,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 344: st.local.u32
 							s47 := uint64(r38[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s47, 4)
+							}
 							s47v := uint64(r40[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s47, 4, s47v, l, "testdata/ptx/local_array.ptx:344")
@@ -6456,6 +8390,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 344: st.local.u32
 							s47 := uint64(r38[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s47, 4)
+							}
 							s47v := uint64(r40[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s47, 4, s47v, l, "testdata/ptx/local_array.ptx:344")
@@ -6477,6 +8414,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 348: ld.local.u32
 							v51a := uint64(r43[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v51a, 4)
+							}
 							var v51 uint64
 							{
 								v51x, v51ok := w.TryLoad(nil, runtime.SpaceLocal, v51a, 4, l)
@@ -6495,6 +8435,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 348: ld.local.u32
 							v51a := uint64(r43[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v51a, 4)
+							}
 							var v51 uint64
 							{
 								v51x, v51ok := w.TryLoad(nil, runtime.SpaceLocal, v51a, 4, l)
@@ -6517,6 +8460,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 350: st.local.u32
 							s53 := uint64(r43[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s53, 4)
+							}
 							s53v := uint64(r45[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s53, 4, s53v, l, "testdata/ptx/local_array.ptx:350")
@@ -6534,6 +8480,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 350: st.local.u32
 							s53 := uint64(r43[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s53, 4)
+							}
 							s53v := uint64(r45[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s53, 4, s53v, l, "testdata/ptx/local_array.ptx:350")
@@ -6555,6 +8504,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 354: ld.local.u32
 							v57a := uint64(r48[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v57a, 4)
+							}
 							var v57 uint64
 							{
 								v57x, v57ok := w.TryLoad(nil, runtime.SpaceLocal, v57a, 4, l)
@@ -6573,6 +8525,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 354: ld.local.u32
 							v57a := uint64(r48[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v57a, 4)
+							}
 							var v57 uint64
 							{
 								v57x, v57ok := w.TryLoad(nil, runtime.SpaceLocal, v57a, 4, l)
@@ -6595,6 +8550,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 356: st.local.u32
 							s59 := uint64(r48[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s59, 4)
+							}
 							s59v := uint64(r50[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s59, 4, s59v, l, "testdata/ptx/local_array.ptx:356")
@@ -6612,6 +8570,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 356: st.local.u32
 							s59 := uint64(r48[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s59, 4)
+							}
 							s59v := uint64(r50[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s59, 4, s59v, l, "testdata/ptx/local_array.ptx:356")
@@ -6633,6 +8594,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 360: ld.local.u32
 							v63a := uint64(r53[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v63a, 4)
+							}
 							var v63 uint64
 							{
 								v63x, v63ok := w.TryLoad(nil, runtime.SpaceLocal, v63a, 4, l)
@@ -6651,6 +8615,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 360: ld.local.u32
 							v63a := uint64(r53[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v63a, 4)
+							}
 							var v63 uint64
 							{
 								v63x, v63ok := w.TryLoad(nil, runtime.SpaceLocal, v63a, 4, l)
@@ -6673,6 +8640,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 362: st.local.u32
 							s65 := uint64(r53[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s65, 4)
+							}
 							s65v := uint64(r55[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s65, 4, s65v, l, "testdata/ptx/local_array.ptx:362")
@@ -6686,6 +8656,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 362: st.local.u32
 							s65 := uint64(r53[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s65, 4)
+							}
 							s65v := uint64(r55[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s65, 4, s65v, l, "testdata/ptx/local_array.ptx:362")
@@ -6703,6 +8676,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 364: ld.local.u32
 							v67a := uint64(r11[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v67a, 4)
+							}
 							var v67 uint64
 							{
 								v67x, v67ok := w.TryLoad(nil, runtime.SpaceLocal, v67a, 4, l)
@@ -6724,6 +8700,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 364: ld.local.u32
 							v67a := uint64(r11[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v67a, 4)
+							}
 							var v67 uint64
 							{
 								v67x, v67ok := w.TryLoad(nil, runtime.SpaceLocal, v67a, 4, l)
@@ -6750,6 +8729,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 367: st.global.u32
 							s70 := uint64(r59[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s70, 4)
+							}
 							s70v := uint64(r57[l])
 							if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
 								runtime.Store32(s70w.Mem, s70o, s70v)
@@ -6762,6 +8744,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 367: st.global.u32
 							s70 := uint64(r59[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s70, 4)
+							}
 							s70v := uint64(r57[l])
 							if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
 								runtime.Store32(s70w.Mem, s70o, s70v)
@@ -6778,6 +8763,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 368: ld.local.u32
 							v71a := uint64(r11[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v71a, 4)
+							}
 							var v71 uint64
 							{
 								v71x, v71ok := w.TryLoad(nil, runtime.SpaceLocal, v71a, 4, l)
@@ -6794,6 +8782,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 368: ld.local.u32
 							v71a := uint64(r11[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v71a, 4)
+							}
 							var v71 uint64
 							{
 								v71x, v71ok := w.TryLoad(nil, runtime.SpaceLocal, v71a, 4, l)
@@ -6815,6 +8806,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 369: st.global.u32
 							s72 := uint64(r59[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s72, 4)
+							}
 							s72v := uint64(r60[l])
 							if s72o := s72 - s72w.Base; s72o < s72w.End && s72&3 == 0 {
 								runtime.Store32(s72w.Mem, s72o, s72v)
@@ -6827,6 +8821,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 369: st.global.u32
 							s72 := uint64(r59[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s72, 4)
+							}
 							s72v := uint64(r60[l])
 							if s72o := s72 - s72w.Base; s72o < s72w.End && s72&3 == 0 {
 								runtime.Store32(s72w.Mem, s72o, s72v)
@@ -6843,6 +8840,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 370: ld.local.u32
 							v73a := uint64(r11[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v73a, 4)
+							}
 							var v73 uint64
 							{
 								v73x, v73ok := w.TryLoad(nil, runtime.SpaceLocal, v73a, 4, l)
@@ -6859,6 +8859,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 370: ld.local.u32
 							v73a := uint64(r11[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v73a, 4)
+							}
 							var v73 uint64
 							{
 								v73x, v73ok := w.TryLoad(nil, runtime.SpaceLocal, v73a, 4, l)
@@ -6880,6 +8883,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 371: st.global.u32
 							s74 := uint64(r59[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s74, 4)
+							}
 							s74v := uint64(r61[l])
 							if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
 								runtime.Store32(s74w.Mem, s74o, s74v)
@@ -6892,6 +8898,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 371: st.global.u32
 							s74 := uint64(r59[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s74, 4)
+							}
 							s74v := uint64(r61[l])
 							if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
 								runtime.Store32(s74w.Mem, s74o, s74v)
@@ -6908,6 +8917,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 372: ld.local.u32
 							v75a := uint64(r11[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v75a, 4)
+							}
 							var v75 uint64
 							{
 								v75x, v75ok := w.TryLoad(nil, runtime.SpaceLocal, v75a, 4, l)
@@ -6924,6 +8936,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 372: ld.local.u32
 							v75a := uint64(r11[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v75a, 4)
+							}
 							var v75 uint64
 							{
 								v75x, v75ok := w.TryLoad(nil, runtime.SpaceLocal, v75a, 4, l)
@@ -6945,6 +8960,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 373: st.global.u32
 							s76 := uint64(r59[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s76, 4)
+							}
 							s76v := uint64(r62[l])
 							if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
 								runtime.Store32(s76w.Mem, s76o, s76v)
@@ -6957,6 +8975,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 373: st.global.u32
 							s76 := uint64(r59[l]) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s76, 4)
+							}
 							s76v := uint64(r62[l])
 							if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
 								runtime.Store32(s76w.Mem, s76o, s76v)
@@ -6973,6 +8994,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 374: ld.local.u32
 							v77a := uint64(r11[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v77a, 4)
+							}
 							var v77 uint64
 							{
 								v77x, v77ok := w.TryLoad(nil, runtime.SpaceLocal, v77a, 4, l)
@@ -6989,6 +9013,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 374: ld.local.u32
 							v77a := uint64(r11[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v77a, 4)
+							}
 							var v77 uint64
 							{
 								v77x, v77ok := w.TryLoad(nil, runtime.SpaceLocal, v77a, 4, l)
@@ -7010,6 +9037,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 375: st.global.u32
 							s78 := uint64(r59[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s78, 4)
+							}
 							s78v := uint64(r63[l])
 							if s78o := s78 - s78w.Base; s78o < s78w.End && s78&3 == 0 {
 								runtime.Store32(s78w.Mem, s78o, s78v)
@@ -7022,6 +9052,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 375: st.global.u32
 							s78 := uint64(r59[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s78, 4)
+							}
 							s78v := uint64(r63[l])
 							if s78o := s78 - s78w.Base; s78o < s78w.End && s78&3 == 0 {
 								runtime.Store32(s78w.Mem, s78o, s78v)
@@ -7038,6 +9071,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 376: ld.local.u32
 							v79a := uint64(r11[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v79a, 4)
+							}
 							var v79 uint64
 							{
 								v79x, v79ok := w.TryLoad(nil, runtime.SpaceLocal, v79a, 4, l)
@@ -7054,6 +9090,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 376: ld.local.u32
 							v79a := uint64(r11[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v79a, 4)
+							}
 							var v79 uint64
 							{
 								v79x, v79ok := w.TryLoad(nil, runtime.SpaceLocal, v79a, 4, l)
@@ -7075,6 +9114,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 377: st.global.u32
 							s80 := uint64(r59[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s80, 4)
+							}
 							s80v := uint64(r64[l])
 							if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
 								runtime.Store32(s80w.Mem, s80o, s80v)
@@ -7087,6 +9129,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 377: st.global.u32
 							s80 := uint64(r59[l]) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s80, 4)
+							}
 							s80v := uint64(r64[l])
 							if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
 								runtime.Store32(s80w.Mem, s80o, s80v)
@@ -7103,6 +9148,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 378: ld.local.u32
 							v81a := uint64(r11[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v81a, 4)
+							}
 							var v81 uint64
 							{
 								v81x, v81ok := w.TryLoad(nil, runtime.SpaceLocal, v81a, 4, l)
@@ -7119,6 +9167,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 378: ld.local.u32
 							v81a := uint64(r11[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v81a, 4)
+							}
 							var v81 uint64
 							{
 								v81x, v81ok := w.TryLoad(nil, runtime.SpaceLocal, v81a, 4, l)
@@ -7140,6 +9191,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 379: st.global.u32
 							s82 := uint64(r59[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s82, 4)
+							}
 							s82v := uint64(r65[l])
 							if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
 								runtime.Store32(s82w.Mem, s82o, s82v)
@@ -7152,6 +9206,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 379: st.global.u32
 							s82 := uint64(r59[l]) + 0x18
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s82, 4)
+							}
 							s82v := uint64(r65[l])
 							if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
 								runtime.Store32(s82w.Mem, s82o, s82v)
@@ -7168,6 +9225,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 380: ld.local.u32
 							v83a := uint64(r11[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v83a, 4)
+							}
 							var v83 uint64
 							{
 								v83x, v83ok := w.TryLoad(nil, runtime.SpaceLocal, v83a, 4, l)
@@ -7184,6 +9244,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 380: ld.local.u32
 							v83a := uint64(r11[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v83a, 4)
+							}
 							var v83 uint64
 							{
 								v83x, v83ok := w.TryLoad(nil, runtime.SpaceLocal, v83a, 4, l)
@@ -7205,6 +9268,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 381: st.global.u32
 							s84 := uint64(r59[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s84, 4)
+							}
 							s84v := uint64(r66[l])
 							if s84o := s84 - s84w.Base; s84o < s84w.End && s84&3 == 0 {
 								runtime.Store32(s84w.Mem, s84o, s84v)
@@ -7217,6 +9283,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 381: st.global.u32
 							s84 := uint64(r59[l]) + 0x1c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s84, 4)
+							}
 							s84v := uint64(r66[l])
 							if s84o := s84 - s84w.Base; s84o < s84w.End && s84&3 == 0 {
 								runtime.Store32(s84w.Mem, s84o, s84v)
@@ -7233,6 +9302,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 382: ld.local.u32
 							v85a := uint64(r11[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v85a, 4)
+							}
 							var v85 uint64
 							{
 								v85x, v85ok := w.TryLoad(nil, runtime.SpaceLocal, v85a, 4, l)
@@ -7249,6 +9321,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 382: ld.local.u32
 							v85a := uint64(r11[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v85a, 4)
+							}
 							var v85 uint64
 							{
 								v85x, v85ok := w.TryLoad(nil, runtime.SpaceLocal, v85a, 4, l)
@@ -7270,6 +9345,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 383: st.global.u32
 							s86 := uint64(r59[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s86, 4)
+							}
 							s86v := uint64(r67[l])
 							if s86o := s86 - s86w.Base; s86o < s86w.End && s86&3 == 0 {
 								runtime.Store32(s86w.Mem, s86o, s86v)
@@ -7282,6 +9360,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 383: st.global.u32
 							s86 := uint64(r59[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s86, 4)
+							}
 							s86v := uint64(r67[l])
 							if s86o := s86 - s86w.Base; s86o < s86w.End && s86&3 == 0 {
 								runtime.Store32(s86w.Mem, s86o, s86v)
@@ -7298,6 +9379,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 384: ld.local.u32
 							v87a := uint64(r11[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v87a, 4)
+							}
 							var v87 uint64
 							{
 								v87x, v87ok := w.TryLoad(nil, runtime.SpaceLocal, v87a, 4, l)
@@ -7314,6 +9398,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 384: ld.local.u32
 							v87a := uint64(r11[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v87a, 4)
+							}
 							var v87 uint64
 							{
 								v87x, v87ok := w.TryLoad(nil, runtime.SpaceLocal, v87a, 4, l)
@@ -7335,6 +9422,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 385: st.global.u32
 							s88 := uint64(r59[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s88, 4)
+							}
 							s88v := uint64(r68[l])
 							if s88o := s88 - s88w.Base; s88o < s88w.End && s88&3 == 0 {
 								runtime.Store32(s88w.Mem, s88o, s88v)
@@ -7347,6 +9437,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 385: st.global.u32
 							s88 := uint64(r59[l]) + 0x24
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s88, 4)
+							}
 							s88v := uint64(r68[l])
 							if s88o := s88 - s88w.Base; s88o < s88w.End && s88&3 == 0 {
 								runtime.Store32(s88w.Mem, s88o, s88v)
@@ -7363,6 +9456,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 386: ld.local.u32
 							v89a := uint64(r11[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v89a, 4)
+							}
 							var v89 uint64
 							{
 								v89x, v89ok := w.TryLoad(nil, runtime.SpaceLocal, v89a, 4, l)
@@ -7379,6 +9475,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 386: ld.local.u32
 							v89a := uint64(r11[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v89a, 4)
+							}
 							var v89 uint64
 							{
 								v89x, v89ok := w.TryLoad(nil, runtime.SpaceLocal, v89a, 4, l)
@@ -7400,6 +9499,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 387: st.global.u32
 							s90 := uint64(r59[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s90, 4)
+							}
 							s90v := uint64(r69[l])
 							if s90o := s90 - s90w.Base; s90o < s90w.End && s90&3 == 0 {
 								runtime.Store32(s90w.Mem, s90o, s90v)
@@ -7412,6 +9514,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 387: st.global.u32
 							s90 := uint64(r59[l]) + 0x28
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s90, 4)
+							}
 							s90v := uint64(r69[l])
 							if s90o := s90 - s90w.Base; s90o < s90w.End && s90&3 == 0 {
 								runtime.Store32(s90w.Mem, s90o, s90v)
@@ -7428,6 +9533,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 388: ld.local.u32
 							v91a := uint64(r11[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v91a, 4)
+							}
 							var v91 uint64
 							{
 								v91x, v91ok := w.TryLoad(nil, runtime.SpaceLocal, v91a, 4, l)
@@ -7444,6 +9552,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 388: ld.local.u32
 							v91a := uint64(r11[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v91a, 4)
+							}
 							var v91 uint64
 							{
 								v91x, v91ok := w.TryLoad(nil, runtime.SpaceLocal, v91a, 4, l)
@@ -7465,6 +9576,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 389: st.global.u32
 							s92 := uint64(r59[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s92, 4)
+							}
 							s92v := uint64(r70[l])
 							if s92o := s92 - s92w.Base; s92o < s92w.End && s92&3 == 0 {
 								runtime.Store32(s92w.Mem, s92o, s92v)
@@ -7477,6 +9591,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 389: st.global.u32
 							s92 := uint64(r59[l]) + 0x2c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s92, 4)
+							}
 							s92v := uint64(r70[l])
 							if s92o := s92 - s92w.Base; s92o < s92w.End && s92&3 == 0 {
 								runtime.Store32(s92w.Mem, s92o, s92v)
@@ -7493,6 +9610,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 390: ld.local.u32
 							v93a := uint64(r11[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v93a, 4)
+							}
 							var v93 uint64
 							{
 								v93x, v93ok := w.TryLoad(nil, runtime.SpaceLocal, v93a, 4, l)
@@ -7509,6 +9629,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 390: ld.local.u32
 							v93a := uint64(r11[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v93a, 4)
+							}
 							var v93 uint64
 							{
 								v93x, v93ok := w.TryLoad(nil, runtime.SpaceLocal, v93a, 4, l)
@@ -7530,6 +9653,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 391: st.global.u32
 							s94 := uint64(r59[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s94, 4)
+							}
 							s94v := uint64(r71[l])
 							if s94o := s94 - s94w.Base; s94o < s94w.End && s94&3 == 0 {
 								runtime.Store32(s94w.Mem, s94o, s94v)
@@ -7542,6 +9668,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 391: st.global.u32
 							s94 := uint64(r59[l]) + 0x30
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s94, 4)
+							}
 							s94v := uint64(r71[l])
 							if s94o := s94 - s94w.Base; s94o < s94w.End && s94&3 == 0 {
 								runtime.Store32(s94w.Mem, s94o, s94v)
@@ -7558,6 +9687,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 392: ld.local.u32
 							v95a := uint64(r11[l]) + 0x34
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v95a, 4)
+							}
 							var v95 uint64
 							{
 								v95x, v95ok := w.TryLoad(nil, runtime.SpaceLocal, v95a, 4, l)
@@ -7574,6 +9706,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 392: ld.local.u32
 							v95a := uint64(r11[l]) + 0x34
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v95a, 4)
+							}
 							var v95 uint64
 							{
 								v95x, v95ok := w.TryLoad(nil, runtime.SpaceLocal, v95a, 4, l)
@@ -7595,6 +9730,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 393: st.global.u32
 							s96 := uint64(r59[l]) + 0x34
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s96, 4)
+							}
 							s96v := uint64(r72[l])
 							if s96o := s96 - s96w.Base; s96o < s96w.End && s96&3 == 0 {
 								runtime.Store32(s96w.Mem, s96o, s96v)
@@ -7607,6 +9745,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 393: st.global.u32
 							s96 := uint64(r59[l]) + 0x34
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s96, 4)
+							}
 							s96v := uint64(r72[l])
 							if s96o := s96 - s96w.Base; s96o < s96w.End && s96&3 == 0 {
 								runtime.Store32(s96w.Mem, s96o, s96v)
@@ -7623,6 +9764,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 394: ld.local.u32
 							v97a := uint64(r11[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v97a, 4)
+							}
 							var v97 uint64
 							{
 								v97x, v97ok := w.TryLoad(nil, runtime.SpaceLocal, v97a, 4, l)
@@ -7639,6 +9783,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 394: ld.local.u32
 							v97a := uint64(r11[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v97a, 4)
+							}
 							var v97 uint64
 							{
 								v97x, v97ok := w.TryLoad(nil, runtime.SpaceLocal, v97a, 4, l)
@@ -7660,6 +9807,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 395: st.global.u32
 							s98 := uint64(r59[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s98, 4)
+							}
 							s98v := uint64(r73[l])
 							if s98o := s98 - s98w.Base; s98o < s98w.End && s98&3 == 0 {
 								runtime.Store32(s98w.Mem, s98o, s98v)
@@ -7672,6 +9822,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 395: st.global.u32
 							s98 := uint64(r59[l]) + 0x38
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s98, 4)
+							}
 							s98v := uint64(r73[l])
 							if s98o := s98 - s98w.Base; s98o < s98w.End && s98&3 == 0 {
 								runtime.Store32(s98w.Mem, s98o, s98v)
@@ -7688,6 +9841,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 396: ld.local.u32
 							v99a := uint64(r11[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v99a, 4)
+							}
 							var v99 uint64
 							{
 								v99x, v99ok := w.TryLoad(nil, runtime.SpaceLocal, v99a, 4, l)
@@ -7704,6 +9860,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 396: ld.local.u32
 							v99a := uint64(r11[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v99a, 4)
+							}
 							var v99 uint64
 							{
 								v99x, v99ok := w.TryLoad(nil, runtime.SpaceLocal, v99a, 4, l)
@@ -7725,6 +9884,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 397: st.global.u32
 							s100 := uint64(r59[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s100, 4)
+							}
 							s100v := uint64(r74[l])
 							if s100o := s100 - s100w.Base; s100o < s100w.End && s100&3 == 0 {
 								runtime.Store32(s100w.Mem, s100o, s100v)
@@ -7737,6 +9899,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 397: st.global.u32
 							s100 := uint64(r59[l]) + 0x3c
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s100, 4)
+							}
 							s100v := uint64(r74[l])
 							if s100o := s100 - s100w.Base; s100o < s100w.End && s100&3 == 0 {
 								runtime.Store32(s100w.Mem, s100o, s100v)

@@ -145,6 +145,54 @@ func init() {
 			matmulRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    5,
 			Kind:   runtime.TermBranch,
@@ -160,6 +208,60 @@ func init() {
 			matmulRun(w, 1, m, -1, 0)
 		}},
 		PTXInstrs: 16,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
@@ -175,6 +277,18 @@ func init() {
 			matmulRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     9,
 			Kind:    runtime.TermBranch,
@@ -191,6 +305,22 @@ func init() {
 			matmulRun(w, 3, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/matmul_2d.ptx:105",
@@ -202,6 +332,13 @@ func init() {
 	// b4 ($L__BB0_8), PTX line 105; ret
 	matmulFunc.Blocks[4] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  106,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/matmul_2d.ptx:106",
@@ -216,6 +353,30 @@ func init() {
 			matmulRun(w, 5, m, -1, 0)
 		}},
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     6,
 			Kind:    runtime.TermBranch,
@@ -232,6 +393,42 @@ func init() {
 			matmulRun(w, 6, m, -1, 0)
 		}},
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     7,
 			Kind:    runtime.TermBranch,
@@ -248,6 +445,34 @@ func init() {
 			matmulRun(w, 7, m, -1, 0)
 		}},
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/matmul_2d.ptx:69",
@@ -259,6 +484,15 @@ func init() {
 	// b8, PTX line 85
 	matmulFunc.Blocks[8] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  86,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/matmul_2d.ptx:86",
@@ -273,6 +507,37 @@ func init() {
 			matmulRun(w, 9, m, -1, 0)
 		}},
 		PTXInstrs: 9,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/matmul_2d.ptx:100",
@@ -294,6 +559,57 @@ func init() {
 			matmulTiledRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 15,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     14,
 			Kind:    runtime.TermBranch,
@@ -307,6 +623,13 @@ func init() {
 	// b1 ($L__BB1_14), PTX line 165; bar.sync at line 166
 	matmulTiledFunc.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  166,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -324,6 +647,24 @@ func init() {
 			matmulTiledRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}, {
+				Count: 1,
+				Line:  170,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     15,
 			Kind:    runtime.TermBranch,
@@ -340,6 +681,27 @@ func init() {
 			matmulTiledRun(w, 3, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}, {
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  179,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    16,
 			Kind:   runtime.TermBranch,
@@ -356,6 +718,22 @@ func init() {
 			matmulTiledRun(w, 4, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  182,
+			}, {
+				Count: 1,
+				Line:  183,
+			}, {
+				Count: 1,
+				Line:  184,
+			}, {
+				Count: 1,
+				Line:  185,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/matmul_2d.ptx:186",
@@ -370,6 +748,21 @@ func init() {
 			matmulTiledRun(w, 5, m, -1, 0)
 		}},
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  187,
+			}, {
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    17,
 			Kind:   runtime.TermBranch,
@@ -385,6 +778,16 @@ func init() {
 			matmulTiledRun(w, 6, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  201,
+			}, {
+				Count: 1,
+				Line:  202,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -402,6 +805,18 @@ func init() {
 			matmulTiledRun(w, 7, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  203,
+			}, {
+				Count: 1,
+				Line:  204,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     19,
 			Kind:    runtime.TermBranch,
@@ -418,6 +833,63 @@ func init() {
 			matmulTiledRun(w, 8, m, -1, 0)
 		}},
 		PTXInstrs: 17,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  218,
+			}, {
+				Count: 1,
+				Line:  219,
+			}, {
+				Count: 1,
+				Line:  220,
+			}, {
+				Count: 1,
+				Line:  221,
+			}, {
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  224,
+			}, {
+				Count: 1,
+				Line:  225,
+			}, {
+				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
+				Line:  227,
+			}, {
+				Count: 1,
+				Line:  228,
+			}, {
+				Count: 1,
+				Line:  229,
+			}, {
+				Count: 1,
+				Line:  230,
+			}, {
+				Count: 1,
+				Line:  231,
+			}, {
+				Count: 1,
+				Line:  232,
+			}, {
+				Count: 1,
+				Line:  233,
+			}, {
+				Count: 1,
+				Line:  234,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     21,
 			Kind:    runtime.TermBranch,
@@ -434,6 +906,21 @@ func init() {
 			matmulTiledRun(w, 9, m, -1, 0)
 		}},
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  237,
+			}, {
+				Count: 1,
+				Line:  238,
+			}, {
+				Count: 1,
+				Line:  239,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     22,
 			Kind:    runtime.TermBranch,
@@ -450,6 +937,36 @@ func init() {
 			matmulTiledRun(w, 10, m, -1, 0)
 		}},
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  249,
+			}, {
+				Count: 1,
+				Line:  250,
+			}, {
+				Count: 1,
+				Line:  251,
+			}, {
+				Count: 1,
+				Line:  252,
+			}, {
+				Count: 1,
+				Line:  253,
+			}, {
+				Count: 1,
+				Line:  254,
+			}, {
+				Count: 1,
+				Line:  255,
+			}, {
+				Count: 1,
+				Line:  256,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     23,
 			Kind:    runtime.TermBranch,
@@ -466,6 +983,21 @@ func init() {
 			matmulTiledRun(w, 11, m, -1, 0)
 		}},
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  259,
+			}, {
+				Count: 1,
+				Line:  260,
+			}, {
+				Count: 1,
+				Line:  261,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    24,
 			Kind:   runtime.TermBranch,
@@ -481,6 +1013,28 @@ func init() {
 			matmulTiledRun(w, 12, m, -1, 0)
 		}},
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  264,
+			}, {
+				Count: 1,
+				Line:  265,
+			}, {
+				Count: 1,
+				Line:  266,
+			}, {
+				Count: 1,
+				Line:  267,
+			}, {
+				Count: 1,
+				Line:  268,
+			}, {
+				Count: 1,
+				Line:  269,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/matmul_2d.ptx:270",
@@ -492,6 +1046,13 @@ func init() {
 	// b11 ($L__BB1_17), PTX line 270; ret
 	matmulTiledFunc.Blocks[13] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  271,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/matmul_2d.ptx:271",
@@ -506,6 +1067,75 @@ func init() {
 			matmulTiledRun(w, 14, m, -1, 0)
 		}},
 		PTXInstrs: 21,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}, {
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/matmul_2d.ptx:164",
@@ -517,6 +1147,15 @@ func init() {
 	// b13, PTX line 170
 	matmulTiledFunc.Blocks[15] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  171,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/matmul_2d.ptx:171",
@@ -528,6 +1167,15 @@ func init() {
 	// b14, PTX line 179
 	matmulTiledFunc.Blocks[16] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  180,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/matmul_2d.ptx:180",
@@ -542,6 +1190,24 @@ func init() {
 			matmulTiledRun(w, 17, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  191,
+			}, {
+				Count: 1,
+				Line:  192,
+			}, {
+				Count: 1,
+				Line:  193,
+			}, {
+				Count: 1,
+				Line:  194,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    18,
 			Kind:   runtime.TermBranch,
@@ -557,6 +1223,22 @@ func init() {
 			matmulTiledRun(w, 18, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  196,
+			}, {
+				Count: 1,
+				Line:  197,
+			}, {
+				Count: 1,
+				Line:  198,
+			}, {
+				Count: 1,
+				Line:  199,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/matmul_2d.ptx:200",
@@ -571,6 +1253,27 @@ func init() {
 			matmulTiledRun(w, 19, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  206,
+			}, {
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}, {
+				Count: 1,
+				Line:  209,
+			}, {
+				Count: 1,
+				Line:  210,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:     20,
 			Kind:    runtime.TermBranch,
@@ -587,6 +1290,22 @@ func init() {
 			matmulTiledRun(w, 20, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  212,
+			}, {
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  214,
+			}, {
+				Count: 1,
+				Line:  215,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/matmul_2d.ptx:216",
@@ -598,6 +1317,15 @@ func init() {
 	// b19, PTX line 234
 	matmulTiledFunc.Blocks[21] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  235,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/matmul_2d.ptx:235",
@@ -612,6 +1340,25 @@ func init() {
 			matmulTiledRun(w, 22, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  241,
+			}, {
+				Count: 1,
+				Line:  242,
+			}, {
+				Count: 1,
+				Line:  243,
+			}, {
+				Count: 1,
+				Line:  244,
+			}, {
+				Count: 1,
+				Line:  245,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/matmul_2d.ptx:246",
@@ -623,6 +1370,15 @@ func init() {
 	// b21, PTX line 256
 	matmulTiledFunc.Blocks[23] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  257,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/matmul_2d.ptx:257",
@@ -634,6 +1390,15 @@ func init() {
 	// b22, PTX line 261
 	matmulTiledFunc.Blocks[24] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/matmul_2d.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  262,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/matmul_2d.ptx:262",
@@ -686,9 +1451,27 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				r0 := w.Reg(0)
 				r5 := w.Reg(5)
 				r9 := w.Reg(9)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 28: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/matmul_2d.ptx:28")
 				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 29: ld.param.u32
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/matmul_2d.ptx:29")
 				// PTX line 30: mov.u32, warp-uniform
@@ -833,6 +1616,9 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 70: ld.global.f32
 							v1a := uint64(r24[l]) + 0xfffffffffffffffc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 								v1 = runtime.Load32(v1aw.Mem, v1ao)
@@ -850,6 +1636,9 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							v3 := uint64(uint64(r15[l]) + uint64(v2))
 							// 73: ld.global.f32
 							v4a := uint64(v3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v4a, 4)
+							}
 							var v4 uint64
 							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 								v4 = runtime.Load32(v4aw.Mem, v4ao)
@@ -870,6 +1659,9 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 75: ld.global.f32
 							v6a := uint64(r24[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 4)
+							}
 							var v6 uint64
 							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 								v6 = runtime.Load32(v6aw.Mem, v6ao)
@@ -889,6 +1681,9 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							v9 := uint64(uint64(r15[l]) + uint64(v8))
 							// 79: ld.global.f32
 							v10a := uint64(v9) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v10a, 4)
+							}
 							var v10 uint64
 							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 								v10 = runtime.Load32(v10aw.Mem, v10ao)
@@ -931,6 +1726,9 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 70: ld.global.f32
 							v1a := uint64(r24[l]) + 0xfffffffffffffffc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 								v1 = runtime.Load32(v1aw.Mem, v1ao)
@@ -948,6 +1746,9 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							v3 := uint64(uint64(r15[l]) + uint64(v2))
 							// 73: ld.global.f32
 							v4a := uint64(v3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v4a, 4)
+							}
 							var v4 uint64
 							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 								v4 = runtime.Load32(v4aw.Mem, v4ao)
@@ -968,6 +1769,9 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 75: ld.global.f32
 							v6a := uint64(r24[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 4)
+							}
 							var v6 uint64
 							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 								v6 = runtime.Load32(v6aw.Mem, v6ao)
@@ -987,6 +1791,9 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							v9 := uint64(uint64(r15[l]) + uint64(v8))
 							// 79: ld.global.f32
 							v10a := uint64(v9) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v10a, 4)
+							}
 							var v10 uint64
 							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 								v10 = runtime.Load32(v10aw.Mem, v10ao)
@@ -1108,6 +1915,9 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							v3 := uint64(uint64(r12[l]) + uint64(v2))
 							// 104: st.global.f32
 							s4 := uint64(v3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s4, 4)
+							}
 							s4v := uint64(r13[l])
 							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 								runtime.Store32(s4w.Mem, s4o, s4v)
@@ -1126,6 +1936,9 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							v3 := uint64(uint64(r12[l]) + uint64(v2))
 							// 104: st.global.f32
 							s4 := uint64(v3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s4, 4)
+							}
 							s4v := uint64(r13[l])
 							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 								runtime.Store32(s4w.Mem, s4o, s4v)
@@ -1151,9 +1964,27 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				r13 := w.Reg(13)
 				k0 := uint64(0x1)
 				k1 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 43: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/matmul_2d.ptx:43")
 				runtime.Broadcast(r10, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 44: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/matmul_2d.ptx:44")
 				// PTX line 45: cvta.to.global.u64, warp-uniform
@@ -1216,11 +2047,29 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				r20 := w.Reg(20)
 				k0 := uint64(0x1)
 				k1 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 50: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/matmul_2d.ptx:50")
 				// PTX line 51: cvta.to.global.u64, warp-uniform
 				u2 := uint64(u1)
 				runtime.Broadcast(r15, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 52: ld.param.u64
 				u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/matmul_2d.ptx:52")
 				// PTX line 53: cvta.to.global.u64, warp-uniform
@@ -1403,6 +2252,9 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							v6 := uint64(uint64(r15[l]) + uint64(v5))
 							// 97: ld.global.f32
 							v7a := uint64(v3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v7a, 4)
+							}
 							var v7 uint64
 							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 								v7 = runtime.Load32(v7aw.Mem, v7ao)
@@ -1416,6 +2268,9 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 98: ld.global.f32
 							v8a := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v8a, 4)
+							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)
@@ -1453,6 +2308,9 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							v6 := uint64(uint64(r15[l]) + uint64(v5))
 							// 97: ld.global.f32
 							v7a := uint64(v3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v7a, 4)
+							}
 							var v7 uint64
 							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 								v7 = runtime.Load32(v7aw.Mem, v7ao)
@@ -1466,6 +2324,9 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 98: ld.global.f32
 							v8a := uint64(v6) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v8a, 4)
+							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)
@@ -1523,12 +2384,39 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				k0 := uint64(0x4)
 				k1 := uint64(0x1)
 				k2 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 128: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/matmul_2d.ptx:128")
 				runtime.Broadcast(r0, m, u1)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 129: ld.param.u32
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/matmul_2d.ptx:129")
 				runtime.Broadcast(r1, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 130: ld.param.u32
 				u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/matmul_2d.ptx:130")
 				// PTX lines 131, 132: lane-local, one loop over the lanes
@@ -1825,6 +2713,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v3 := uint64(uint64(r15[l]) + uint64(v2))
 							// 185: ld.global.f32
 							v4a := uint64(v3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v4a, 4)
+							}
 							var v4 uint64
 							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 								v4 = runtime.Load32(v4aw.Mem, v4ao)
@@ -1849,6 +2740,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v3 := uint64(uint64(r15[l]) + uint64(v2))
 							// 185: ld.global.f32
 							v4a := uint64(v3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v4a, 4)
+							}
 							var v4 uint64
 							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 								v4 = runtime.Load32(v4aw.Mem, v4ao)
@@ -1885,6 +2779,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 						for l := range 32 {
 							// 187: st.shared.f32
 							s1 := uint64(r21[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s1, 4)
+							}
 							s1v := uint64(r31[l])
 							if s1 < shEnd4 && s1&3 == 0 {
 								runtime.Store32(sh, s1, s1v)
@@ -1900,6 +2797,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							l := bits.TrailingZeros32(mm) & 31
 							// 187: st.shared.f32
 							s1 := uint64(r21[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s1, 4)
+							}
 							s1v := uint64(r31[l])
 							if s1 < shEnd4 && s1&3 == 0 {
 								runtime.Store32(sh, s1, s1v)
@@ -1937,6 +2837,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 						for l := range 32 {
 							// 201: st.shared.f32
 							s1 := uint64(r24[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s1, 4)
+							}
 							s1v := uint64(r35[l])
 							if s1 < shEnd4 && s1&3 == 0 {
 								runtime.Store32(sh, s1, s1v)
@@ -1949,6 +2852,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							l := bits.TrailingZeros32(mm) & 31
 							// 201: st.shared.f32
 							s1 := uint64(r24[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s1, 4)
+							}
 							s1v := uint64(r35[l])
 							if s1 < shEnd4 && s1&3 == 0 {
 								runtime.Store32(sh, s1, s1v)
@@ -2030,6 +2936,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 						for l := range 32 {
 							// 218: ld.shared.f32
 							v1a := uint64(r44[l]) + 0xfffffffffffffff8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -2043,6 +2952,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 219: ld.shared.f32
 							v2a := uint64(r45[l]) + 0xffffffffffffff80
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -2063,6 +2975,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 221: ld.shared.f32
 							v4a := uint64(r44[l]) + 0xfffffffffffffffc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v4a, 4)
+							}
 							var v4 uint64
 							if v4a < shEnd4 && v4a&3 == 0 {
 								v4 = runtime.Load32(sh, v4a)
@@ -2076,6 +2991,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 222: ld.shared.f32
 							v5a := uint64(r45[l]) + 0xffffffffffffffc0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v5a, 4)
+							}
 							var v5 uint64
 							if v5a < shEnd4 && v5a&3 == 0 {
 								v5 = runtime.Load32(sh, v5a)
@@ -2096,6 +3014,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 224: ld.shared.f32
 							v7a := uint64(r44[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v7a, 4)
+							}
 							var v7 uint64
 							if v7a < shEnd4 && v7a&3 == 0 {
 								v7 = runtime.Load32(sh, v7a)
@@ -2109,6 +3030,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 225: ld.shared.f32
 							v8a := uint64(r45[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v8a, 4)
+							}
 							var v8 uint64
 							if v8a < shEnd4 && v8a&3 == 0 {
 								v8 = runtime.Load32(sh, v8a)
@@ -2129,6 +3053,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 227: ld.shared.f32
 							v10a := uint64(r44[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v10a, 4)
+							}
 							var v10 uint64
 							if v10a < shEnd4 && v10a&3 == 0 {
 								v10 = runtime.Load32(sh, v10a)
@@ -2142,6 +3069,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 228: ld.shared.f32
 							v11a := uint64(r45[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v11a, 4)
+							}
 							var v11 uint64
 							if v11a < shEnd4 && v11a&3 == 0 {
 								v11 = runtime.Load32(sh, v11a)
@@ -2184,6 +3114,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							l := bits.TrailingZeros32(mm) & 31
 							// 218: ld.shared.f32
 							v1a := uint64(r44[l]) + 0xfffffffffffffff8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -2197,6 +3130,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 219: ld.shared.f32
 							v2a := uint64(r45[l]) + 0xffffffffffffff80
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -2217,6 +3153,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 221: ld.shared.f32
 							v4a := uint64(r44[l]) + 0xfffffffffffffffc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v4a, 4)
+							}
 							var v4 uint64
 							if v4a < shEnd4 && v4a&3 == 0 {
 								v4 = runtime.Load32(sh, v4a)
@@ -2230,6 +3169,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 222: ld.shared.f32
 							v5a := uint64(r45[l]) + 0xffffffffffffffc0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v5a, 4)
+							}
 							var v5 uint64
 							if v5a < shEnd4 && v5a&3 == 0 {
 								v5 = runtime.Load32(sh, v5a)
@@ -2250,6 +3192,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 224: ld.shared.f32
 							v7a := uint64(r44[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v7a, 4)
+							}
 							var v7 uint64
 							if v7a < shEnd4 && v7a&3 == 0 {
 								v7 = runtime.Load32(sh, v7a)
@@ -2263,6 +3208,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 225: ld.shared.f32
 							v8a := uint64(r45[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v8a, 4)
+							}
 							var v8 uint64
 							if v8a < shEnd4 && v8a&3 == 0 {
 								v8 = runtime.Load32(sh, v8a)
@@ -2283,6 +3231,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 227: ld.shared.f32
 							v10a := uint64(r44[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v10a, 4)
+							}
 							var v10 uint64
 							if v10a < shEnd4 && v10a&3 == 0 {
 								v10 = runtime.Load32(sh, v10a)
@@ -2296,6 +3247,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 228: ld.shared.f32
 							v11a := uint64(r45[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v11a, 4)
+							}
 							var v11 uint64
 							if v11a < shEnd4 && v11a&3 == 0 {
 								v11 = runtime.Load32(sh, v11a)
@@ -2421,6 +3375,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 						for l := range 32 {
 							// 249: ld.shared.f32
 							v1a := uint64(r60[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -2434,6 +3391,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 250: ld.shared.f32
 							v2a := uint64(r62[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -2476,6 +3436,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							l := bits.TrailingZeros32(mm) & 31
 							// 249: ld.shared.f32
 							v1a := uint64(r60[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -2489,6 +3452,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 250: ld.shared.f32
 							v2a := uint64(r62[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -2613,6 +3579,15 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				r10 := w.Reg(10)
 				r11 := w.Reg(11)
 				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 264: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/matmul_2d.ptx:264")
 				// PTX line 265: cvta.to.global.u64, warp-uniform
@@ -2630,6 +3605,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v5 := uint64(uint64(u2) + uint64(v4))
 							// 269: st.global.f32
 							s6 := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s6, 4)
+							}
 							s6v := uint64(r11[l])
 							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 								runtime.Store32(s6w.Mem, s6o, s6v)
@@ -2648,6 +3626,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v5 := uint64(uint64(u2) + uint64(v4))
 							// 269: st.global.f32
 							s6 := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s6, 4)
+							}
 							s6v := uint64(r11[l])
 							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 								runtime.Store32(s6w.Mem, s6o, s6v)
@@ -2695,11 +3676,29 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				k3 := uint64(0x400)
 				k4 := uint64(0x80)
 				k5 := uint64(0x8)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 144: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/matmul_2d.ptx:144")
 				// PTX line 145: cvta.to.global.u64, warp-uniform
 				u2 := uint64(u1)
 				runtime.Broadcast(r13, m, u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 146: ld.param.u64
 				u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/matmul_2d.ptx:146")
 				// PTX line 147: cvta.to.global.u64, warp-uniform
@@ -2936,6 +3935,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v3 := uint64(uint64(r13[l]) + uint64(v2))
 							// 199: ld.global.f32
 							v4a := uint64(v3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v4a, 4)
+							}
 							var v4 uint64
 							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 								v4 = runtime.Load32(v4aw.Mem, v4ao)
@@ -2960,6 +3962,9 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v3 := uint64(uint64(r13[l]) + uint64(v2))
 							// 199: ld.global.f32
 							v4a := uint64(v3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v4a, 4)
+							}
 							var v4 uint64
 							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 								v4 = runtime.Load32(v4aw.Mem, v4ao)

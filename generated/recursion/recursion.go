@@ -160,6 +160,24 @@ func init() {
 			fibRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  19,
+			}, {
+				Count: 1,
+				Line:  20,
+			}, {
+				Count: 1,
+				Line:  21,
+			}, {
+				Count: 1,
+				Line:  22,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    7,
 			Kind:   runtime.TermBranch,
@@ -175,6 +193,16 @@ func init() {
 			fibRun(w, 1, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  39,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -184,6 +212,13 @@ func init() {
 	// b1 ($L__BB0_3), PTX line 35
 	fibFunc.Blocks[2] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  41,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -212,6 +247,18 @@ func init() {
 			fibRun(w, 3, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    17,
 			Kind:   runtime.TermBranch,
@@ -227,6 +274,19 @@ func init() {
 			fibRun(w, 4, m, -1, 0)
 		}},
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  104,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -236,6 +296,13 @@ func init() {
 	// b3 ($L__BB0_6), PTX line 98
 	fibFunc.Blocks[5] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  106,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -265,6 +332,19 @@ func init() {
 			fibRun(w, 6, m, -1, 0)
 		}},
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/recursion.ptx:121",
@@ -279,6 +359,33 @@ func init() {
 			fibRun(w, 7, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
@@ -294,6 +401,19 @@ func init() {
 			fibRun(w, 8, m, -1, 0)
 		}},
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/recursion.ptx:35",
@@ -308,6 +428,22 @@ func init() {
 			fibRun(w, 9, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  52,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -317,6 +453,13 @@ func init() {
 	// b7, PTX line 41
 	fibFunc.Blocks[10] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  54,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -346,6 +489,22 @@ func init() {
 			fibRun(w, 11, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  61,
+			}, {
+				Count: 1,
+				Line:  62,
+			}, {
+				Count: 1,
+				Line:  65,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -355,6 +514,13 @@ func init() {
 	// b8, PTX line 54
 	fibFunc.Blocks[12] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  67,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -384,6 +550,25 @@ func init() {
 			fibRun(w, 13, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  79,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -393,6 +578,13 @@ func init() {
 	// b9, PTX line 67
 	fibFunc.Blocks[14] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  81,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -422,6 +614,30 @@ func init() {
 			fibRun(w, 15, m, -1, 0)
 		}},
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    16,
 			Kind:   runtime.TermBranch,
@@ -432,19 +648,29 @@ func init() {
 		},
 	}
 	// b11, PTX line 92
-	fibFunc.Blocks[16] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/recursion.ptx:93",
-		Reconv:  -1,
-		Succ:    3,
-		Uniform: true,
-	}}
+	fibFunc.Blocks[16] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/recursion.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/recursion.ptx:93",
+			Reconv:  -1,
+			Succ:    3,
+			Uniform: true,
+		},
+	}
 	// b12, PTX lines 97-97
 	fibFunc.Blocks[17] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			fibRun(w, 17, m, -1, 0)
 		}},
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  97,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/recursion.ptx:98",
@@ -459,6 +685,30 @@ func init() {
 			fibRun(w, 18, m, -1, 0)
 		}},
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
+			}, {
+				Count: 1,
+				Line:  116,
+			}, {
+				Count: 1,
+				Line:  117,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    19,
 			Kind:   runtime.TermBranch,
@@ -469,13 +719,16 @@ func init() {
 		},
 	}
 	// b14, PTX line 117
-	fibFunc.Blocks[19] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/recursion.ptx:118",
-		Reconv:  -1,
-		Succ:    6,
-		Uniform: true,
-	}}
+	fibFunc.Blocks[19] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/recursion.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/recursion.ptx:118",
+			Reconv:  -1,
+			Succ:    6,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	fibFunc.Blocks[20] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
@@ -489,6 +742,24 @@ func init() {
 			treeDepthRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -504,6 +775,16 @@ func init() {
 			treeDepthRun(w, 1, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  142,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -513,6 +794,13 @@ func init() {
 	// b1 ($L__BB1_2), PTX line 138
 	treeDepthFunc.Blocks[2] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  144,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -541,6 +829,16 @@ func init() {
 			treeDepthRun(w, 3, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/recursion.ptx:168",
@@ -552,6 +850,15 @@ func init() {
 	// b3, PTX line 136
 	treeDepthFunc.Blocks[4] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  137,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/recursion.ptx:137",
@@ -566,6 +873,22 @@ func init() {
 			treeDepthRun(w, 5, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  155,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -575,6 +898,13 @@ func init() {
 	// b4, PTX line 144
 	treeDepthFunc.Blocks[6] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  157,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -604,6 +934,19 @@ func init() {
 			treeDepthRun(w, 7, m, -1, 0)
 		}},
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  162,
+			}, {
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/recursion.ptx:166",
@@ -625,6 +968,24 @@ func init() {
 			gcdRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}, {
+				Count: 1,
+				Line:  183,
+			}, {
+				Count: 1,
+				Line:  184,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
@@ -640,6 +1001,27 @@ func init() {
 			gcdRun(w, 1, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}, {
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}, {
+				Count: 1,
+				Line:  192,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    4,
 			Kind:   runtime.TermBranch,
@@ -655,6 +1037,16 @@ func init() {
 			gcdRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/recursion.ptx:195",
@@ -669,6 +1061,13 @@ func init() {
 			gcdRun(w, 3, m, -1, 0)
 		}},
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  186,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/recursion.ptx:187",
@@ -678,13 +1077,16 @@ func init() {
 		},
 	}
 	// b4, PTX line 192
-	gcdFunc.Blocks[4] = runtime.Block{Term: runtime.Term{
-		Kind:    runtime.TermJump,
-		Loc:     "testdata/ptx/recursion.ptx:193",
-		Reconv:  -1,
-		Succ:    2,
-		Uniform: true,
-	}}
+	gcdFunc.Blocks[4] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/ptx/recursion.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/ptx/recursion.ptx:193",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	gcdFunc.Blocks[5] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
@@ -698,6 +1100,33 @@ func init() {
 			recursionRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  214,
+			}, {
+				Count: 1,
+				Line:  215,
+			}, {
+				Count: 1,
+				Line:  216,
+			}, {
+				Count: 1,
+				Line:  217,
+			}, {
+				Count: 1,
+				Line:  218,
+			}, {
+				Count: 1,
+				Line:  219,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -710,6 +1139,13 @@ func init() {
 	// b1 ($L__BB3_2), PTX line 280; ret
 	recursionFunc.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  281,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/recursion.ptx:281",
@@ -724,6 +1160,52 @@ func init() {
 			recursionRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 14,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  221,
+			}, {
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  224,
+			}, {
+				Count: 1,
+				Line:  225,
+			}, {
+				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
+				Line:  227,
+			}, {
+				Count: 1,
+				Line:  228,
+			}, {
+				Count: 1,
+				Line:  229,
+			}, {
+				Count: 1,
+				Line:  230,
+			}, {
+				Count: 1,
+				Line:  231,
+			}, {
+				Count: 1,
+				Line:  232,
+			}, {
+				Count: 1,
+				Line:  233,
+			}, {
+				Count: 1,
+				Line:  236,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -733,6 +1215,13 @@ func init() {
 	// b2, PTX line 219
 	recursionFunc.Blocks[3] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  238,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -761,6 +1250,25 @@ func init() {
 			recursionRun(w, 4, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  243,
+			}, {
+				Count: 1,
+				Line:  245,
+			}, {
+				Count: 1,
+				Line:  246,
+			}, {
+				Count: 1,
+				Line:  247,
+			}, {
+				Count: 1,
+				Line:  250,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -770,6 +1278,13 @@ func init() {
 	// b3, PTX line 238
 	recursionFunc.Blocks[5] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  252,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -799,6 +1314,34 @@ func init() {
 			recursionRun(w, 6, m, -1, 0)
 		}},
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  257,
+			}, {
+				Count: 1,
+				Line:  259,
+			}, {
+				Count: 1,
+				Line:  260,
+			}, {
+				Count: 1,
+				Line:  261,
+			}, {
+				Count: 1,
+				Line:  262,
+			}, {
+				Count: 1,
+				Line:  263,
+			}, {
+				Count: 1,
+				Line:  266,
+			}, {
+				Count: 1,
+				Line:  268,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -808,6 +1351,13 @@ func init() {
 	// b4, PTX line 252
 	recursionFunc.Blocks[7] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  270,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -841,6 +1391,19 @@ func init() {
 			recursionRun(w, 8, m, -1, 0)
 		}},
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/recursion.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  276,
+			}, {
+				Count: 1,
+				Line:  278,
+			}, {
+				Count: 1,
+				Line:  279,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/recursion.ptx:280",
@@ -890,6 +1453,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 						for l := range 32 {
 							// 19: ld.param.u32
 							v1a := uint64(0x28)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -914,6 +1480,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							l := bits.TrailingZeros32(mm) & 31
 							// 19: ld.param.u32
 							v1a := uint64(0x28)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -965,6 +1534,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							v1 := uint64(uint32(r7[l]) + uint32(k0))
 							// 39: st.param.b32
 							s2 := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s2, 4)
+							}
 							s2v := uint64(v1)
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:39")
@@ -977,6 +1549,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							v1 := uint64(uint32(r7[l]) + uint32(k0))
 							// 39: st.param.b32
 							s2 := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s2, 4)
+							}
 							s2v := uint64(v1)
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:39")
@@ -1056,6 +1631,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							v2 := uint64(uint32(r19[l]) + uint32(k1))
 							// 104: st.param.b32
 							s3 := uint64(0x20)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s3, 4)
+							}
 							s3v := uint64(v2)
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:104")
@@ -1071,6 +1649,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							v2 := uint64(uint32(r19[l]) + uint32(k1))
 							// 104: st.param.b32
 							s3 := uint64(0x20)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s3, 4)
+							}
 							s3v := uint64(v2)
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:104")
@@ -1099,6 +1680,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
 							// 120: st.param.b32
 							s2 := uint64(0x2c)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s2, 4)
+							}
 							s2v := uint64(v1)
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:120")
@@ -1111,6 +1695,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
 							// 120: st.param.b32
 							s2 := uint64(0x2c)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s2, 4)
+							}
 							s2v := uint64(v1)
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:120")
@@ -1266,6 +1853,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 						for l := range 32 {
 							// 46: ld.param.b32
 							v1a := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1287,6 +1877,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							l := bits.TrailingZeros32(mm) & 31
 							// 46: ld.param.b32
 							v1a := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1312,6 +1905,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 						for l := range 32 {
 							// 52: st.param.b32
 							s4 := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s4, 4)
+							}
 							s4v := uint64(r11[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:52")
@@ -1322,6 +1918,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							l := bits.TrailingZeros32(mm) & 31
 							// 52: st.param.b32
 							s4 := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s4, 4)
+							}
 							s4v := uint64(r11[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:52")
@@ -1352,6 +1951,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 						for l := range 32 {
 							// 59: ld.param.b32
 							v1a := uint64(0xc)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1373,6 +1975,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							l := bits.TrailingZeros32(mm) & 31
 							// 59: ld.param.b32
 							v1a := uint64(0xc)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1398,6 +2003,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 						for l := range 32 {
 							// 65: st.param.b32
 							s4 := uint64(0x10)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s4, 4)
+							}
 							s4v := uint64(r14[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:65")
@@ -1408,6 +2016,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							l := bits.TrailingZeros32(mm) & 31
 							// 65: st.param.b32
 							s4 := uint64(0x10)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s4, 4)
+							}
 							s4v := uint64(r14[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:65")
@@ -1440,6 +2051,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 						for l := range 32 {
 							// 72: ld.param.b32
 							v1a := uint64(0x14)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1464,6 +2078,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							l := bits.TrailingZeros32(mm) & 31
 							// 72: ld.param.b32
 							v1a := uint64(0x14)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1492,6 +2109,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 						for l := range 32 {
 							// 79: st.param.b32
 							s5 := uint64(0x18)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s5, 4)
+							}
 							s5v := uint64(r17[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:79")
@@ -1502,6 +2122,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							l := bits.TrailingZeros32(mm) & 31
 							// 79: st.param.b32
 							s5 := uint64(0x18)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s5, 4)
+							}
 							s5v := uint64(r17[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:79")
@@ -1535,6 +2158,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 						for l := range 32 {
 							// 86: ld.param.b32
 							v1a := uint64(0x1c)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1567,6 +2193,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							l := bits.TrailingZeros32(mm) & 31
 							// 86: ld.param.b32
 							v1a := uint64(0x1c)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1657,6 +2286,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 						for l := range 32 {
 							// 111: ld.param.b32
 							v1a := uint64(0x24)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1689,6 +2321,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							l := bits.TrailingZeros32(mm) & 31
 							// 111: ld.param.b32
 							v1a := uint64(0x24)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1766,6 +2401,9 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 133: ld.param.u32
 							v1a := uint64(0x10)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1790,6 +2428,9 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 133: ld.param.u32
 							v1a := uint64(0x10)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1841,6 +2482,9 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v1 := uint64(uint32(r0[l]) >> uint32(k0))
 							// 142: st.param.b32
 							s2 := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s2, 4)
+							}
 							s2v := uint64(v1)
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:142")
@@ -1853,6 +2497,9 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v1 := uint64(uint32(r0[l]) >> uint32(k0))
 							// 142: st.param.b32
 							s2 := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s2, 4)
+							}
 							s2v := uint64(v1)
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:142")
@@ -1878,6 +2525,9 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 167: st.param.b32
 							s1 := uint64(0x14)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s1, 4)
+							}
 							s1v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:167")
@@ -1888,6 +2538,9 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 167: st.param.b32
 							s1 := uint64(0x14)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s1, 4)
+							}
 							s1v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:167")
@@ -1918,6 +2571,9 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 149: ld.param.b32
 							v1a := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1939,6 +2595,9 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 149: ld.param.b32
 							v1a := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1964,6 +2623,9 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 155: st.param.b32
 							s4 := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s4, 4)
+							}
 							s4v := uint64(r5[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:155")
@@ -1974,6 +2636,9 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 155: st.param.b32
 							s4 := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s4, 4)
+							}
 							s4v := uint64(r5[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:155")
@@ -2002,6 +2667,9 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 162: ld.param.b32
 							v1a := uint64(0xc)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2022,6 +2690,9 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 162: ld.param.b32
 							v1a := uint64(0xc)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2075,6 +2746,9 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 						for l := range 32 {
 							// 181: ld.param.u32
 							v1a := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2087,6 +2761,9 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							r0[l] = v1
 							// 182: ld.param.u32
 							v2a := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
+							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -2111,6 +2788,9 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							l := bits.TrailingZeros32(mm) & 31
 							// 181: ld.param.u32
 							v1a := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2123,6 +2803,9 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							r0[l] = v1
 							// 182: ld.param.u32
 							v2a := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
+							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -2249,6 +2932,9 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 						for l := range 32 {
 							// 194: st.param.b32
 							s1 := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s1, 4)
+							}
 							s1v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:194")
@@ -2259,6 +2945,9 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							l := bits.TrailingZeros32(mm) & 31
 							// 194: st.param.b32
 							s1 := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s1, 4)
+							}
 							s1v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:194")
@@ -2321,6 +3010,15 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			// b0, PTX lines 213-218; divergent, reconverges at block 1 (b1 ($L__BB3_2))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 213: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/recursion.ptx:213")
 				// PTX line 214: mov.u32, warp-uniform
@@ -2394,19 +3092,64 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r16 := w.Reg(16)
 				r17 := w.Reg(17)
 				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 221: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/recursion.ptx:221")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 222: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/recursion.ptx:222")
 				// PTX line 223: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				runtime.Broadcast(r7, m, u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 224: ld.param.u64
 				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/recursion.ptx:224")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 225: ld.param.u64
 				u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/recursion.ptx:225")
 				// PTX line 226: cvta.to.global.u64, warp-uniform
 				u6 := uint64(u5)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 227: ld.param.u64
 				u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/recursion.ptx:227")
 				// PTX line 228: cvta.to.global.u64, warp-uniform
@@ -2432,6 +3175,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r16[l] = v12
 							// 233: ld.global.u32
 							v13a := uint64(v12) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v13a, 4)
+							}
 							var v13 uint64
 							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 								v13 = runtime.Load32(v13aw.Mem, v13ao)
@@ -2456,6 +3202,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r16[l] = v12
 							// 233: ld.global.u32
 							v13a := uint64(v12) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v13a, 4)
+							}
 							var v13 uint64
 							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 								v13 = runtime.Load32(v13aw.Mem, v13ao)
@@ -2478,6 +3227,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 236: st.param.b32
 							s14 := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s14, 4)
+							}
 							s14v := uint64(r17[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/recursion.ptx:236")
@@ -2488,6 +3240,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 236: st.param.b32
 							s14 := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s14, 4)
+							}
 							s14v := uint64(r17[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/recursion.ptx:236")
@@ -2519,6 +3274,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 243: ld.param.b32
 							v1a := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2538,6 +3296,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 243: ld.param.b32
 							v1a := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2562,6 +3323,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 246: st.global.u32
 							s3 := uint64(r19[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
+							}
 							s3v := uint64(r18[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -2574,6 +3338,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 246: st.global.u32
 							s3 := uint64(r19[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
+							}
 							s3v := uint64(r18[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -2591,6 +3358,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 247: ld.global.u32
 							v4a := uint64(r16[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v4a, 4)
+							}
 							var v4 uint64
 							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 								v4 = runtime.Load32(v4aw.Mem, v4ao)
@@ -2609,6 +3379,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 247: ld.global.u32
 							v4a := uint64(r16[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v4a, 4)
+							}
 							var v4 uint64
 							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 								v4 = runtime.Load32(v4aw.Mem, v4ao)
@@ -2631,6 +3404,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 250: st.param.b32
 							s5 := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s5, 4)
+							}
 							s5v := uint64(r20[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:250")
@@ -2641,6 +3417,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 250: st.param.b32
 							s5 := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s5, 4)
+							}
 							s5v := uint64(r20[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:250")
@@ -2674,6 +3453,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 257: ld.param.b32
 							v1a := uint64(0xc)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2693,6 +3475,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 257: ld.param.b32
 							v1a := uint64(0xc)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2717,6 +3502,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 260: st.global.u32
 							s3 := uint64(r22[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
+							}
 							s3v := uint64(r21[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -2729,6 +3517,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 260: st.global.u32
 							s3 := uint64(r22[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
+							}
 							s3v := uint64(r21[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -2747,6 +3538,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 261: ld.global.u32
 							v4a := uint64(r16[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v4a, 4)
+							}
 							var v4 uint64
 							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 								v4 = runtime.Load32(v4aw.Mem, v4ao)
@@ -2763,6 +3557,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v5 := uint64(uint64(r7[l]) + uint64(r15[l]))
 							// 263: ld.global.u32
 							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 4)
+							}
 							var v6 uint64
 							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 								v6 = runtime.Load32(v6aw.Mem, v6ao)
@@ -2781,6 +3578,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 261: ld.global.u32
 							v4a := uint64(r16[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v4a, 4)
+							}
 							var v4 uint64
 							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 								v4 = runtime.Load32(v4aw.Mem, v4ao)
@@ -2797,6 +3597,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v5 := uint64(uint64(r7[l]) + uint64(r15[l]))
 							// 263: ld.global.u32
 							v6a := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 4)
+							}
 							var v6 uint64
 							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 								v6 = runtime.Load32(v6aw.Mem, v6ao)
@@ -2819,6 +3622,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 266: st.param.b32
 							s7 := uint64(0x10)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s7, 4)
+							}
 							s7v := uint64(r23[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/recursion.ptx:266")
@@ -2829,6 +3635,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 266: st.param.b32
 							s7 := uint64(0x10)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s7, 4)
+							}
 							s7v := uint64(r23[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/recursion.ptx:266")
@@ -2842,6 +3651,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 268: st.param.b32
 							s8 := uint64(0x14)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s8, 4)
+							}
 							s8v := uint64(r25[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/recursion.ptx:268")
@@ -2852,6 +3664,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 268: st.param.b32
 							s8 := uint64(0x14)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s8, 4)
+							}
 							s8v := uint64(r25[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/recursion.ptx:268")
@@ -2881,6 +3696,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 276: ld.param.b32
 							v1a := uint64(0x18)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2900,6 +3718,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 276: ld.param.b32
 							v1a := uint64(0x18)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2924,6 +3745,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 279: st.global.u32
 							s3 := uint64(r27[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
+							}
 							s3v := uint64(r26[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -2936,6 +3760,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 279: st.global.u32
 							s3 := uint64(r27[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
+							}
 							s3v := uint64(r26[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)

@@ -110,6 +110,36 @@ func init() {
 			reduceSumRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    20,
 			Kind:   runtime.TermBranch,
@@ -125,6 +155,25 @@ func init() {
 			reduceSumRun(w, 1, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -142,6 +191,18 @@ func init() {
 			reduceSumRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    21,
 			Kind:   runtime.TermBranch,
@@ -154,6 +215,13 @@ func init() {
 	// b2 ($L__BB0_4), PTX line 52; bar.sync at line 53
 	reduceSumFunc.Blocks[3] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  53,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -171,6 +239,18 @@ func init() {
 			reduceSumRun(w, 4, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    22,
 			Kind:   runtime.TermBranch,
@@ -183,6 +263,13 @@ func init() {
 	// b3 ($L__BB0_6), PTX line 61; bar.sync at line 62
 	reduceSumFunc.Blocks[5] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  62,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -200,6 +287,18 @@ func init() {
 			reduceSumRun(w, 6, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    23,
 			Kind:   runtime.TermBranch,
@@ -212,6 +311,13 @@ func init() {
 	// b4 ($L__BB0_8), PTX line 70; bar.sync at line 71
 	reduceSumFunc.Blocks[7] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  71,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -229,6 +335,18 @@ func init() {
 			reduceSumRun(w, 8, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    24,
 			Kind:   runtime.TermBranch,
@@ -241,6 +359,13 @@ func init() {
 	// b5 ($L__BB0_10), PTX line 79; bar.sync at line 80
 	reduceSumFunc.Blocks[9] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  80,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -258,6 +383,18 @@ func init() {
 			reduceSumRun(w, 10, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    25,
 			Kind:   runtime.TermBranch,
@@ -270,6 +407,13 @@ func init() {
 	// b6 ($L__BB0_12), PTX line 88; bar.sync at line 89
 	reduceSumFunc.Blocks[11] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  89,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -287,6 +431,18 @@ func init() {
 			reduceSumRun(w, 12, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    26,
 			Kind:   runtime.TermBranch,
@@ -299,6 +455,13 @@ func init() {
 	// b7 ($L__BB0_14), PTX line 97; bar.sync at line 98
 	reduceSumFunc.Blocks[13] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  98,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -316,6 +479,18 @@ func init() {
 			reduceSumRun(w, 14, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    27,
 			Kind:   runtime.TermBranch,
@@ -328,6 +503,13 @@ func init() {
 	// b8 ($L__BB0_16), PTX line 106; bar.sync at line 107
 	reduceSumFunc.Blocks[15] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  107,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -345,6 +527,18 @@ func init() {
 			reduceSumRun(w, 16, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    28,
 			Kind:   runtime.TermBranch,
@@ -357,6 +551,13 @@ func init() {
 	// b9 ($L__BB0_18), PTX line 115; bar.sync at line 116
 	reduceSumFunc.Blocks[17] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  116,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -371,6 +572,15 @@ func init() {
 	// b9 ($L__BB0_18), PTX line 115; divergent, reconverges at block 19 (b10 ($L__BB0_20))
 	reduceSumFunc.Blocks[18] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  117,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    29,
 			Kind:   runtime.TermBranch,
@@ -383,6 +593,13 @@ func init() {
 	// b10 ($L__BB0_20), PTX line 125; ret
 	reduceSumFunc.Blocks[19] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  126,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:126",
@@ -397,6 +614,25 @@ func init() {
 			reduceSumRun(w, 20, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:39",
@@ -411,6 +647,22 @@ func init() {
 			reduceSumRun(w, 21, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:52",
@@ -425,6 +677,22 @@ func init() {
 			reduceSumRun(w, 22, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:61",
@@ -439,6 +707,22 @@ func init() {
 			reduceSumRun(w, 23, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:70",
@@ -453,6 +737,22 @@ func init() {
 			reduceSumRun(w, 24, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:79",
@@ -467,6 +767,22 @@ func init() {
 			reduceSumRun(w, 25, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:88",
@@ -481,6 +797,22 @@ func init() {
 			reduceSumRun(w, 26, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:97",
@@ -495,6 +827,22 @@ func init() {
 			reduceSumRun(w, 27, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:106",
@@ -509,6 +857,22 @@ func init() {
 			reduceSumRun(w, 28, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  111,
+			}, {
+				Count: 1,
+				Line:  112,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:115",
@@ -523,6 +887,28 @@ func init() {
 			reduceSumRun(w, 29, m, -1, 0)
 		}},
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}, {
+				Count: 1,
+				Line:  122,
+			}, {
+				Count: 1,
+				Line:  123,
+			}, {
+				Count: 1,
+				Line:  124,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:125",
@@ -544,6 +930,36 @@ func init() {
 			reduceMaxRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    20,
 			Kind:   runtime.TermBranch,
@@ -559,6 +975,25 @@ func init() {
 			reduceMaxRun(w, 1, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  159,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -576,6 +1011,18 @@ func init() {
 			reduceMaxRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  163,
+			}, {
+				Count: 1,
+				Line:  164,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    21,
 			Kind:   runtime.TermBranch,
@@ -588,6 +1035,13 @@ func init() {
 	// b2 ($L__BB1_4), PTX line 170; bar.sync at line 171
 	reduceMaxFunc.Blocks[3] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  171,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -605,6 +1059,18 @@ func init() {
 			reduceMaxRun(w, 4, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  172,
+			}, {
+				Count: 1,
+				Line:  173,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    22,
 			Kind:   runtime.TermBranch,
@@ -617,6 +1083,13 @@ func init() {
 	// b3 ($L__BB1_6), PTX line 179; bar.sync at line 180
 	reduceMaxFunc.Blocks[5] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  180,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -634,6 +1107,18 @@ func init() {
 			reduceMaxRun(w, 6, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    23,
 			Kind:   runtime.TermBranch,
@@ -646,6 +1131,13 @@ func init() {
 	// b4 ($L__BB1_8), PTX line 188; bar.sync at line 189
 	reduceMaxFunc.Blocks[7] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  189,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -663,6 +1155,18 @@ func init() {
 			reduceMaxRun(w, 8, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  190,
+			}, {
+				Count: 1,
+				Line:  191,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    24,
 			Kind:   runtime.TermBranch,
@@ -675,6 +1179,13 @@ func init() {
 	// b5 ($L__BB1_10), PTX line 197; bar.sync at line 198
 	reduceMaxFunc.Blocks[9] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  198,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -692,6 +1203,18 @@ func init() {
 			reduceMaxRun(w, 10, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  199,
+			}, {
+				Count: 1,
+				Line:  200,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    25,
 			Kind:   runtime.TermBranch,
@@ -704,6 +1227,13 @@ func init() {
 	// b6 ($L__BB1_12), PTX line 206; bar.sync at line 207
 	reduceMaxFunc.Blocks[11] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  207,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -721,6 +1251,18 @@ func init() {
 			reduceMaxRun(w, 12, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  208,
+			}, {
+				Count: 1,
+				Line:  209,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    26,
 			Kind:   runtime.TermBranch,
@@ -733,6 +1275,13 @@ func init() {
 	// b7 ($L__BB1_14), PTX line 215; bar.sync at line 216
 	reduceMaxFunc.Blocks[13] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  216,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -750,6 +1299,18 @@ func init() {
 			reduceMaxRun(w, 14, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  217,
+			}, {
+				Count: 1,
+				Line:  218,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    27,
 			Kind:   runtime.TermBranch,
@@ -762,6 +1323,13 @@ func init() {
 	// b8 ($L__BB1_16), PTX line 224; bar.sync at line 225
 	reduceMaxFunc.Blocks[15] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  225,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -779,6 +1347,18 @@ func init() {
 			reduceMaxRun(w, 16, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
+				Line:  227,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    28,
 			Kind:   runtime.TermBranch,
@@ -791,6 +1371,13 @@ func init() {
 	// b9 ($L__BB1_18), PTX line 233; bar.sync at line 234
 	reduceMaxFunc.Blocks[17] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  234,
+			}},
+		},
 		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
@@ -805,6 +1392,15 @@ func init() {
 	// b9 ($L__BB1_18), PTX line 233; divergent, reconverges at block 19 (b10 ($L__BB1_20))
 	reduceMaxFunc.Blocks[18] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  235,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    29,
 			Kind:   runtime.TermBranch,
@@ -817,6 +1413,13 @@ func init() {
 	// b10 ($L__BB1_20), PTX line 243; ret
 	reduceMaxFunc.Blocks[19] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  244,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:244",
@@ -831,6 +1434,25 @@ func init() {
 			reduceMaxRun(w, 20, m, -1, 0)
 		}},
 		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}, {
+				Count: 1,
+				Line:  156,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:157",
@@ -845,6 +1467,22 @@ func init() {
 			reduceMaxRun(w, 21, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  166,
+			}, {
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}, {
+				Count: 1,
+				Line:  169,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:170",
@@ -859,6 +1497,22 @@ func init() {
 			reduceMaxRun(w, 22, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}, {
+				Count: 1,
+				Line:  178,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:179",
@@ -873,6 +1527,22 @@ func init() {
 			reduceMaxRun(w, 23, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  184,
+			}, {
+				Count: 1,
+				Line:  185,
+			}, {
+				Count: 1,
+				Line:  186,
+			}, {
+				Count: 1,
+				Line:  187,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:188",
@@ -887,6 +1557,22 @@ func init() {
 			reduceMaxRun(w, 24, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  193,
+			}, {
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  196,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:197",
@@ -901,6 +1587,22 @@ func init() {
 			reduceMaxRun(w, 25, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  202,
+			}, {
+				Count: 1,
+				Line:  203,
+			}, {
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:206",
@@ -915,6 +1617,22 @@ func init() {
 			reduceMaxRun(w, 26, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  211,
+			}, {
+				Count: 1,
+				Line:  212,
+			}, {
+				Count: 1,
+				Line:  213,
+			}, {
+				Count: 1,
+				Line:  214,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:215",
@@ -929,6 +1647,22 @@ func init() {
 			reduceMaxRun(w, 27, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  220,
+			}, {
+				Count: 1,
+				Line:  221,
+			}, {
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:224",
@@ -943,6 +1677,22 @@ func init() {
 			reduceMaxRun(w, 28, m, -1, 0)
 		}},
 		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  229,
+			}, {
+				Count: 1,
+				Line:  230,
+			}, {
+				Count: 1,
+				Line:  231,
+			}, {
+				Count: 1,
+				Line:  232,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:233",
@@ -957,6 +1707,28 @@ func init() {
 			reduceMaxRun(w, 29, m, -1, 0)
 		}},
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/reduce_shared.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  237,
+			}, {
+				Count: 1,
+				Line:  238,
+			}, {
+				Count: 1,
+				Line:  239,
+			}, {
+				Count: 1,
+				Line:  240,
+			}, {
+				Count: 1,
+				Line:  241,
+			}, {
+				Count: 1,
+				Line:  242,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/reduce_shared.ptx:243",
@@ -1006,6 +1778,15 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r5 := w.Reg(5)
 				k0 := uint64(0x8)
 				k1 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 25: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/reduce_shared.ptx:25")
 				// PTX lines 26: lane-local, one loop over the lanes
@@ -1120,6 +1901,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r12[l] = v3
 							// 43: st.shared.u32
 							s4 := uint64(v3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r5[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -1135,6 +1919,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r12[l] = v3
 							// 43: st.shared.u32
 							s4 := uint64(v3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r5[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -1560,6 +2347,15 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r4 := w.Reg(4)
 				r5 := w.Reg(5)
 				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 34: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/reduce_shared.ptx:34")
 				// PTX line 35: cvta.to.global.u64, warp-uniform
@@ -1576,6 +2372,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v4 := uint64(uint64(u2) + uint64(v3))
 							// 38: ld.global.u32
 							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v5a, 4)
+							}
 							var v5 uint64
 							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 								v5 = runtime.Load32(v5aw.Mem, v5ao)
@@ -1598,6 +2397,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v4 := uint64(uint64(u2) + uint64(v3))
 							// 38: ld.global.u32
 							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v5a, 4)
+							}
 							var v5 uint64
 							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 								v5 = runtime.Load32(v5aw.Mem, v5ao)
@@ -1633,6 +2435,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 48: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x200
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -1646,6 +2451,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 49: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -1666,6 +2474,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 48: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x200
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -1679,6 +2490,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 49: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -1705,6 +2519,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 51: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r15[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -1717,6 +2534,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 51: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r15[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -1745,6 +2565,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 57: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x100
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -1758,6 +2581,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 58: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -1778,6 +2604,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 57: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x100
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -1791,6 +2620,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 58: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -1817,6 +2649,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 60: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r18[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -1829,6 +2664,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 60: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r18[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -1857,6 +2695,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 66: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x80
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -1870,6 +2711,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 67: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -1890,6 +2734,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 66: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x80
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -1903,6 +2750,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 67: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -1929,6 +2779,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 69: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r21[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -1941,6 +2794,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 69: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r21[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -1969,6 +2825,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 75: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -1982,6 +2841,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 76: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -2002,6 +2864,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 75: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -2015,6 +2880,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 76: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -2041,6 +2909,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 78: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r24[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -2053,6 +2924,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 78: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r24[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -2081,6 +2955,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 84: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -2094,6 +2971,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 85: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -2114,6 +2994,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 84: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -2127,6 +3010,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 85: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -2153,6 +3039,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 87: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r27[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -2165,6 +3054,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 87: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r27[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -2193,6 +3085,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 93: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -2206,6 +3101,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 94: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -2226,6 +3124,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 93: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -2239,6 +3140,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 94: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -2265,6 +3169,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 96: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r30[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -2277,6 +3184,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 96: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r30[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -2305,6 +3215,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 102: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -2318,6 +3231,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 103: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -2338,6 +3254,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 102: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -2351,6 +3270,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 103: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -2377,6 +3299,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 105: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r33[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -2389,6 +3314,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 105: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r33[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -2408,6 +3336,15 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			{
 				r12 := w.Reg(12)
 				r36 := w.Reg(36)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemShared,
+					}, m)
+				}
 				// PTX line 111: ld.shared.u32
 				u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/reduce_shared.ptx:111")
 				// PTX lines 112, 113: lane-local, one loop over the lanes
@@ -2419,6 +3356,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 112: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -2439,6 +3379,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 112: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -2465,6 +3408,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 114: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r36[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -2477,6 +3423,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 114: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r36[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -2497,6 +3446,15 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r2 := w.Reg(2)
 				r40 := w.Reg(40)
 				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 119: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/reduce_shared.ptx:119")
 				// PTX line 120: cvta.to.global.u64, warp-uniform
@@ -2522,6 +3480,15 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						}
 					}
 				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemShared,
+					}, m)
+				}
 				// PTX line 123: ld.shared.u32
 				u5 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:123")
 				// PTX lines 124: lane-local, one loop over the lanes
@@ -2531,6 +3498,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 124: st.global.u32
 							s6 := uint64(r40[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s6, 4)
+							}
 							s6v := uint64(u5)
 							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 								runtime.Store32(s6w.Mem, s6o, s6v)
@@ -2543,6 +3513,9 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 124: st.global.u32
 							s6 := uint64(r40[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s6, 4)
+							}
 							s6v := uint64(u5)
 							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 								runtime.Store32(s6w.Mem, s6o, s6v)
@@ -2582,6 +3555,15 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r5 := w.Reg(5)
 				k0 := uint64(0x8)
 				k1 := uint64(0xff800000)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 143: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/reduce_shared.ptx:143")
 				// PTX lines 144: lane-local, one loop over the lanes
@@ -2696,6 +3678,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r12[l] = v3
 							// 161: st.shared.f32
 							s4 := uint64(v3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r5[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -2711,6 +3696,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r12[l] = v3
 							// 161: st.shared.f32
 							s4 := uint64(v3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r5[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -3136,6 +4124,15 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r4 := w.Reg(4)
 				r5 := w.Reg(5)
 				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 152: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/reduce_shared.ptx:152")
 				// PTX line 153: cvta.to.global.u64, warp-uniform
@@ -3152,6 +4149,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v4 := uint64(uint64(u2) + uint64(v3))
 							// 156: ld.global.f32
 							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v5a, 4)
+							}
 							var v5 uint64
 							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 								v5 = runtime.Load32(v5aw.Mem, v5ao)
@@ -3174,6 +4174,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v4 := uint64(uint64(u2) + uint64(v3))
 							// 156: ld.global.f32
 							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v5a, 4)
+							}
 							var v5 uint64
 							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 								v5 = runtime.Load32(v5aw.Mem, v5ao)
@@ -3209,6 +4212,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 166: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -3222,6 +4228,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 167: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x200
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -3242,6 +4251,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 166: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -3255,6 +4267,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 167: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x200
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -3281,6 +4296,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 169: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r15[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -3293,6 +4311,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 169: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r15[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -3321,6 +4342,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 175: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -3334,6 +4358,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 176: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x100
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -3354,6 +4381,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 175: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -3367,6 +4397,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 176: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x100
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -3393,6 +4426,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 178: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r18[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -3405,6 +4441,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 178: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r18[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -3433,6 +4472,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 184: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -3446,6 +4488,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 185: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x80
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -3466,6 +4511,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 184: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -3479,6 +4527,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 185: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x80
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -3505,6 +4556,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 187: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r21[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -3517,6 +4571,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 187: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r21[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -3545,6 +4602,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 193: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -3558,6 +4618,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 194: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -3578,6 +4641,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 193: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -3591,6 +4657,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 194: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x40
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -3617,6 +4686,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 196: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r24[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -3629,6 +4701,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 196: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r24[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -3657,6 +4732,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 202: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -3670,6 +4748,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 203: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -3690,6 +4771,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 202: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -3703,6 +4787,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 203: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x20
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -3729,6 +4816,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 205: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r27[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -3741,6 +4831,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 205: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r27[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -3769,6 +4862,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 211: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -3782,6 +4878,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 212: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -3802,6 +4901,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 211: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -3815,6 +4917,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 212: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -3841,6 +4946,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 214: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r30[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -3853,6 +4961,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 214: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r30[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -3881,6 +4992,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 220: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -3894,6 +5008,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 221: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -3914,6 +5031,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 220: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -3927,6 +5047,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 221: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
+							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -3953,6 +5076,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 223: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r33[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -3965,6 +5091,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 223: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(r33[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -3993,6 +5122,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 229: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -4011,6 +5143,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 229: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
+							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -4027,6 +5162,15 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}
 					flt.Raise(w)
 				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemShared,
+					}, m)
+				}
 				// PTX line 230: ld.shared.f32
 				u2 := w.LoadUniform(runtime.SpaceShared, 0x404, 4, m, "testdata/ptx/reduce_shared.ptx:230")
 				// PTX lines 231, 232: lane-local, one loop over the lanes
@@ -4039,6 +5183,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v3 := uint64(isa.MaxF32(uint32(r34[l]), uint32(u2), false))
 							// 232: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(v3)
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -4053,6 +5200,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v3 := uint64(isa.MaxF32(uint32(r34[l]), uint32(u2), false))
 							// 232: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
+							}
 							s4v := uint64(v3)
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -4073,6 +5223,15 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r2 := w.Reg(2)
 				r40 := w.Reg(40)
 				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 237: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/reduce_shared.ptx:237")
 				// PTX line 238: cvta.to.global.u64, warp-uniform
@@ -4098,6 +5257,15 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						}
 					}
 				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemShared,
+					}, m)
+				}
 				// PTX line 241: ld.shared.f32
 				u5 := w.LoadUniform(runtime.SpaceShared, 0x400, 4, m, "testdata/ptx/reduce_shared.ptx:241")
 				// PTX lines 242: lane-local, one loop over the lanes
@@ -4107,6 +5275,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 242: st.global.f32
 							s6 := uint64(r40[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s6, 4)
+							}
 							s6v := uint64(u5)
 							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 								runtime.Store32(s6w.Mem, s6o, s6v)
@@ -4119,6 +5290,9 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 242: st.global.f32
 							s6 := uint64(r40[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s6, 4)
+							}
 							s6v := uint64(u5)
 							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 								runtime.Store32(s6w.Mem, s6o, s6v)

@@ -137,6 +137,33 @@ func init() {
 			saxpyRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/saxpy_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -149,6 +176,13 @@ func init() {
 	// b1 ($L__BB0_2), PTX line 44; ret
 	saxpyFunc.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/saxpy_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  45,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/saxpy_math.ptx:45",
@@ -163,6 +197,46 @@ func init() {
 			saxpyRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 12,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/saxpy_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/saxpy_math.ptx:44",
@@ -184,6 +258,33 @@ func init() {
 			floatMathRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/saxpy_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -196,6 +297,13 @@ func init() {
 	// b1 ($L__BB1_2), PTX line 111; ret
 	floatMathFunc.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/saxpy_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  112,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/saxpy_math.ptx:112",
@@ -210,6 +318,124 @@ func init() {
 			floatMathRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 38,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/saxpy_math.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}, {
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}, {
+				Count: 1,
+				Line:  102,
+			}, {
+				Count: 1,
+				Line:  103,
+			}, {
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}, {
+				Count: 1,
+				Line:  110,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/saxpy_math.ptx:111",
@@ -259,6 +485,15 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			// b0, PTX lines 24-29; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 24: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/saxpy_math.ptx:24")
 				// PTX line 25: mov.u32, warp-uniform
@@ -327,10 +562,37 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				r11 := w.Reg(11)
 				r15 := w.Reg(15)
 				k0 := uint64(0x4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 32: ld.param.f32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/saxpy_math.ptx:32")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 33: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/saxpy_math.ptx:33")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 34: ld.param.u64
 				u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/saxpy_math.ptx:34")
 				// PTX line 35: cvta.to.global.u64, warp-uniform
@@ -353,6 +615,9 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							v8 := uint64(uint64(u4) + uint64(v6))
 							// 40: ld.global.nc.f32
 							v9a := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
+							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -366,6 +631,9 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							}
 							// 41: ld.global.f32
 							v10a := uint64(v7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v10a, 4)
+							}
 							var v10 uint64
 							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 								v10 = runtime.Load32(v10aw.Mem, v10ao)
@@ -398,6 +666,9 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							v8 := uint64(uint64(u4) + uint64(v6))
 							// 40: ld.global.nc.f32
 							v9a := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
+							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -411,6 +682,9 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							}
 							// 41: ld.global.f32
 							v10a := uint64(v7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v10a, 4)
+							}
 							var v10 uint64
 							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 								v10 = runtime.Load32(v10aw.Mem, v10ao)
@@ -441,6 +715,9 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						for l := range 32 {
 							// 43: st.global.f32
 							s12 := uint64(r11[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s12, 4)
+							}
 							s12v := uint64(r15[l])
 							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 								runtime.Store32(s12w.Mem, s12o, s12v)
@@ -453,6 +730,9 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 43: st.global.f32
 							s12 := uint64(r11[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s12, 4)
+							}
 							s12v := uint64(r15[l])
 							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 								runtime.Store32(s12w.Mem, s12o, s12v)
@@ -487,6 +767,15 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 			// b0, PTX lines 65-70; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 65: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/saxpy_math.ptx:65")
 				// PTX line 66: mov.u32, warp-uniform
@@ -568,20 +857,74 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				k2 := uint64(0xbfb8aa3b)
 				k3 := uint64(0x3f000000)
 				k4 := uint64(0xbf800000)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 73: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/saxpy_math.ptx:73")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 74: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/saxpy_math.ptx:74")
 				// PTX line 75: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 76: ld.param.u64
 				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/saxpy_math.ptx:76")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 77: ld.param.u64
 				u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/saxpy_math.ptx:77")
 				// PTX line 78: cvta.to.global.u64, warp-uniform
 				u6 := uint64(u5)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 79: ld.param.u64
 				u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/saxpy_math.ptx:79")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 80: ld.param.u64
 				u8 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/saxpy_math.ptx:80")
 				// PTX line 81: cvta.to.global.u64, warp-uniform
@@ -606,6 +949,9 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v14 := uint64(uint64(u6) + uint64(v13))
 							// 87: ld.global.f32
 							v15a := uint64(v14) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v15a, 4)
+							}
 							var v15 uint64
 							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 								v15 = runtime.Load32(v15aw.Mem, v15ao)
@@ -622,6 +968,9 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v16 := uint64(uint64(u3) + uint64(v13))
 							// 89: ld.global.f32
 							v17a := uint64(v16) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v17a, 4)
+							}
 							var v17 uint64
 							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 								v17 = runtime.Load32(v17aw.Mem, v17ao)
@@ -653,6 +1002,9 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v14 := uint64(uint64(u6) + uint64(v13))
 							// 87: ld.global.f32
 							v15a := uint64(v14) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v15a, 4)
+							}
 							var v15 uint64
 							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 								v15 = runtime.Load32(v15aw.Mem, v15ao)
@@ -669,6 +1021,9 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v16 := uint64(uint64(u3) + uint64(v13))
 							// 89: ld.global.f32
 							v17a := uint64(v16) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v17a, 4)
+							}
 							var v17 uint64
 							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 								v17 = runtime.Load32(v17aw.Mem, v17ao)
@@ -700,6 +1055,9 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 93: st.global.f32
 							s21 := uint64(r24[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 4)
+							}
 							s21v := uint64(r23[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 								runtime.Store32(s21w.Mem, s21o, s21v)
@@ -731,6 +1089,9 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 93: st.global.f32
 							s21 := uint64(r24[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 4)
+							}
 							s21v := uint64(r23[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 								runtime.Store32(s21w.Mem, s21o, s21v)
@@ -766,6 +1127,9 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 100: st.global.f32
 							s28 := uint64(r30[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s28, 4)
+							}
 							s28v := uint64(r29[l])
 							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 								runtime.Store32(s28w.Mem, s28o, s28v)
@@ -788,6 +1152,9 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 100: st.global.f32
 							s28 := uint64(r30[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s28, 4)
+							}
 							s28v := uint64(r29[l])
 							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 								runtime.Store32(s28w.Mem, s28o, s28v)
@@ -814,6 +1181,9 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 105: st.global.f32
 							s33 := uint64(r34[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s33, 4)
+							}
 							s33v := uint64(r33[l])
 							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
 								runtime.Store32(s33w.Mem, s33o, s33v)
@@ -841,6 +1211,9 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 105: st.global.f32
 							s33 := uint64(r34[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s33, 4)
+							}
 							s33v := uint64(r33[l])
 							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
 								runtime.Store32(s33w.Mem, s33o, s33v)
@@ -872,6 +1245,9 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 110: st.global.f32
 							s38 := uint64(r38[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s38, 4)
+							}
 							s38v := uint64(r37[l])
 							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 								runtime.Store32(s38w.Mem, s38o, s38v)
@@ -884,6 +1260,9 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 110: st.global.f32
 							s38 := uint64(r38[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s38, 4)
+							}
 							s38v := uint64(r37[l])
 							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 								runtime.Store32(s38w.Mem, s38o, s38v)

@@ -211,6 +211,43 @@ func init() {
 			dot3Run(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  19,
+			}, {
+				Count: 1,
+				Line:  20,
+			}, {
+				Count: 1,
+				Line:  21,
+			}, {
+				Count: 1,
+				Line:  22,
+			}, {
+				Count: 1,
+				Line:  23,
+			}, {
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/struct_byval.ptx:29",
@@ -232,6 +269,67 @@ func init() {
 			cross3Run(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 19,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}, {
+				Count: 1,
+				Line:  51,
+			}, {
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}, {
+				Count: 1,
+				Line:  54,
+			}, {
+				Count: 1,
+				Line:  55,
+			}, {
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}, {
+				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
+				Line:  59,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/struct_byval.ptx:59",
@@ -253,6 +351,33 @@ func init() {
 			affineRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -265,6 +390,13 @@ func init() {
 	// b1 ($L__BB2_2), PTX line 102; ret
 	affineFunc.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  103,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/struct_byval.ptx:103",
@@ -279,6 +411,67 @@ func init() {
 			affineRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 19,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}, {
+				Count: 1,
+				Line:  90,
+			}, {
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}, {
+				Count: 1,
+				Line:  97,
+			}, {
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/struct_byval.ptx:102",
@@ -300,6 +493,60 @@ func init() {
 			vecOpsRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 16,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  124,
+			}, {
+				Count: 1,
+				Line:  125,
+			}, {
+				Count: 1,
+				Line:  126,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
+			}, {
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}, {
+				Count: 1,
+				Line:  137,
+			}, {
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -312,6 +559,13 @@ func init() {
 	// b1 ($L__BB3_2), PTX line 205; ret
 	vecOpsFunc.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  206,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/struct_byval.ptx:206",
@@ -326,6 +580,67 @@ func init() {
 			vecOpsRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 19,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
+			}, {
+				Count: 1,
+				Line:  149,
+			}, {
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}, {
+				Count: 1,
+				Line:  152,
+			}, {
+				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
+				Line:  156,
+			}, {
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  158,
+			}, {
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}, {
+				Count: 1,
+				Line:  162,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -335,6 +650,13 @@ func init() {
 	// b2, PTX line 139
 	vecOpsFunc.Blocks[3] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  164,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -367,6 +689,58 @@ func init() {
 			vecOpsRun(w, 4, m, -1, 0)
 		}},
 		PTXInstrs: 16,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  170,
+			}, {
+				Count: 1,
+				Line:  172,
+			}, {
+				Count: 1,
+				Line:  173,
+			}, {
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}, {
+				Count: 1,
+				Line:  176,
+			}, {
+				Count: 1,
+				Line:  177,
+			}, {
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  179,
+			}, {
+				Count: 1,
+				Line:  180,
+			}, {
+				Count: 1,
+				Line:  183,
+			}, {
+				Count: 1,
+				Line:  184,
+			}, {
+				Count: 1,
+				Line:  185,
+			}, {
+				Count: 1,
+				Line:  187,
+			}, {
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:   runtime.TermJump,
 			Reconv: -1,
@@ -376,6 +750,13 @@ func init() {
 	// b3, PTX line 164
 	vecOpsFunc.Blocks[5] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  191,
+			}},
+		},
 		Term: runtime.Term{
 			Call: &runtime.CallSite{
 				Args: []runtime.Slot{{
@@ -409,6 +790,31 @@ func init() {
 			vecOpsRun(w, 6, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  197,
+			}, {
+				Count: 1,
+				Line:  198,
+			}, {
+				Count: 1,
+				Line:  199,
+			}, {
+				Count: 1,
+				Line:  201,
+			}, {
+				Count: 1,
+				Line:  202,
+			}, {
+				Count: 1,
+				Line:  203,
+			}, {
+				Count: 1,
+				Line:  204,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/struct_byval.ptx:205",
@@ -430,6 +836,33 @@ func init() {
 			mixedParamRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  223,
+			}, {
+				Count: 1,
+				Line:  224,
+			}, {
+				Count: 1,
+				Line:  225,
+			}, {
+				Count: 1,
+				Line:  226,
+			}, {
+				Count: 1,
+				Line:  227,
+			}, {
+				Count: 1,
+				Line:  228,
+			}, {
+				Count: 1,
+				Line:  229,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -442,6 +875,13 @@ func init() {
 	// b1 ($L__BB4_2), PTX line 252; ret
 	mixedParamFunc.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  253,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/struct_byval.ptx:253",
@@ -456,6 +896,73 @@ func init() {
 			mixedParamRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 21,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/struct_byval.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  231,
+			}, {
+				Count: 1,
+				Line:  232,
+			}, {
+				Count: 1,
+				Line:  233,
+			}, {
+				Count: 1,
+				Line:  234,
+			}, {
+				Count: 1,
+				Line:  235,
+			}, {
+				Count: 1,
+				Line:  236,
+			}, {
+				Count: 1,
+				Line:  237,
+			}, {
+				Count: 1,
+				Line:  238,
+			}, {
+				Count: 1,
+				Line:  239,
+			}, {
+				Count: 1,
+				Line:  240,
+			}, {
+				Count: 1,
+				Line:  241,
+			}, {
+				Count: 1,
+				Line:  242,
+			}, {
+				Count: 1,
+				Line:  243,
+			}, {
+				Count: 1,
+				Line:  244,
+			}, {
+				Count: 1,
+				Line:  245,
+			}, {
+				Count: 1,
+				Line:  246,
+			}, {
+				Count: 1,
+				Line:  247,
+			}, {
+				Count: 1,
+				Line:  248,
+			}, {
+				Count: 1,
+				Line:  249,
+			}, {
+				Count: 1,
+				Line:  250,
+			}, {
+				Count: 1,
+				Line:  251,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/struct_byval.ptx:252",
@@ -519,6 +1026,9 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 						for l := range 32 {
 							// 19: ld.param.f32
 							v1a := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -530,6 +1040,9 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							}
 							// 20: ld.param.f32
 							v2a := uint64(0xc)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
+							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -541,6 +1054,9 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							}
 							// 21: ld.param.f32
 							v3a := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v3a, 4)
+							}
 							var v3 uint64
 							{
 								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
@@ -552,6 +1068,9 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							}
 							// 22: ld.param.f32
 							v4a := uint64(0x10)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v4a, 4)
+							}
 							var v4 uint64
 							{
 								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
@@ -572,6 +1091,9 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							}
 							// 25: ld.param.f32
 							v7a := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v7a, 4)
+							}
 							var v7 uint64
 							{
 								v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
@@ -583,6 +1105,9 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							}
 							// 26: ld.param.f32
 							v8a := uint64(0x14)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v8a, 4)
+							}
 							var v8 uint64
 							{
 								v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
@@ -606,6 +1131,9 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							l := bits.TrailingZeros32(mm) & 31
 							// 19: ld.param.f32
 							v1a := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -617,6 +1145,9 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							}
 							// 20: ld.param.f32
 							v2a := uint64(0xc)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
+							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -628,6 +1159,9 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							}
 							// 21: ld.param.f32
 							v3a := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v3a, 4)
+							}
 							var v3 uint64
 							{
 								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
@@ -639,6 +1173,9 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							}
 							// 22: ld.param.f32
 							v4a := uint64(0x10)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v4a, 4)
+							}
 							var v4 uint64
 							{
 								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
@@ -659,6 +1196,9 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							}
 							// 25: ld.param.f32
 							v7a := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v7a, 4)
+							}
 							var v7 uint64
 							{
 								v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
@@ -670,6 +1210,9 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							}
 							// 26: ld.param.f32
 							v8a := uint64(0x14)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v8a, 4)
+							}
 							var v8 uint64
 							{
 								v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
@@ -697,6 +1240,9 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 						for l := range 32 {
 							// 28: st.param.f32
 							s10 := uint64(0x18)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s10, 4)
+							}
 							s10v := uint64(r8[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:28")
@@ -707,6 +1253,9 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							l := bits.TrailingZeros32(mm) & 31
 							// 28: st.param.f32
 							s10 := uint64(0x18)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s10, 4)
+							}
 							s10v := uint64(r8[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:28")
@@ -748,6 +1297,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 41: ld.param.f32
 							v1a := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -759,6 +1311,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 42: ld.param.f32
 							v2a := uint64(0x14)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
+							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -770,6 +1325,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 43: ld.param.f32
 							v3a := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v3a, 4)
+							}
 							var v3 uint64
 							{
 								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
@@ -781,6 +1339,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 44: ld.param.f32
 							v4a := uint64(0x10)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v4a, 4)
+							}
 							var v4 uint64
 							{
 								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
@@ -804,6 +1365,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r6[l] = v7
 							// 48: ld.param.f32
 							v8a := uint64(0xc)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v8a, 4)
+							}
 							var v8 uint64
 							{
 								v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
@@ -815,6 +1379,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 49: ld.param.f32
 							v9a := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v9a, 4)
+							}
 							var v9 uint64
 							{
 								v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
@@ -854,6 +1421,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 41: ld.param.f32
 							v1a := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -865,6 +1435,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 42: ld.param.f32
 							v2a := uint64(0x14)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
+							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -876,6 +1449,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 43: ld.param.f32
 							v3a := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v3a, 4)
+							}
 							var v3 uint64
 							{
 								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
@@ -887,6 +1463,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 44: ld.param.f32
 							v4a := uint64(0x10)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v4a, 4)
+							}
 							var v4 uint64
 							{
 								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
@@ -910,6 +1489,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r6[l] = v7
 							// 48: ld.param.f32
 							v8a := uint64(0xc)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v8a, 4)
+							}
 							var v8 uint64
 							{
 								v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
@@ -921,6 +1503,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 49: ld.param.f32
 							v9a := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v9a, 4)
+							}
 							var v9 uint64
 							{
 								v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
@@ -964,6 +1549,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 56: st.param.f32
 							s16 := uint64(0x18)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s16, 4)
+							}
 							s16v := uint64(r6[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:56")
@@ -974,6 +1562,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 56: st.param.f32
 							s16 := uint64(0x18)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s16, 4)
+							}
 							s16v := uint64(r6[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:56")
@@ -987,6 +1578,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 57: st.param.f32
 							s17 := uint64(0x1c)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s17, 4)
+							}
 							s17v := uint64(r11[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:57")
@@ -997,6 +1591,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 57: st.param.f32
 							s17 := uint64(0x1c)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s17, 4)
+							}
 							s17v := uint64(r11[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:57")
@@ -1010,6 +1607,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 58: st.param.f32
 							s18 := uint64(0x20)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s18, 4)
+							}
 							s18v := uint64(r14[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:58")
@@ -1020,6 +1620,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 58: st.param.f32
 							s18 := uint64(0x20)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s18, 4)
+							}
 							s18v := uint64(r14[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:58")
@@ -1078,6 +1681,15 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						}
 					}
 				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 79: ld.param.u32
 				u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/struct_byval.ptx:79")
 				// PTX lines 80: lane-local, one loop over the lanes
@@ -1134,12 +1746,30 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				k1 := uint64(0x4)
 				k2 := uint64(0x1)
 				k3 := uint64(0x0)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 83: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/struct_byval.ptx:83")
 				// PTX line 84: mov.b64, warp-uniform
 				u2 := uint64(k0)
 				// PTX line 85: mov.u64, warp-uniform
 				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 86: ld.param.u64
 				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/struct_byval.ptx:86")
 				// PTX line 87: cvta.to.global.u64, warp-uniform
@@ -1159,6 +1789,9 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 91: ld.global.f32
 							v9a := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
+							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -1172,6 +1805,9 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 92: ld.param.f32
 							v10a := uint64(u3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v10a, 4)
+							}
 							var v10 uint64
 							{
 								v10x, v10ok := w.TryLoad(nil, runtime.SpaceKernelParam, v10a, 4, l)
@@ -1183,6 +1819,9 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 93: ld.param.f32
 							v11a := uint64(u3) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v11a, 4)
+							}
 							var v11 uint64
 							{
 								v11x, v11ok := w.TryLoad(nil, runtime.SpaceKernelParam, v11a, 4, l)
@@ -1201,6 +1840,9 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 95: ld.param.u32
 							v13a := uint64(u3) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v13a, 4)
+							}
 							var v13 uint64
 							{
 								v13x, v13ok := w.TryLoad(nil, runtime.SpaceKernelParam, v13a, 4, l)
@@ -1241,6 +1883,9 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 91: ld.global.f32
 							v9a := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
+							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -1254,6 +1899,9 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 92: ld.param.f32
 							v10a := uint64(u3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v10a, 4)
+							}
 							var v10 uint64
 							{
 								v10x, v10ok := w.TryLoad(nil, runtime.SpaceKernelParam, v10a, 4, l)
@@ -1265,6 +1913,9 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 93: ld.param.f32
 							v11a := uint64(u3) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v11a, 4)
+							}
 							var v11 uint64
 							{
 								v11x, v11ok := w.TryLoad(nil, runtime.SpaceKernelParam, v11a, 4, l)
@@ -1283,6 +1934,9 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 95: ld.param.u32
 							v13a := uint64(u3) + 0xc
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v13a, 4)
+							}
 							var v13 uint64
 							{
 								v13x, v13ok := w.TryLoad(nil, runtime.SpaceKernelParam, v13a, 4, l)
@@ -1325,6 +1979,9 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 101: st.global.f32
 							s19 := uint64(r21[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s19, 4)
+							}
 							s19v := uint64(r20[l])
 							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 								runtime.Store32(s19w.Mem, s19o, s19v)
@@ -1337,6 +1994,9 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 101: st.global.f32
 							s19 := uint64(r21[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s19, 4)
+							}
 							s19v := uint64(r20[l])
 							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 								runtime.Store32(s19w.Mem, s19o, s19v)
@@ -1381,12 +2041,48 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				runtime.Broadcast(r0, m, u2)
 				// PTX line 126: add.u64, warp-uniform
 				u3 := uint64(uint64(u1) + uint64(k0))
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 127: ld.param.u32
 				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x24, 4, m, "testdata/ptx/struct_byval.ptx:127")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 128: ld.param.f32
 				u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/struct_byval.ptx:128")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 129: ld.param.f32
 				u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/struct_byval.ptx:129")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 130: ld.param.f32
 				u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/struct_byval.ptx:130")
 				// PTX lines 131: lane-local, one loop over the lanes
@@ -1395,6 +2091,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 131: st.local.f32
 							s8 := uint64(u3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s8, 4)
+							}
 							s8v := uint64(u7)
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s8, 4, s8v, l, "testdata/ptx/struct_byval.ptx:131")
@@ -1405,6 +2104,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 131: st.local.f32
 							s8 := uint64(u3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s8, 4)
+							}
 							s8v := uint64(u7)
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s8, 4, s8v, l, "testdata/ptx/struct_byval.ptx:131")
@@ -1418,6 +2120,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 132: st.local.f32
 							s9 := uint64(u3) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s9, 4)
+							}
 							s9v := uint64(u6)
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/struct_byval.ptx:132")
@@ -1428,6 +2133,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 132: st.local.f32
 							s9 := uint64(u3) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s9, 4)
+							}
 							s9v := uint64(u6)
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/struct_byval.ptx:132")
@@ -1441,6 +2149,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 133: st.local.f32
 							s10 := uint64(u3) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s10, 4)
+							}
 							s10v := uint64(u5)
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:133")
@@ -1451,6 +2162,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 133: st.local.f32
 							s10 := uint64(u3) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s10, 4)
+							}
 							s10v := uint64(u5)
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:133")
@@ -1533,10 +2247,37 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				r22 := w.Reg(22)
 				r23 := w.Reg(23)
 				k0 := uint64(0xc)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 141: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/struct_byval.ptx:141")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 142: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/struct_byval.ptx:142")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 143: ld.param.u64
 				u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/struct_byval.ptx:143")
 				// PTX line 144: cvta.to.global.u64, warp-uniform
@@ -1564,6 +2305,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r17[l] = v7
 							// 148: ld.f32
 							v8a := uint64(v7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)
@@ -1578,6 +2322,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r18[l] = v8
 							// 149: ld.f32
 							v9a := uint64(v7) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -1592,6 +2339,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r19[l] = v9
 							// 150: ld.f32
 							v10a := uint64(v7) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+							}
 							var v10 uint64
 							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 								v10 = runtime.Load32(v10aw.Mem, v10ao)
@@ -1606,6 +2356,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r20[l] = v10
 							// 151: ld.f32
 							v11a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 								v11 = runtime.Load32(v11aw.Mem, v11ao)
@@ -1620,6 +2373,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r21[l] = v11
 							// 152: ld.f32
 							v12a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
 							var v12 uint64
 							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 								v12 = runtime.Load32(v12aw.Mem, v12ao)
@@ -1634,6 +2390,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r22[l] = v12
 							// 153: ld.f32
 							v13a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+							}
 							var v13 uint64
 							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 								v13 = runtime.Load32(v13aw.Mem, v13ao)
@@ -1658,6 +2417,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r17[l] = v7
 							// 148: ld.f32
 							v8a := uint64(v7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)
@@ -1672,6 +2434,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r18[l] = v8
 							// 149: ld.f32
 							v9a := uint64(v7) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -1686,6 +2451,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r19[l] = v9
 							// 150: ld.f32
 							v10a := uint64(v7) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+							}
 							var v10 uint64
 							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 								v10 = runtime.Load32(v10aw.Mem, v10ao)
@@ -1700,6 +2468,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r20[l] = v10
 							// 151: ld.f32
 							v11a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v11a, 4)
+							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 								v11 = runtime.Load32(v11aw.Mem, v11ao)
@@ -1714,6 +2485,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r21[l] = v11
 							// 152: ld.f32
 							v12a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v12a, 4)
+							}
 							var v12 uint64
 							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 								v12 = runtime.Load32(v12aw.Mem, v12ao)
@@ -1728,6 +2502,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r22[l] = v12
 							// 153: ld.f32
 							v13a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v13a, 4)
+							}
 							var v13 uint64
 							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 								v13 = runtime.Load32(v13aw.Mem, v13ao)
@@ -1750,6 +2527,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 156: st.param.f32
 							s14 := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s14, 4)
+							}
 							s14v := uint64(r18[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:156")
@@ -1760,6 +2540,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 156: st.param.f32
 							s14 := uint64(0x0)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s14, 4)
+							}
 							s14v := uint64(r18[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:156")
@@ -1773,6 +2556,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 157: st.param.f32
 							s15 := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s15, 4)
+							}
 							s15v := uint64(r19[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:157")
@@ -1783,6 +2569,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 157: st.param.f32
 							s15 := uint64(0x4)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s15, 4)
+							}
 							s15v := uint64(r19[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:157")
@@ -1796,6 +2585,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 158: st.param.f32
 							s16 := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s16, 4)
+							}
 							s16v := uint64(r20[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:158")
@@ -1806,6 +2598,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 158: st.param.f32
 							s16 := uint64(0x8)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s16, 4)
+							}
 							s16v := uint64(r20[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:158")
@@ -1819,6 +2614,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 160: st.param.f32
 							s17 := uint64(0xc)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s17, 4)
+							}
 							s17v := uint64(r21[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:160")
@@ -1829,6 +2627,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 160: st.param.f32
 							s17 := uint64(0xc)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s17, 4)
+							}
 							s17v := uint64(r21[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:160")
@@ -1842,6 +2643,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 161: st.param.f32
 							s18 := uint64(0x10)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s18, 4)
+							}
 							s18v := uint64(r22[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:161")
@@ -1852,6 +2656,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 161: st.param.f32
 							s18 := uint64(0x10)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s18, 4)
+							}
 							s18v := uint64(r22[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:161")
@@ -1865,6 +2672,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 162: st.param.f32
 							s19 := uint64(0x14)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s19, 4)
+							}
 							s19v := uint64(r23[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s19, 4, s19v, l, "testdata/ptx/struct_byval.ptx:162")
@@ -1875,6 +2685,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 162: st.param.f32
 							s19 := uint64(0x14)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s19, 4)
+							}
 							s19v := uint64(r23[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s19, 4, s19v, l, "testdata/ptx/struct_byval.ptx:162")
@@ -1913,6 +2726,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 170: ld.param.f32
 							v1a := uint64(0x18)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1934,6 +2750,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 170: ld.param.f32
 							v1a := uint64(0x18)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1960,6 +2779,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 174: st.global.f32
 							s4 := uint64(r26[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s4, 4)
+							}
 							s4v := uint64(r24[l])
 							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 								runtime.Store32(s4w.Mem, s4o, s4v)
@@ -1972,6 +2794,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 174: st.global.f32
 							s4 := uint64(r26[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s4, 4)
+							}
 							s4v := uint64(r24[l])
 							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 								runtime.Store32(s4w.Mem, s4o, s4v)
@@ -1994,6 +2819,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 175: ld.f32
 							v5a := uint64(r17[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
 							var v5 uint64
 							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 								v5 = runtime.Load32(v5aw.Mem, v5ao)
@@ -2008,6 +2836,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r27[l] = v5
 							// 176: ld.f32
 							v6a := uint64(r17[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
 							var v6 uint64
 							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 								v6 = runtime.Load32(v6aw.Mem, v6ao)
@@ -2022,6 +2853,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r28[l] = v6
 							// 177: ld.f32
 							v7a := uint64(r17[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
 							var v7 uint64
 							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 								v7 = runtime.Load32(v7aw.Mem, v7ao)
@@ -2036,6 +2870,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r29[l] = v7
 							// 178: ld.f32
 							v8a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)
@@ -2050,6 +2887,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r30[l] = v8
 							// 179: ld.f32
 							v9a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -2064,6 +2904,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r31[l] = v9
 							// 180: ld.f32
 							v10a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+							}
 							var v10 uint64
 							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 								v10 = runtime.Load32(v10aw.Mem, v10ao)
@@ -2082,6 +2925,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 175: ld.f32
 							v5a := uint64(r17[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v5a, 4)
+							}
 							var v5 uint64
 							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 								v5 = runtime.Load32(v5aw.Mem, v5ao)
@@ -2096,6 +2942,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r27[l] = v5
 							// 176: ld.f32
 							v6a := uint64(r17[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v6a, 4)
+							}
 							var v6 uint64
 							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 								v6 = runtime.Load32(v6aw.Mem, v6ao)
@@ -2110,6 +2959,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r28[l] = v6
 							// 177: ld.f32
 							v7a := uint64(r17[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v7a, 4)
+							}
 							var v7 uint64
 							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 								v7 = runtime.Load32(v7aw.Mem, v7ao)
@@ -2124,6 +2976,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r29[l] = v7
 							// 178: ld.f32
 							v8a := uint64(r0[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v8a, 4)
+							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)
@@ -2138,6 +2993,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r30[l] = v8
 							// 179: ld.f32
 							v9a := uint64(r0[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v9a, 4)
+							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -2152,6 +3010,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r31[l] = v9
 							// 180: ld.f32
 							v10a := uint64(r0[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGeneric, true, v10a, 4)
+							}
 							var v10 uint64
 							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 								v10 = runtime.Load32(v10aw.Mem, v10ao)
@@ -2174,6 +3035,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 183: st.param.f32
 							s11 := uint64(0x1c)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s11, 4)
+							}
 							s11v := uint64(r27[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/struct_byval.ptx:183")
@@ -2184,6 +3048,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 183: st.param.f32
 							s11 := uint64(0x1c)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s11, 4)
+							}
 							s11v := uint64(r27[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/struct_byval.ptx:183")
@@ -2197,6 +3064,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 184: st.param.f32
 							s12 := uint64(0x20)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s12, 4)
+							}
 							s12v := uint64(r28[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/struct_byval.ptx:184")
@@ -2207,6 +3077,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 184: st.param.f32
 							s12 := uint64(0x20)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s12, 4)
+							}
 							s12v := uint64(r28[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/struct_byval.ptx:184")
@@ -2220,6 +3093,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 185: st.param.f32
 							s13 := uint64(0x24)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s13, 4)
+							}
 							s13v := uint64(r29[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/struct_byval.ptx:185")
@@ -2230,6 +3106,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 185: st.param.f32
 							s13 := uint64(0x24)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s13, 4)
+							}
 							s13v := uint64(r29[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/struct_byval.ptx:185")
@@ -2243,6 +3122,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 187: st.param.f32
 							s14 := uint64(0x28)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s14, 4)
+							}
 							s14v := uint64(r30[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:187")
@@ -2253,6 +3135,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 187: st.param.f32
 							s14 := uint64(0x28)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s14, 4)
+							}
 							s14v := uint64(r30[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:187")
@@ -2266,6 +3151,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 188: st.param.f32
 							s15 := uint64(0x2c)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s15, 4)
+							}
 							s15v := uint64(r31[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:188")
@@ -2276,6 +3164,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 188: st.param.f32
 							s15 := uint64(0x2c)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s15, 4)
+							}
 							s15v := uint64(r31[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:188")
@@ -2289,6 +3180,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 189: st.param.f32
 							s16 := uint64(0x30)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s16, 4)
+							}
 							s16v := uint64(r32[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:189")
@@ -2299,6 +3193,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 189: st.param.f32
 							s16 := uint64(0x30)
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s16, 4)
+							}
 							s16v := uint64(r32[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:189")
@@ -2330,6 +3227,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 197: ld.param.f32
 							v1a := uint64(0x34)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2342,6 +3242,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r33[l] = v1
 							// 198: ld.param.f32
 							v2a := uint64(0x38)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
+							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -2354,6 +3257,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r34[l] = v2
 							// 199: ld.param.f32
 							v3a := uint64(0x3c)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v3a, 4)
+							}
 							var v3 uint64
 							{
 								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
@@ -2373,6 +3279,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 197: ld.param.f32
 							v1a := uint64(0x34)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
+							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2385,6 +3294,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r33[l] = v1
 							// 198: ld.param.f32
 							v2a := uint64(0x38)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
+							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -2397,6 +3309,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r34[l] = v2
 							// 199: ld.param.f32
 							v3a := uint64(0x3c)
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v3a, 4)
+							}
 							var v3 uint64
 							{
 								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
@@ -2421,6 +3336,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 202: st.global.f32
 							s5 := uint64(r36[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s5, 4)
+							}
 							s5v := uint64(r33[l])
 							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 								runtime.Store32(s5w.Mem, s5o, s5v)
@@ -2433,6 +3351,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 202: st.global.f32
 							s5 := uint64(r36[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s5, 4)
+							}
 							s5v := uint64(r33[l])
 							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 								runtime.Store32(s5w.Mem, s5o, s5v)
@@ -2449,6 +3370,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 203: st.global.f32
 							s6 := uint64(r36[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s6, 4)
+							}
 							s6v := uint64(r34[l])
 							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 								runtime.Store32(s6w.Mem, s6o, s6v)
@@ -2461,6 +3385,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 203: st.global.f32
 							s6 := uint64(r36[l]) + 0x4
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s6, 4)
+							}
 							s6v := uint64(r34[l])
 							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 								runtime.Store32(s6w.Mem, s6o, s6v)
@@ -2477,6 +3404,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 204: st.global.f32
 							s7 := uint64(r36[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s7, 4)
+							}
 							s7v := uint64(r35[l])
 							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 								runtime.Store32(s7w.Mem, s7o, s7v)
@@ -2489,6 +3419,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 204: st.global.f32
 							s7 := uint64(r36[l]) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s7, 4)
+							}
 							s7v := uint64(r35[l])
 							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 								runtime.Store32(s7w.Mem, s7o, s7v)
@@ -2523,6 +3456,15 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 			// b0, PTX lines 223-228; divergent, reconverges at block 1 (b1 ($L__BB4_2))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 223: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/struct_byval.ptx:223")
 				// PTX line 224: mov.u32, warp-uniform
@@ -2593,12 +3535,30 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				k0 := uint64(0x10)
 				k1 := uint64(0x4)
 				k2 := uint64(0x8)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 231: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/struct_byval.ptx:231")
 				// PTX line 232: mov.b64, warp-uniform
 				u2 := uint64(k0)
 				// PTX line 233: mov.u64, warp-uniform
 				u3 := uint64(u2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 234: ld.param.u64
 				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/struct_byval.ptx:234")
 				// PTX line 235: cvta.to.global.u64, warp-uniform
@@ -2617,6 +3577,9 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 239: ld.global.u32
 							v9a := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
+							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -2632,6 +3595,9 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							v10 := math.Float64bits(float64(int32(v9)))
 							// 241: ld.param.f64
 							v11a := uint64(u3) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v11a, 8)
+							}
 							var v11 uint64
 							{
 								v11x, v11ok := w.TryLoad(nil, runtime.SpaceKernelParam, v11a, 8, l)
@@ -2643,6 +3609,9 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							}
 							// 242: ld.param.u32
 							v12a := uint64(u3) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v12a, 4)
+							}
 							var v12 uint64
 							{
 								v12x, v12ok := w.TryLoad(nil, runtime.SpaceKernelParam, v12a, 4, l)
@@ -2654,6 +3623,9 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							}
 							// 243: ld.param.s16
 							v13a := uint64(u3) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v13a, 2)
+							}
 							var v13 uint64
 							{
 								v13x, v13ok := w.TryLoad(nil, runtime.SpaceKernelParam, v13a, 2, l)
@@ -2668,6 +3640,9 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							v14 := uint64(uint32(uint32(r4[l])*uint32(v13) + uint32(v12)))
 							// 245: ld.param.s8
 							v15a := uint64(u3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v15a, 1)
+							}
 							var v15 uint64
 							{
 								v15x, v15ok := w.TryLoad(nil, runtime.SpaceKernelParam, v15a, 1, l)
@@ -2700,6 +3675,9 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 239: ld.global.u32
 							v9a := uint64(v8) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
+							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -2715,6 +3693,9 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							v10 := math.Float64bits(float64(int32(v9)))
 							// 241: ld.param.f64
 							v11a := uint64(u3) + 0x8
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v11a, 8)
+							}
 							var v11 uint64
 							{
 								v11x, v11ok := w.TryLoad(nil, runtime.SpaceKernelParam, v11a, 8, l)
@@ -2726,6 +3707,9 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							}
 							// 242: ld.param.u32
 							v12a := uint64(u3) + 0x10
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v12a, 4)
+							}
 							var v12 uint64
 							{
 								v12x, v12ok := w.TryLoad(nil, runtime.SpaceKernelParam, v12a, 4, l)
@@ -2737,6 +3721,9 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							}
 							// 243: ld.param.s16
 							v13a := uint64(u3) + 0x14
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v13a, 2)
+							}
 							var v13 uint64
 							{
 								v13x, v13ok := w.TryLoad(nil, runtime.SpaceKernelParam, v13a, 2, l)
@@ -2751,6 +3738,9 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							v14 := uint64(uint32(uint32(r4[l])*uint32(v13) + uint32(v12)))
 							// 245: ld.param.s8
 							v15a := uint64(u3) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v15a, 1)
+							}
 							var v15 uint64
 							{
 								v15x, v15ok := w.TryLoad(nil, runtime.SpaceKernelParam, v15a, 1, l)
@@ -2784,6 +3774,9 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 						for l := range 32 {
 							// 251: st.global.f64
 							s21 := uint64(r24[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 8)
+							}
 							s21v := uint64(r22[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 								runtime.Store64(s21w.Mem, s21o, s21v)
@@ -2796,6 +3789,9 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 251: st.global.f64
 							s21 := uint64(r24[l]) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 8)
+							}
 							s21v := uint64(r22[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 								runtime.Store64(s21w.Mem, s21o, s21v)

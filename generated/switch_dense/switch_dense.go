@@ -102,6 +102,33 @@ func init() {
 			switchDenseRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  22,
+			}, {
+				Count: 1,
+				Line:  23,
+			}, {
+				Count: 1,
+				Line:  24,
+			}, {
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    19,
 			Kind:   runtime.TermBranch,
@@ -117,6 +144,18 @@ func init() {
 			switchDenseRun(w, 1, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:47",
@@ -131,6 +170,18 @@ func init() {
 			switchDenseRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    23,
 			Kind:   runtime.TermBranch,
@@ -146,6 +197,18 @@ func init() {
 			switchDenseRun(w, 3, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  56,
+			}, {
+				Count: 1,
+				Line:  57,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:57",
@@ -160,6 +223,18 @@ func init() {
 			switchDenseRun(w, 4, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  59,
+			}, {
+				Count: 1,
+				Line:  60,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    25,
 			Kind:   runtime.TermBranch,
@@ -175,6 +250,18 @@ func init() {
 			switchDenseRun(w, 5, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  63,
+			}, {
+				Count: 1,
+				Line:  64,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:64",
@@ -189,6 +276,18 @@ func init() {
 			switchDenseRun(w, 6, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  66,
+			}, {
+				Count: 1,
+				Line:  67,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    26,
 			Kind:   runtime.TermBranch,
@@ -204,6 +303,18 @@ func init() {
 			switchDenseRun(w, 7, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:71",
@@ -218,6 +329,18 @@ func init() {
 			switchDenseRun(w, 8, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  73,
+			}, {
+				Count: 1,
+				Line:  74,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    27,
 			Kind:   runtime.TermBranch,
@@ -233,6 +356,18 @@ func init() {
 			switchDenseRun(w, 9, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:78",
@@ -247,6 +382,18 @@ func init() {
 			switchDenseRun(w, 10, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    28,
 			Kind:   runtime.TermBranch,
@@ -262,6 +409,30 @@ func init() {
 			switchDenseRun(w, 11, m, -1, 0)
 		}},
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  84,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
+			}, {
+				Count: 1,
+				Line:  88,
+			}, {
+				Count: 1,
+				Line:  89,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:89",
@@ -276,6 +447,18 @@ func init() {
 			switchDenseRun(w, 12, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  91,
+			}, {
+				Count: 1,
+				Line:  92,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    29,
 			Kind:   runtime.TermBranch,
@@ -291,6 +474,18 @@ func init() {
 			switchDenseRun(w, 13, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  95,
+			}, {
+				Count: 1,
+				Line:  96,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:96",
@@ -305,6 +500,18 @@ func init() {
 			switchDenseRun(w, 14, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  98,
+			}, {
+				Count: 1,
+				Line:  99,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    30,
 			Kind:   runtime.TermBranch,
@@ -320,6 +527,13 @@ func init() {
 			switchDenseRun(w, 15, m, -1, 0)
 		}},
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  102,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:103",
@@ -334,6 +548,28 @@ func init() {
 			switchDenseRun(w, 16, m, -1, 0)
 		}},
 		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  104,
+			}, {
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}, {
+				Count: 1,
+				Line:  109,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:110",
@@ -345,6 +581,13 @@ func init() {
 	// b17 ($L__BB0_22), PTX line 110; ret
 	switchDenseFunc.Blocks[17] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  111,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:111",
@@ -356,6 +599,13 @@ func init() {
 	// b18 ($L__BB0_15), PTX line 112
 	switchDenseFunc.Blocks[18] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  114,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermExit,
 			Loc:     "testdata/ptx/switch_dense.ptx:114",
@@ -369,6 +619,36 @@ func init() {
 			switchDenseRun(w, 19, m, -1, 0)
 		}},
 		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}, {
+				Count: 1,
+				Line:  32,
+			}, {
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    20,
 			Kind:   runtime.TermBranch,
@@ -384,6 +664,18 @@ func init() {
 			switchDenseRun(w, 20, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    21,
 			Kind:   runtime.TermBranch,
@@ -399,6 +691,18 @@ func init() {
 			switchDenseRun(w, 21, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    22,
 			Kind:   runtime.TermBranch,
@@ -411,6 +715,15 @@ func init() {
 	// b22, PTX line 43
 	switchDenseFunc.Blocks[22] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  44,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:44",
@@ -425,6 +738,18 @@ func init() {
 			switchDenseRun(w, 23, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  52,
+			}, {
+				Count: 1,
+				Line:  53,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    24,
 			Kind:   runtime.TermBranch,
@@ -437,6 +762,15 @@ func init() {
 	// b24, PTX line 53
 	switchDenseFunc.Blocks[24] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  54,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:54",
@@ -448,6 +782,15 @@ func init() {
 	// b25, PTX line 60
 	switchDenseFunc.Blocks[25] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  61,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:61",
@@ -459,6 +802,15 @@ func init() {
 	// b26, PTX line 67
 	switchDenseFunc.Blocks[26] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  68,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:68",
@@ -470,6 +822,15 @@ func init() {
 	// b27, PTX line 74
 	switchDenseFunc.Blocks[27] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  75,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:75",
@@ -481,6 +842,15 @@ func init() {
 	// b28, PTX line 81
 	switchDenseFunc.Blocks[28] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  82,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:82",
@@ -492,6 +862,15 @@ func init() {
 	// b29, PTX line 92
 	switchDenseFunc.Blocks[29] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  93,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:93",
@@ -503,6 +882,15 @@ func init() {
 	// b30, PTX line 99
 	switchDenseFunc.Blocks[30] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  100,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:100",
@@ -524,6 +912,33 @@ func init() {
 			switchDefaultRun(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  130,
+			}, {
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  135,
+			}, {
+				Count: 1,
+				Line:  136,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    17,
 			Kind:   runtime.TermBranch,
@@ -539,6 +954,18 @@ func init() {
 			switchDefaultRun(w, 1, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  150,
+			}, {
+				Count: 1,
+				Line:  151,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    19,
 			Kind:   runtime.TermBranch,
@@ -554,6 +981,18 @@ func init() {
 			switchDefaultRun(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  154,
+			}, {
+				Count: 1,
+				Line:  155,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    20,
 			Kind:   runtime.TermBranch,
@@ -569,6 +1008,18 @@ func init() {
 			switchDefaultRun(w, 3, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  164,
+			}, {
+				Count: 1,
+				Line:  165,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:165",
@@ -583,6 +1034,18 @@ func init() {
 			switchDefaultRun(w, 4, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  167,
+			}, {
+				Count: 1,
+				Line:  168,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    23,
 			Kind:   runtime.TermBranch,
@@ -598,6 +1061,18 @@ func init() {
 			switchDefaultRun(w, 5, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  178,
+			}, {
+				Count: 1,
+				Line:  179,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:179",
@@ -612,6 +1087,18 @@ func init() {
 			switchDefaultRun(w, 6, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  181,
+			}, {
+				Count: 1,
+				Line:  182,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    26,
 			Kind:   runtime.TermBranch,
@@ -627,6 +1114,18 @@ func init() {
 			switchDefaultRun(w, 7, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  188,
+			}, {
+				Count: 1,
+				Line:  189,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:189",
@@ -641,6 +1140,18 @@ func init() {
 			switchDefaultRun(w, 8, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  191,
+			}, {
+				Count: 1,
+				Line:  192,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    28,
 			Kind:   runtime.TermBranch,
@@ -656,6 +1167,18 @@ func init() {
 			switchDefaultRun(w, 9, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  198,
+			}, {
+				Count: 1,
+				Line:  199,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:199",
@@ -670,6 +1193,18 @@ func init() {
 			switchDefaultRun(w, 10, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  201,
+			}, {
+				Count: 1,
+				Line:  202,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:202",
@@ -684,6 +1219,18 @@ func init() {
 			switchDefaultRun(w, 11, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  204,
+			}, {
+				Count: 1,
+				Line:  205,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:205",
@@ -698,6 +1245,18 @@ func init() {
 			switchDefaultRun(w, 12, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:208",
@@ -712,6 +1271,18 @@ func init() {
 			switchDefaultRun(w, 13, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  210,
+			}, {
+				Count: 1,
+				Line:  211,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:211",
@@ -726,6 +1297,13 @@ func init() {
 			switchDefaultRun(w, 14, m, -1, 0)
 		}},
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  213,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:214",
@@ -740,6 +1318,19 @@ func init() {
 			switchDefaultRun(w, 15, m, -1, 0)
 		}},
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  215,
+			}, {
+				Count: 1,
+				Line:  216,
+			}, {
+				Count: 1,
+				Line:  217,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:218",
@@ -751,6 +1342,13 @@ func init() {
 	// b16 ($L__BB1_23), PTX line 218; ret
 	switchDefaultFunc.Blocks[16] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  219,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:219",
@@ -765,6 +1363,42 @@ func init() {
 			switchDefaultRun(w, 17, m, -1, 0)
 		}},
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  138,
+			}, {
+				Count: 1,
+				Line:  139,
+			}, {
+				Count: 1,
+				Line:  140,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
+			}, {
+				Count: 1,
+				Line:  144,
+			}, {
+				Count: 1,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    18,
 			Kind:   runtime.TermBranch,
@@ -777,6 +1411,15 @@ func init() {
 	// b18, PTX line 147
 	switchDefaultFunc.Blocks[18] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  148,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:148",
@@ -788,6 +1431,15 @@ func init() {
 	// b19, PTX line 151
 	switchDefaultFunc.Blocks[19] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  152,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:152",
@@ -802,6 +1454,18 @@ func init() {
 			switchDefaultRun(w, 20, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  157,
+			}, {
+				Count: 1,
+				Line:  158,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    21,
 			Kind:   runtime.TermBranch,
@@ -817,6 +1481,18 @@ func init() {
 			switchDefaultRun(w, 21, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  160,
+			}, {
+				Count: 1,
+				Line:  161,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    22,
 			Kind:   runtime.TermBranch,
@@ -829,6 +1505,15 @@ func init() {
 	// b22, PTX line 161
 	switchDefaultFunc.Blocks[22] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  162,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:162",
@@ -843,6 +1528,21 @@ func init() {
 			switchDefaultRun(w, 23, m, -1, 0)
 		}},
 		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  170,
+			}, {
+				Count: 1,
+				Line:  171,
+			}, {
+				Count: 1,
+				Line:  172,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    24,
 			Kind:   runtime.TermBranch,
@@ -858,6 +1558,18 @@ func init() {
 			switchDefaultRun(w, 24, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  174,
+			}, {
+				Count: 1,
+				Line:  175,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    25,
 			Kind:   runtime.TermBranch,
@@ -870,6 +1582,15 @@ func init() {
 	// b25, PTX line 175
 	switchDefaultFunc.Blocks[25] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  176,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:176",
@@ -884,6 +1605,18 @@ func init() {
 			switchDefaultRun(w, 26, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  184,
+			}, {
+				Count: 1,
+				Line:  185,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    27,
 			Kind:   runtime.TermBranch,
@@ -896,6 +1629,15 @@ func init() {
 	// b27, PTX line 185
 	switchDefaultFunc.Blocks[27] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  186,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:186",
@@ -910,6 +1652,18 @@ func init() {
 			switchDefaultRun(w, 28, m, -1, 0)
 		}},
 		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    29,
 			Kind:   runtime.TermBranch,
@@ -922,6 +1676,15 @@ func init() {
 	// b29, PTX line 195
 	switchDefaultFunc.Blocks[29] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/switch_dense.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  196,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/switch_dense.ptx:196",
@@ -966,6 +1729,15 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 			// b0, PTX lines 22-27; divergent, reconverges at the exit
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 22: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/switch_dense.ptx:22")
 				// PTX line 23: mov.u32, warp-uniform
@@ -1593,6 +2365,15 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				r4 := w.Reg(4)
 				r11 := w.Reg(11)
 				k0 := uint64(0x2)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 104: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/switch_dense.ptx:104")
 				// PTX line 105: cvta.to.global.u64, warp-uniform
@@ -1610,6 +2391,9 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v5 := uint64(uint64(u2) + uint64(v4))
 							// 109: st.global.u32
 							s6 := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s6, 4)
+							}
 							s6v := uint64(r11[l])
 							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 								runtime.Store32(s6w.Mem, s6o, s6v)
@@ -1628,6 +2412,9 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v5 := uint64(uint64(u2) + uint64(v4))
 							// 109: st.global.u32
 							s6 := uint64(v5) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s6, 4)
+							}
 							s6v := uint64(r11[l])
 							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 								runtime.Store32(s6w.Mem, s6o, s6v)
@@ -1657,6 +2444,15 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				k0 := uint64(0x4)
 				k1 := uint64(0x7)
 				k2 := uint64(0x3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 30: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/switch_dense.ptx:30")
 				// PTX line 31: cvta.to.global.u64, warp-uniform
@@ -1674,6 +2470,9 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v4 := uint64(uint64(u2) + uint64(v3))
 							// 34: ld.global.u32
 							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v5a, 4)
+							}
 							var v5 uint64
 							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 								v5 = runtime.Load32(v5aw.Mem, v5ao)
@@ -1707,6 +2506,9 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v4 := uint64(uint64(u2) + uint64(v3))
 							// 34: ld.global.u32
 							v5a := uint64(v4) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v5a, 4)
+							}
 							var v5 uint64
 							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 								v5 = runtime.Load32(v5aw.Mem, v5ao)
@@ -1929,6 +2731,15 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 			// b0, PTX lines 130-135; divergent, reconverges at block 16 (b16 ($L__BB1_23))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 130: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/switch_dense.ptx:130")
 				// PTX line 131: mov.u32, warp-uniform
@@ -2518,6 +3329,9 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 							v2 := uint64(uint64(r8[l]) + uint64(v1))
 							// 217: st.global.u32
 							s3 := uint64(v2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
+							}
 							s3v := uint64(r13[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -2534,6 +3348,9 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 							v2 := uint64(uint64(r8[l]) + uint64(v1))
 							// 217: st.global.u32
 							s3 := uint64(v2) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
+							}
 							s3v := uint64(r13[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -2560,8 +3377,26 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				r12 := w.Reg(12)
 				k0 := uint64(0x4)
 				k1 := uint64(0x3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 138: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/switch_dense.ptx:138")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 139: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/switch_dense.ptx:139")
 				// PTX line 140: cvta.to.global.u64, warp-uniform
@@ -2585,6 +3420,9 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 							v7 := uint64(uint64(u3) + uint64(v6))
 							// 145: ld.global.u32
 							v8a := uint64(v7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v8a, 4)
+							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)
@@ -2618,6 +3456,9 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 							v7 := uint64(uint64(u3) + uint64(v6))
 							// 145: ld.global.u32
 							v8a := uint64(v7) + 0x0
+							if budget == 0 {
+								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v8a, 4)
+							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)

@@ -116,6 +116,33 @@ func init() {
 			scale4Run(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/vector_types.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  25,
+			}, {
+				Count: 1,
+				Line:  26,
+			}, {
+				Count: 1,
+				Line:  27,
+			}, {
+				Count: 1,
+				Line:  28,
+			}, {
+				Count: 1,
+				Line:  29,
+			}, {
+				Count: 1,
+				Line:  30,
+			}, {
+				Count: 1,
+				Line:  31,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -128,6 +155,13 @@ func init() {
 	// b1 ($L__BB0_2), PTX line 51; ret
 	scale4Func.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/vector_types.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  52,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/vector_types.ptx:52",
@@ -142,6 +176,64 @@ func init() {
 			scale4Run(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 18,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/vector_types.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  33,
+			}, {
+				Count: 1,
+				Line:  34,
+			}, {
+				Count: 1,
+				Line:  35,
+			}, {
+				Count: 1,
+				Line:  36,
+			}, {
+				Count: 1,
+				Line:  37,
+			}, {
+				Count: 1,
+				Line:  38,
+			}, {
+				Count: 1,
+				Line:  39,
+			}, {
+				Count: 1,
+				Line:  40,
+			}, {
+				Count: 1,
+				Line:  41,
+			}, {
+				Count: 1,
+				Line:  42,
+			}, {
+				Count: 1,
+				Line:  43,
+			}, {
+				Count: 1,
+				Line:  44,
+			}, {
+				Count: 1,
+				Line:  45,
+			}, {
+				Count: 1,
+				Line:  46,
+			}, {
+				Count: 1,
+				Line:  47,
+			}, {
+				Count: 1,
+				Line:  48,
+			}, {
+				Count: 1,
+				Line:  49,
+			}, {
+				Count: 1,
+				Line:  50,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/vector_types.ptx:51",
@@ -163,6 +255,33 @@ func init() {
 			swap2Run(w, 0, m, -1, 0)
 		}},
 		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/ptx/vector_types.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}, {
+				Count: 1,
+				Line:  70,
+			}, {
+				Count: 1,
+				Line:  71,
+			}, {
+				Count: 1,
+				Line:  72,
+			}, {
+				Count: 1,
+				Line:  73,
+			}},
+		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
@@ -175,6 +294,13 @@ func init() {
 	// b1 ($L__BB1_2), PTX line 85; ret
 	swap2Func.Blocks[1] = runtime.Block{
 		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/vector_types.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  86,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/vector_types.ptx:86",
@@ -189,6 +315,40 @@ func init() {
 			swap2Run(w, 2, m, -1, 0)
 		}},
 		PTXInstrs: 10,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/ptx/vector_types.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  75,
+			}, {
+				Count: 1,
+				Line:  76,
+			}, {
+				Count: 1,
+				Line:  77,
+			}, {
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}, {
+				Count: 1,
+				Line:  83,
+			}, {
+				Count: 1,
+				Line:  84,
+			}},
+		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/ptx/vector_types.ptx:85",
@@ -235,6 +395,15 @@ func scale4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 			// b0, PTX lines 25-30; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 25: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/vector_types.ptx:25")
 				// PTX line 26: mov.u32, warp-uniform
@@ -317,14 +486,50 @@ func scale4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				r26 := w.Reg(26)
 				r27 := w.Reg(27)
 				k0 := uint64(0x10)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 33: ld.param.f32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/vector_types.ptx:33")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 34: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/vector_types.ptx:34")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 35: ld.param.u64
 				u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/vector_types.ptx:35")
 				// PTX line 36: cvta.to.global.u64, warp-uniform
 				u4 := uint64(u3)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 37: ld.param.u64
 				u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/vector_types.ptx:37")
 				// PTX line 38: cvta.to.global.u64, warp-uniform
@@ -354,6 +559,15 @@ func scale4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						}
 					}
 				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 16,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemGlobal,
+					}, m)
+				}
 				// PTX line 42: ld.global.v4.f32
 				w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r14, r15, r16, r17}, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/vector_types.ptx:42")
 				// PTX lines 43: lane-local, one loop over the lanes
@@ -372,6 +586,15 @@ func scale4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r18[l] = v10
 						}
 					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 16,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemGlobal,
+					}, m)
 				}
 				// PTX line 44: ld.global.v4.f32
 				w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r19, r20, r21, r22}, r18, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/vector_types.ptx:44")
@@ -456,6 +679,15 @@ func scale4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						}
 					}
 				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 16,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemGlobal,
+					}, m)
+				}
 				// PTX line 50: st.global.v4.f32
 				w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r23, r24, r25, r26}, r27, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/vector_types.ptx:50")
 			}
@@ -483,6 +715,15 @@ func swap2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 			// b0, PTX lines 67-72; divergent, reconverges at block 1 (b1 ($L__BB1_2))
 			{
 				r4 := w.Reg(4)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 4,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 67: ld.param.u32
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/vector_types.ptx:67")
 				// PTX line 68: mov.u32, warp-uniform
@@ -555,8 +796,26 @@ func swap2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				r13 := w.Reg(13)
 				r14 := w.Reg(14)
 				k0 := uint64(0x8)
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 75: ld.param.u64
 				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/vector_types.ptx:75")
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemParam,
+					}, m)
+				}
 				// PTX line 76: ld.param.u64
 				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/vector_types.ptx:76")
 				// PTX line 77: cvta.to.global.u64, warp-uniform
@@ -586,6 +845,15 @@ func swap2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 						}
 					}
 				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemLoad,
+						Space: runtime.MemGlobal,
+					}, m)
+				}
 				// PTX line 81: ld.global.v2.u32
 				w.LoadVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r11, r12}, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/ptx/vector_types.ptx:81")
 				// PTX lines 82, 83: lane-local, one loop over the lanes
@@ -610,6 +878,15 @@ func swap2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							r14[l] = v8
 						}
 					}
+				}
+				if budget == 0 {
+					w.CountMem(&runtime.MemOp{
+						Base:  -1,
+						Bytes: 8,
+						Guard: -1,
+						Kind:  runtime.MemStore,
+						Space: runtime.MemGlobal,
+					}, m)
 				}
 				// PTX line 84: st.global.v2.u32
 				w.StoreVector(runtime.SpaceGlobal, []*[runtime.WarpSize]uint64{r12, r13}, r14, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/vector_types.ptx:84")
