@@ -66,6 +66,8 @@ type segment struct {
 	// module's count.
 	winIndex map[string]int
 	nwin     *int
+	// counts are the statistics of its unguarded accesses, counted before it (profile.go).
+	counts []jen.Code
 }
 
 type laneStore struct {

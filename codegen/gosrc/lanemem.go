@@ -197,7 +197,7 @@ func (c ctx) store(in *ssa.Instr) []jen.Code {
 // memPre declares what the loop's inline accesses use: the shared memory and its bounds,
 // the global windows, the fault record.
 func (s *segment) memPre() []jen.Code {
-	var pre []jen.Code
+	pre := s.counts
 	if len(s.shared) > 0 {
 		pre = append(pre, jen.Id("sh").Op(":=").Id("w").Dot("SharedMem").Call())
 		for _, n := range sortedKeys(s.shared) {

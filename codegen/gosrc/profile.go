@@ -83,9 +83,15 @@ func (e *blockEmit) countWarp(in *ssa.Instr) jen.Code {
 }
 
 // countLane counts lane l's access at address a of a memory instruction inside a lane loop
-// (its guard already holds), in launches that collect statistics.
+// (its guard already holds), in launches that collect statistics. An unguarded access whose
+// space is known is counted for the warp before the loop instead, which keeps the loop free
+// of the call.
 func (e *blockEmit) countLane(in *ssa.Instr, a string) jen.Code {
 	op, _ := e.f.memOp(in)
+	if in.Guard == nil && op.Space != runtime.MemGeneric {
+		e.seg.counts = append(e.seg.counts, e.countWarp(in))
+		return jen.Null()
+	}
 	return jen.If(jen.Id("budget").Op("==").Lit(0)).Block(jen.Id("w").Dot("CountAccess").Call(
 		jen.Qual(rtPath, memKindName[op.Kind]), jen.Qual(rtPath, memSpaceName[op.Space]), jen.Lit(op.Generic), jen.Id(a), jen.Lit(op.Bytes)))
 }

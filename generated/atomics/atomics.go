@@ -1318,6 +1318,15 @@ func histogramRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				u5 := uint64(u2)
 				// PTX lines 36, 37, 38, 39, 40, 41: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v8aw := w.Window(0)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -1328,9 +1337,6 @@ func histogramRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v7 := uint64(uint64(u4) + uint64(v6))
 							// 38: ld.global.u32
 							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v8a, 4)
-							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)
@@ -1359,9 +1365,6 @@ func histogramRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v7 := uint64(uint64(u4) + uint64(v6))
 							// 38: ld.global.u32
 							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v8a, 4)
-							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)
@@ -1558,6 +1561,15 @@ func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				runtime.Broadcast(r12, m, u8)
 				// PTX lines 78, 79, 80, 81: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v12aw := w.Window(1)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -1571,9 +1583,6 @@ func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v11 := uint64(uint64(u6) + uint64(v9))
 							// 81: ld.global.u32
 							v12a := uint64(v11) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v12a, 4)
-							}
 							var v12 uint64
 							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 								v12 = runtime.Load32(v12aw.Mem, v12ao)
@@ -1599,9 +1608,6 @@ func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v11 := uint64(uint64(u6) + uint64(v9))
 							// 81: ld.global.u32
 							v12a := uint64(v11) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v12a, 4)
-							}
 							var v12 uint64
 							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 								v12 = runtime.Load32(v12aw.Mem, v12ao)
@@ -1631,15 +1637,21 @@ func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r17, r12, r16, r16, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:82")
 				// PTX lines 83: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v13aw := w.Window(2)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 83: ld.global.f32
 							v13a := uint64(r14[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v13a, 4)
-							}
 							var v13 uint64
 							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 								v13 = runtime.Load32(v13aw.Mem, v13ao)
@@ -1658,9 +1670,6 @@ func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 83: ld.global.f32
 							v13a := uint64(r14[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v13a, 4)
-							}
 							var v13 uint64
 							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 								v13 = runtime.Load32(v13aw.Mem, v13ao)
@@ -1850,6 +1859,24 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				u8 := uint64(u1)
 				// PTX lines 119, 120, 121, 122, 123, 124, 125: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v11aw := w.Window(3)
 					v15aw := w.Window(4)
 					var flt runtime.LaneFault
@@ -1862,9 +1889,6 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r14[l] = v10
 							// 121: ld.global.u32
 							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 4)
-							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 								v11 = runtime.Load32(v11aw.Mem, v11ao)
@@ -1886,9 +1910,6 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r18[l] = v14
 							// 125: ld.global.u32
 							v15a := uint64(v14) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v15a, 4)
-							}
 							var v15 uint64
 							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 								v15 = runtime.Load32(v15aw.Mem, v15ao)
@@ -1912,9 +1933,6 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r14[l] = v10
 							// 121: ld.global.u32
 							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 4)
-							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 								v11 = runtime.Load32(v11aw.Mem, v11ao)
@@ -1936,9 +1954,6 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r18[l] = v14
 							// 125: ld.global.u32
 							v15a := uint64(v14) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v15a, 4)
-							}
 							var v15 uint64
 							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 								v15 = runtime.Load32(v15aw.Mem, v15ao)
@@ -1968,6 +1983,24 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				w.AtomLanes(runtime.SpaceGlobal, atomMaxS32, r20, r17, r19, r19, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:126")
 				// PTX lines 127, 128, 129, 130: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v16aw := w.Window(5)
 					v19aw := w.Window(6)
 					var flt runtime.LaneFault
@@ -1975,9 +2008,6 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 127: ld.global.u32
 							v16a := uint64(r14[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v16a, 4)
-							}
 							var v16 uint64
 							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 								v16 = runtime.Load32(v16aw.Mem, v16ao)
@@ -1996,9 +2026,6 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r23[l] = v18
 							// 130: ld.global.u32
 							v19a := uint64(r18[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v19a, 4)
-							}
 							var v19 uint64
 							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 								v19 = runtime.Load32(v19aw.Mem, v19ao)
@@ -2017,9 +2044,6 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 127: ld.global.u32
 							v16a := uint64(r14[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v16a, 4)
-							}
 							var v16 uint64
 							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 								v16 = runtime.Load32(v16aw.Mem, v16ao)
@@ -2038,9 +2062,6 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r23[l] = v18
 							// 130: ld.global.u32
 							v19a := uint64(r18[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v19a, 4)
-							}
 							var v19 uint64
 							if v19ao := v19a - v19aw.Base; v19ao < v19aw.End && v19a&3 == 0 {
 								v19 = runtime.Load32(v19aw.Mem, v19ao)
@@ -2173,6 +2194,15 @@ func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				// PTX lines 167, 168, 169, 170, 171, 172: lane-local, one loop over the lanes
 				{
 					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v2aw := w.Window(7)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -2181,9 +2211,6 @@ func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 							v1 := uint64(uint64(int32(r10[l])))
 							// 168: ld.global.s32
 							v2a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -2222,9 +2249,6 @@ func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 							v1 := uint64(uint64(int32(r10[l])))
 							// 168: ld.global.s32
 							v2a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -2372,15 +2396,21 @@ func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				runtime.Broadcast(r9, m, u5)
 				// PTX lines 162, 163, 164: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v6aw := w.Window(8)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 162: ld.global.u32
 							v6a := uint64(u5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 4)
-							}
 							var v6 uint64
 							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 								v6 = runtime.Load32(v6aw.Mem, v6ao)
@@ -2404,9 +2434,6 @@ func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 							l := bits.TrailingZeros32(mm) & 31
 							// 162: ld.global.u32
 							v6a := uint64(u5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 4)
-							}
 							var v6 uint64
 							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 								v6 = runtime.Load32(v6aw.Mem, v6ao)
@@ -2552,6 +2579,15 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				// PTX lines 204, 205, 206, 207: lane-local, one loop over the lanes
 				{
 					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v5aw := w.Window(9)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -2562,9 +2598,6 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v4 := uint64(uint64(u2) + uint64(v3))
 							// 206: ld.global.u32
 							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v5a, 4)
-							}
 							var v5 uint64
 							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 								v5 = runtime.Load32(v5aw.Mem, v5ao)
@@ -2595,9 +2628,6 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v4 := uint64(uint64(u2) + uint64(v3))
 							// 206: ld.global.u32
 							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v5a, 4)
-							}
 							var v5 uint64
 							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 								v5 = runtime.Load32(v5aw.Mem, v5ao)
@@ -2683,6 +2713,15 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r14, r12, r17, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:214")
 				// PTX lines 215, 216, 217: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s7w := w.Window(10)
 					if m == 0xffffffff {
 						for l := range 32 {
@@ -2692,9 +2731,6 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v6 := uint64(uint64(u4) + uint64(v5))
 							// 217: st.global.u32
 							s7 := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s7, 4)
-							}
 							s7v := uint64(r9[l])
 							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 								runtime.Store32(s7w.Mem, s7o, s7v)
@@ -2711,9 +2747,6 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v6 := uint64(uint64(u4) + uint64(v5))
 							// 217: st.global.u32
 							s7 := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s7, 4)
-							}
 							s7v := uint64(r9[l])
 							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 								runtime.Store32(s7w.Mem, s7o, s7v)
@@ -2895,14 +2928,20 @@ func exchangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				w.AtomLanes(runtime.SpaceGlobal, atomExch32, r12, r8, r11, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/ptx/atomics.ptx:249")
 				// PTX lines 250: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s8w := w.Window(11)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 250: st.global.u32
 							s8 := uint64(r10[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s8, 4)
-							}
 							s8v := uint64(r12[l])
 							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 								runtime.Store32(s8w.Mem, s8o, s8v)
@@ -2915,9 +2954,6 @@ func exchangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 250: st.global.u32
 							s8 := uint64(r10[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s8, 4)
-							}
 							s8v := uint64(r12[l])
 							if s8o := s8 - s8w.Base; s8o < s8w.End && s8&3 == 0 {
 								runtime.Store32(s8w.Mem, s8o, s8v)

@@ -978,6 +978,15 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 				u6 := uint64(uint64(w.CTAID().X))
 				// PTX lines 38, 39, 40, 41, 42: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v10aw := w.Window(0)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -991,9 +1000,6 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 							v9 := uint64(uint64(u3) + uint64(v8))
 							// 41: ld.global.u32
 							v10a := uint64(v9) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v10a, 4)
-							}
 							var v10 uint64
 							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 								v10 = runtime.Load32(v10aw.Mem, v10ao)
@@ -1022,9 +1028,6 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 							v9 := uint64(uint64(u3) + uint64(v8))
 							// 41: ld.global.u32
 							v10a := uint64(v9) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v10a, 4)
-							}
 							var v10 uint64
 							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 								v10 = runtime.Load32(v10aw.Mem, v10ao)
@@ -1049,6 +1052,15 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 				runtime.Broadcast(r13, m, u12)
 				// PTX lines 44, 45: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
@@ -1057,9 +1069,6 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 							v13 := uint64(uint64(u12) + uint64(r12[l]))
 							// 45: st.shared.u32
 							s14 := uint64(v13) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s14, 4)
-							}
 							s14v := uint64(r11[l])
 							if s14 < shEnd4 && s14&3 == 0 {
 								runtime.Store32(sh, s14, s14v)
@@ -1074,9 +1083,6 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 							v13 := uint64(uint64(u12) + uint64(r12[l]))
 							// 45: st.shared.u32
 							s14 := uint64(v13) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s14, 4)
-							}
 							s14v := uint64(r11[l])
 							if s14 < shEnd4 && s14&3 == 0 {
 								runtime.Store32(sh, s14, s14v)
@@ -1105,6 +1111,24 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 				k1 := uint64(0x4)
 				// PTX lines 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					var flt runtime.LaneFault
@@ -1120,9 +1144,6 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 							v4 := uint64(uint64(r13[l]) + uint64(v3))
 							// 51: ld.shared.u32
 							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v5a, 4)
-							}
 							var v5 uint64
 							if v5a < shEnd4 && v5a&3 == 0 {
 								v5 = runtime.Load32(sh, v5a)
@@ -1144,9 +1165,6 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 							v9 := uint64(uint64(r13[l]) + uint64(v8))
 							// 56: ld.shared.u32
 							v10a := uint64(v9) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v10a, 4)
-							}
 							var v10 uint64
 							if v10a < shEnd4 && v10a&3 == 0 {
 								v10 = runtime.Load32(sh, v10a)
@@ -1178,9 +1196,6 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 							v4 := uint64(uint64(r13[l]) + uint64(v3))
 							// 51: ld.shared.u32
 							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v5a, 4)
-							}
 							var v5 uint64
 							if v5a < shEnd4 && v5a&3 == 0 {
 								v5 = runtime.Load32(sh, v5a)
@@ -1202,9 +1217,6 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 							v9 := uint64(uint64(r13[l]) + uint64(v8))
 							// 56: ld.shared.u32
 							v10a := uint64(v9) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v10a, 4)
-							}
 							var v10 uint64
 							if v10a < shEnd4 && v10a&3 == 0 {
 								v10 = runtime.Load32(sh, v10a)
@@ -1228,14 +1240,20 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 				}
 				// PTX lines 59: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s13w := w.Window(1)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 59: st.global.u32
 							s13 := uint64(r26[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s13, 4)
-							}
 							s13v := uint64(r25[l])
 							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 								runtime.Store32(s13w.Mem, s13o, s13v)
@@ -1248,9 +1266,6 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 							l := bits.TrailingZeros32(mm) & 31
 							// 59: st.global.u32
 							s13 := uint64(r26[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s13, 4)
-							}
 							s13v := uint64(r25[l])
 							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 								runtime.Store32(s13w.Mem, s13o, s13v)
@@ -1394,6 +1409,15 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 				u6 := uint64(uint64(w.CTAID().X))
 				// PTX lines 89, 90, 91, 92, 93: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v10aw := w.Window(2)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -1408,9 +1432,6 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 							r11[l] = v9
 							// 92: ld.global.u32
 							v10a := uint64(v9) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v10a, 4)
-							}
 							var v10 uint64
 							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 								v10 = runtime.Load32(v10aw.Mem, v10ao)
@@ -1440,9 +1461,6 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 							r11[l] = v9
 							// 92: ld.global.u32
 							v10a := uint64(v9) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v10a, 4)
-							}
 							var v10 uint64
 							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 								v10 = runtime.Load32(v10aw.Mem, v10ao)
@@ -1467,6 +1485,15 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 				runtime.Broadcast(r14, m, u12)
 				// PTX lines 95, 96: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
@@ -1476,9 +1503,6 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 							r15[l] = v13
 							// 96: st.shared.u32
 							s14 := uint64(v13) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s14, 4)
-							}
 							s14v := uint64(r12[l])
 							if s14 < shEnd4 && s14&3 == 0 {
 								runtime.Store32(sh, s14, s14v)
@@ -1494,9 +1518,6 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 							r15[l] = v13
 							// 96: st.shared.u32
 							s14 := uint64(v13) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s14, 4)
-							}
 							s14v := uint64(r12[l])
 							if s14 < shEnd4 && s14&3 == 0 {
 								runtime.Store32(sh, s14, s14v)
@@ -1524,6 +1545,15 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 				// PTX lines 98, 99, 100, 101, 102, 103: lane-local, one loop over the lanes
 				{
 					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					var flt runtime.LaneFault
@@ -1550,9 +1580,6 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 							v5 := uint64(uint64(r14[l]) + uint64(v4))
 							// 103: ld.shared.u32
 							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v6a, 4)
-							}
 							var v6 uint64
 							if v6a < shEnd4 && v6a&3 == 0 {
 								v6 = runtime.Load32(sh, v6a)
@@ -1590,9 +1617,6 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 							v5 := uint64(uint64(r14[l]) + uint64(v4))
 							// 103: ld.shared.u32
 							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v6a, 4)
-							}
 							var v6 uint64
 							if v6a < shEnd4 && v6a&3 == 0 {
 								v6 = runtime.Load32(sh, v6a)
@@ -1623,6 +1647,15 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 				k0 := uint64(0x3)
 				// PTX lines 105, 106: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
@@ -1631,9 +1664,6 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 							v1 := uint64(uint32(r20[l]) * uint32(k0))
 							// 106: st.shared.u32
 							s2 := uint64(r15[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s2, 4)
-							}
 							s2v := uint64(v1)
 							if s2 < shEnd4 && s2&3 == 0 {
 								runtime.Store32(sh, s2, s2v)
@@ -1648,9 +1678,6 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 							v1 := uint64(uint32(r20[l]) * uint32(k0))
 							// 106: st.shared.u32
 							s2 := uint64(r15[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s2, 4)
-							}
 							s2v := uint64(v1)
 							if s2 < shEnd4 && s2&3 == 0 {
 								runtime.Store32(sh, s2, s2v)
@@ -1676,6 +1703,24 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 				r25 := w.Reg(25)
 				// PTX lines 108, 109, 110, 111: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					v2aw := w.Window(3)
@@ -1684,9 +1729,6 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 						for l := range 32 {
 							// 108: ld.shared.u32
 							v1a := uint64(r15[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -1700,9 +1742,6 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 							}
 							// 109: ld.global.u32
 							v2a := uint64(r11[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -1726,9 +1765,6 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 							l := bits.TrailingZeros32(mm) & 31
 							// 108: ld.shared.u32
 							v1a := uint64(r15[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -1742,9 +1778,6 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 							}
 							// 109: ld.global.u32
 							v2a := uint64(r11[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2ao := v2a - v2aw.Base; v2ao < v2aw.End && v2a&3 == 0 {
 								v2 = runtime.Load32(v2aw.Mem, v2ao)
@@ -1768,14 +1801,20 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 				}
 				// PTX lines 112: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s5w := w.Window(4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 112: st.global.u32
 							s5 := uint64(r25[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s5, 4)
-							}
 							s5v := uint64(r24[l])
 							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 								runtime.Store32(s5w.Mem, s5o, s5v)
@@ -1788,9 +1827,6 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 							l := bits.TrailingZeros32(mm) & 31
 							// 112: st.global.u32
 							s5 := uint64(r25[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s5, 4)
-							}
 							s5v := uint64(r24[l])
 							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 								runtime.Store32(s5w.Mem, s5o, s5v)
@@ -2093,6 +2129,15 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				k0 := uint64(0x4)
 				// PTX lines 166, 167, 168, 169: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s4w := w.Window(5)
 					if m == 0xffffffff {
 						for l := range 32 {
@@ -2104,9 +2149,6 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v3 := uint64(uint64(r3[l]) + uint64(v2))
 							// 169: st.global.u32
 							s4 := uint64(v3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s4, 4)
-							}
 							s4v := uint64(r8[l])
 							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 								runtime.Store32(s4w.Mem, s4o, s4v)
@@ -2125,9 +2167,6 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v3 := uint64(uint64(r3[l]) + uint64(v2))
 							// 169: st.global.u32
 							s4 := uint64(v3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s4, 4)
-							}
 							s4v := uint64(r8[l])
 							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 								runtime.Store32(s4w.Mem, s4o, s4v)

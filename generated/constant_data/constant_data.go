@@ -555,6 +555,15 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				u4 := uint64(u1)
 				// PTX lines 38, 39, 40: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v7aw := w.Window(0)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -566,9 +575,6 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v6 := uint64(uint64(u3) + uint64(v5))
 							// 40: ld.global.f32
 							v7a := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v7a, 4)
-							}
 							var v7 uint64
 							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 								v7 = runtime.Load32(v7aw.Mem, v7ao)
@@ -592,9 +598,6 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v6 := uint64(uint64(u3) + uint64(v5))
 							// 40: ld.global.f32
 							v7a := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v7a, 4)
-							}
 							var v7 uint64
 							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 								v7 = runtime.Load32(v7aw.Mem, v7ao)
@@ -863,6 +866,15 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				u21 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(0)+0x0, 4, m, "testdata/ptx/constant_data.ptx:54")
 				// PTX lines 55, 56, 57: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s24w := w.Window(1)
 					if m == 0xffffffff {
 						for l := range 32 {
@@ -877,9 +889,6 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v23 := uint64(uint64(u4) + uint64(r9[l]))
 							// 57: st.global.f32
 							s24 := uint64(v23) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s24, 4)
-							}
 							s24v := uint64(v22)
 							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 								runtime.Store32(s24w.Mem, s24o, s24v)
@@ -901,9 +910,6 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v23 := uint64(uint64(u4) + uint64(r9[l]))
 							// 57: st.global.f32
 							s24 := uint64(v23) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s24, 4)
-							}
 							s24v := uint64(v22)
 							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 								runtime.Store32(s24w.Mem, s24o, s24v)
@@ -1046,6 +1052,15 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				u4 := uint64(u1)
 				// PTX lines 87, 88, 89, 90, 91: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v7aw := w.Window(2)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -1057,9 +1072,6 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v6 := uint64(uint64(u3) + uint64(v5))
 							// 89: ld.global.u32
 							v7a := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v7a, 4)
-							}
 							var v7 uint64
 							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 								v7 = runtime.Load32(v7aw.Mem, v7ao)
@@ -1087,9 +1099,6 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v6 := uint64(uint64(u3) + uint64(v5))
 							// 89: ld.global.u32
 							v7a := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v7a, 4)
-							}
 							var v7 uint64
 							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 								v7 = runtime.Load32(v7aw.Mem, v7ao)
@@ -1114,6 +1123,15 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				u10 := uint64((w.GlobalVar(1) + k2))
 				// PTX lines 93, 94: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemConst,
+						}, m)
+					}
 					v12aw := w.Window(3)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -1122,9 +1140,6 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v11 := uint64(uint64(u10) + uint64(r13[l]))
 							// 94: ld.const.u32
 							v12a := uint64(v11) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemConst, false, v12a, 4)
-							}
 							var v12 uint64
 							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 								v12 = runtime.Load32(v12aw.Mem, v12ao)
@@ -1145,9 +1160,6 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v11 := uint64(uint64(u10) + uint64(r13[l]))
 							// 94: ld.const.u32
 							v12a := uint64(v11) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemConst, false, v12a, 4)
-							}
 							var v12 uint64
 							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 								v12 = runtime.Load32(v12aw.Mem, v12ao)
@@ -1188,6 +1200,15 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				u14 := w.LoadUniform(runtime.SpaceGlobal, w.GlobalVar(2)+0x0, 4, m, "testdata/ptx/constant_data.ptx:96")
 				// PTX lines 97, 98, 99, 100, 101, 102: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s20w := w.Window(4)
 					if m == 0xffffffff {
 						for l := range 32 {
@@ -1203,9 +1224,6 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v19 := uint64(uint64(u4) + uint64(r9[l]))
 							// 102: st.global.u32
 							s20 := uint64(v19) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s20, 4)
-							}
 							s20v := uint64(v18)
 							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 								runtime.Store32(s20w.Mem, s20o, s20v)
@@ -1228,9 +1246,6 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v19 := uint64(uint64(u4) + uint64(r9[l]))
 							// 102: st.global.u32
 							s20 := uint64(v19) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s20, 4)
-							}
 							s20v := uint64(v18)
 							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 								runtime.Store32(s20w.Mem, s20o, s20v)

@@ -733,6 +733,15 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				u4 := uint64(u1)
 				// PTX lines 35, 36, 37, 38, 39, 40, 41: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v7aw := w.Window(0)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -743,9 +752,6 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							v6 := uint64(uint64(u3) + uint64(v5))
 							// 37: ld.global.f32
 							v7a := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v7a, 4)
-							}
 							var v7 uint64
 							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 								v7 = runtime.Load32(v7aw.Mem, v7ao)
@@ -778,9 +784,6 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							v6 := uint64(uint64(u3) + uint64(v5))
 							// 37: ld.global.f32
 							v7a := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v7a, 4)
-							}
 							var v7 uint64
 							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 								v7 = runtime.Load32(v7aw.Mem, v7ao)
@@ -809,14 +812,20 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 42, 43: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s12w := w.Window(1)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 42: st.global.u32
 							s12 := uint64(r14[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s12, 4)
-							}
 							s12v := uint64(r15[l])
 							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 								runtime.Store32(s12w.Mem, s12o, s12v)
@@ -832,9 +841,6 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 42: st.global.u32
 							s12 := uint64(r14[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s12, 4)
-							}
 							s12v := uint64(r15[l])
 							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 								runtime.Store32(s12w.Mem, s12o, s12v)
@@ -849,14 +855,20 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 44, 45: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s14w := w.Window(2)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 44: st.global.u32
 							s14 := uint64(r14[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s14, 4)
-							}
 							s14v := uint64(r16[l])
 							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 								runtime.Store32(s14w.Mem, s14o, s14v)
@@ -872,9 +884,6 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 44: st.global.u32
 							s14 := uint64(r14[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s14, 4)
-							}
 							s14v := uint64(r16[l])
 							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 								runtime.Store32(s14w.Mem, s14o, s14v)
@@ -889,14 +898,20 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 46, 47, 48: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s16w := w.Window(3)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 46: st.global.u32
 							s16 := uint64(r14[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s16, 4)
-							}
 							s16v := uint64(r17[l])
 							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 								runtime.Store32(s16w.Mem, s16o, s16v)
@@ -914,9 +929,6 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 46: st.global.u32
 							s16 := uint64(r14[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s16, 4)
-							}
 							s16v := uint64(r17[l])
 							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 								runtime.Store32(s16w.Mem, s16o, s16v)
@@ -933,14 +945,20 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 49, 50, 51: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s19w := w.Window(4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 49: st.global.u32
 							s19 := uint64(r14[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s19, 4)
-							}
 							s19v := uint64(r19[l])
 							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 								runtime.Store32(s19w.Mem, s19o, s19v)
@@ -958,9 +976,6 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 49: st.global.u32
 							s19 := uint64(r14[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s19, 4)
-							}
 							s19v := uint64(r19[l])
 							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 								runtime.Store32(s19w.Mem, s19o, s19v)
@@ -977,14 +992,20 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 52: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s22w := w.Window(5)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 52: st.global.u32
 							s22 := uint64(r14[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s22, 4)
-							}
 							s22v := uint64(r21[l])
 							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 								runtime.Store32(s22w.Mem, s22o, s22v)
@@ -997,9 +1018,6 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 52: st.global.u32
 							s22 := uint64(r14[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s22, 4)
-							}
 							s22v := uint64(r21[l])
 							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 								runtime.Store32(s22w.Mem, s22o, s22v)
@@ -1147,6 +1165,15 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				u4 := uint64(u1)
 				// PTX lines 82, 83, 84, 85, 86, 87, 88, 89: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v7aw := w.Window(6)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -1157,9 +1184,6 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v6 := uint64(uint64(u3) + uint64(v5))
 							// 84: ld.global.u64
 							v7a := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v7a, 8)
-							}
 							var v7 uint64
 							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 								v7 = runtime.Load64(v7aw.Mem, v7ao)
@@ -1195,9 +1219,6 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v6 := uint64(uint64(u3) + uint64(v5))
 							// 84: ld.global.u64
 							v7a := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v7a, 8)
-							}
 							var v7 uint64
 							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 								v7 = runtime.Load64(v7aw.Mem, v7ao)
@@ -1229,14 +1250,20 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				}
 				// PTX lines 90, 91: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s13w := w.Window(7)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 90: st.global.f32
 							s13 := uint64(r14[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s13, 4)
-							}
 							s13v := uint64(r16[l])
 							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 								runtime.Store32(s13w.Mem, s13o, s13v)
@@ -1252,9 +1279,6 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 90: st.global.f32
 							s13 := uint64(r14[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s13, 4)
-							}
 							s13v := uint64(r16[l])
 							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 								runtime.Store32(s13w.Mem, s13o, s13v)
@@ -1269,14 +1293,20 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				}
 				// PTX lines 92, 93: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s15w := w.Window(8)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 92: st.global.f32
 							s15 := uint64(r14[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s15, 4)
-							}
 							s15v := uint64(r17[l])
 							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 								runtime.Store32(s15w.Mem, s15o, s15v)
@@ -1292,9 +1322,6 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 92: st.global.f32
 							s15 := uint64(r14[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s15, 4)
-							}
 							s15v := uint64(r17[l])
 							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 								runtime.Store32(s15w.Mem, s15o, s15v)
@@ -1309,14 +1336,20 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				}
 				// PTX lines 94, 95: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s17w := w.Window(9)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 94: st.global.f32
 							s17 := uint64(r14[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s17, 4)
-							}
 							s17v := uint64(r18[l])
 							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 								runtime.Store32(s17w.Mem, s17o, s17v)
@@ -1332,9 +1365,6 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 94: st.global.f32
 							s17 := uint64(r14[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s17, 4)
-							}
 							s17v := uint64(r18[l])
 							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 								runtime.Store32(s17w.Mem, s17o, s17v)
@@ -1349,14 +1379,20 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				}
 				// PTX lines 96, 98: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s19w := w.Window(10)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 96: st.global.f32
 							s19 := uint64(r14[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s19, 4)
-							}
 							s19v := uint64(r19[l])
 							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 								runtime.Store32(s19w.Mem, s19o, s19v)
@@ -1372,9 +1408,6 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 96: st.global.f32
 							s19 := uint64(r14[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s19, 4)
-							}
 							s19v := uint64(r19[l])
 							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 								runtime.Store32(s19w.Mem, s19o, s19v)
@@ -1389,14 +1422,20 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				}
 				// PTX lines 100: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s21w := w.Window(11)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 100: st.global.f32
 							s21 := uint64(r14[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 4)
-							}
 							s21v := uint64(r20[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 								runtime.Store32(s21w.Mem, s21o, s21v)
@@ -1409,9 +1448,6 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 100: st.global.f32
 							s21 := uint64(r14[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 4)
-							}
 							s21v := uint64(r20[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 								runtime.Store32(s21w.Mem, s21o, s21v)
@@ -1556,6 +1592,15 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				u4 := uint64(u1)
 				// PTX lines 132, 133, 134, 135, 136, 137, 138, 139: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v7aw := w.Window(12)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -1566,9 +1611,6 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							v6 := uint64(uint64(u3) + uint64(v5))
 							// 134: ld.global.f64
 							v7a := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v7a, 8)
-							}
 							var v7 uint64
 							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 								v7 = runtime.Load64(v7aw.Mem, v7ao)
@@ -1603,9 +1645,6 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							v6 := uint64(uint64(u3) + uint64(v5))
 							// 134: ld.global.f64
 							v7a := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v7a, 8)
-							}
 							var v7 uint64
 							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&7 == 0 {
 								v7 = runtime.Load64(v7aw.Mem, v7ao)
@@ -1636,14 +1675,20 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				}
 				// PTX lines 140, 141, 142: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s13w := w.Window(13)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 140: st.global.f64
 							s13 := uint64(r14[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s13, 8)
-							}
 							s13v := uint64(r16[l])
 							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 								runtime.Store64(s13w.Mem, s13o, s13v)
@@ -1661,9 +1706,6 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							l := bits.TrailingZeros32(mm) & 31
 							// 140: st.global.f64
 							s13 := uint64(r14[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s13, 8)
-							}
 							s13v := uint64(r16[l])
 							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&7 == 0 {
 								runtime.Store64(s13w.Mem, s13o, s13v)
@@ -1680,14 +1722,20 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				}
 				// PTX lines 143, 144, 145: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s16w := w.Window(14)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 143: st.global.f64
 							s16 := uint64(r14[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s16, 8)
-							}
 							s16v := uint64(r18[l])
 							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 								runtime.Store64(s16w.Mem, s16o, s16v)
@@ -1705,9 +1753,6 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							l := bits.TrailingZeros32(mm) & 31
 							// 143: st.global.f64
 							s16 := uint64(r14[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s16, 8)
-							}
 							s16v := uint64(r18[l])
 							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&7 == 0 {
 								runtime.Store64(s16w.Mem, s16o, s16v)
@@ -1724,14 +1769,20 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				}
 				// PTX lines 146, 147, 148, 149: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s19w := w.Window(15)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 146: st.global.f64
 							s19 := uint64(r14[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s19, 8)
-							}
 							s19v := uint64(r20[l])
 							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 								runtime.Store64(s19w.Mem, s19o, s19v)
@@ -1751,9 +1802,6 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							l := bits.TrailingZeros32(mm) & 31
 							// 146: st.global.f64
 							s19 := uint64(r14[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s19, 8)
-							}
 							s19v := uint64(r20[l])
 							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&7 == 0 {
 								runtime.Store64(s19w.Mem, s19o, s19v)
@@ -1772,14 +1820,20 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				}
 				// PTX lines 150: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s23w := w.Window(16)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 150: st.global.f64
 							s23 := uint64(r14[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s23, 8)
-							}
 							s23v := uint64(r23[l])
 							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
 								runtime.Store64(s23w.Mem, s23o, s23v)
@@ -1792,9 +1846,6 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							l := bits.TrailingZeros32(mm) & 31
 							// 150: st.global.f64
 							s23 := uint64(r14[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s23, 8)
-							}
 							s23v := uint64(r23[l])
 							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
 								runtime.Store64(s23w.Mem, s23o, s23v)

@@ -926,6 +926,24 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				u6 := uint64(u1)
 				// PTX lines 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v9aw := w.Window(0)
 					v12aw := w.Window(1)
 					var flt runtime.LaneFault
@@ -937,9 +955,6 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 41: ld.global.f32
 							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
-							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -958,9 +973,6 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v11 := uint64(uint64(u3) + uint64(v10))
 							// 44: ld.global.f64
 							v12a := uint64(v11) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v12a, 8)
-							}
 							var v12 uint64
 							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
 								v12 = runtime.Load64(v12aw.Mem, v12ao)
@@ -995,9 +1007,6 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 41: ld.global.f32
 							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
-							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -1016,9 +1025,6 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v11 := uint64(uint64(u3) + uint64(v10))
 							// 44: ld.global.f64
 							v12a := uint64(v11) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v12a, 8)
-							}
 							var v12 uint64
 							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&7 == 0 {
 								v12 = runtime.Load64(v12aw.Mem, v12ao)
@@ -1049,14 +1055,20 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 50, 51, 52: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s18w := w.Window(2)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 50: st.global.u64
 							s18 := uint64(r19[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s18, 8)
-							}
 							s18v := uint64(r21[l])
 							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 								runtime.Store64(s18w.Mem, s18o, s18v)
@@ -1074,9 +1086,6 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 50: st.global.u64
 							s18 := uint64(r19[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s18, 8)
-							}
 							s18v := uint64(r21[l])
 							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 								runtime.Store64(s18w.Mem, s18o, s18v)
@@ -1093,14 +1102,20 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 53, 54, 55: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s21w := w.Window(3)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 53: st.global.u64
 							s21 := uint64(r19[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 8)
-							}
 							s21v := uint64(r23[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 								runtime.Store64(s21w.Mem, s21o, s21v)
@@ -1118,9 +1133,6 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 53: st.global.u64
 							s21 := uint64(r19[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 8)
-							}
 							s21v := uint64(r23[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 								runtime.Store64(s21w.Mem, s21o, s21v)
@@ -1137,14 +1149,20 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 56, 57, 58: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s24w := w.Window(4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 56: st.global.u64
 							s24 := uint64(r19[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s24, 8)
-							}
 							s24v := uint64(r25[l])
 							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
 								runtime.Store64(s24w.Mem, s24o, s24v)
@@ -1162,9 +1180,6 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 56: st.global.u64
 							s24 := uint64(r19[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s24, 8)
-							}
 							s24v := uint64(r25[l])
 							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
 								runtime.Store64(s24w.Mem, s24o, s24v)
@@ -1181,14 +1196,20 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 59, 60, 61: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s27w := w.Window(5)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 59: st.global.u64
 							s27 := uint64(r19[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s27, 8)
-							}
 							s27v := uint64(r27[l])
 							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
 								runtime.Store64(s27w.Mem, s27o, s27v)
@@ -1206,9 +1227,6 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 59: st.global.u64
 							s27 := uint64(r19[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s27, 8)
-							}
 							s27v := uint64(r27[l])
 							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&7 == 0 {
 								runtime.Store64(s27w.Mem, s27o, s27v)
@@ -1225,14 +1243,20 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 62, 63, 64: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s30w := w.Window(6)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 62: st.global.u64
 							s30 := uint64(r19[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s30, 8)
-							}
 							s30v := uint64(r29[l])
 							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
 								runtime.Store64(s30w.Mem, s30o, s30v)
@@ -1250,9 +1274,6 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 62: st.global.u64
 							s30 := uint64(r19[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s30, 8)
-							}
 							s30v := uint64(r29[l])
 							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
 								runtime.Store64(s30w.Mem, s30o, s30v)
@@ -1269,14 +1290,20 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 65, 66, 67: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s33w := w.Window(7)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 65: st.global.u64
 							s33 := uint64(r19[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s33, 8)
-							}
 							s33v := uint64(r31[l])
 							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
 								runtime.Store64(s33w.Mem, s33o, s33v)
@@ -1294,9 +1321,6 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 65: st.global.u64
 							s33 := uint64(r19[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s33, 8)
-							}
 							s33v := uint64(r31[l])
 							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&7 == 0 {
 								runtime.Store64(s33w.Mem, s33o, s33v)
@@ -1313,14 +1337,20 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 68, 69: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s36w := w.Window(8)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 68: st.global.u64
 							s36 := uint64(r19[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s36, 8)
-							}
 							s36v := uint64(r33[l])
 							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
 								runtime.Store64(s36w.Mem, s36o, s36v)
@@ -1336,9 +1366,6 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 68: st.global.u64
 							s36 := uint64(r19[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s36, 8)
-							}
 							s36v := uint64(r33[l])
 							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
 								runtime.Store64(s36w.Mem, s36o, s36v)
@@ -1353,14 +1380,20 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 70, 71: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s38w := w.Window(9)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 70: st.global.u64
 							s38 := uint64(r19[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s38, 8)
-							}
 							s38v := uint64(r34[l])
 							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
 								runtime.Store64(s38w.Mem, s38o, s38v)
@@ -1376,9 +1409,6 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 70: st.global.u64
 							s38 := uint64(r19[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s38, 8)
-							}
 							s38v := uint64(r34[l])
 							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
 								runtime.Store64(s38w.Mem, s38o, s38v)
@@ -1393,14 +1423,20 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 72, 73: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s40w := w.Window(10)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 72: st.global.u64
 							s40 := uint64(r19[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s40, 8)
-							}
 							s40v := uint64(r35[l])
 							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
 								runtime.Store64(s40w.Mem, s40o, s40v)
@@ -1416,9 +1452,6 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 72: st.global.u64
 							s40 := uint64(r19[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s40, 8)
-							}
 							s40v := uint64(r35[l])
 							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
 								runtime.Store64(s40w.Mem, s40o, s40v)
@@ -1433,14 +1466,20 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 74, 75: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s42w := w.Window(11)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 74: st.global.u64
 							s42 := uint64(r19[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s42, 8)
-							}
 							s42v := uint64(r36[l])
 							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
 								runtime.Store64(s42w.Mem, s42o, s42v)
@@ -1456,9 +1495,6 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 74: st.global.u64
 							s42 := uint64(r19[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s42, 8)
-							}
 							s42v := uint64(r36[l])
 							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
 								runtime.Store64(s42w.Mem, s42o, s42v)
@@ -1473,14 +1509,20 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 76, 77: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s44w := w.Window(12)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 76: st.global.u64
 							s44 := uint64(r19[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s44, 8)
-							}
 							s44v := uint64(r37[l])
 							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
 								runtime.Store64(s44w.Mem, s44o, s44v)
@@ -1496,9 +1538,6 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 76: st.global.u64
 							s44 := uint64(r19[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s44, 8)
-							}
 							s44v := uint64(r37[l])
 							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
 								runtime.Store64(s44w.Mem, s44o, s44v)
@@ -1513,14 +1552,20 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 78, 79, 80: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s46w := w.Window(13)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 78: st.global.u64
 							s46 := uint64(r19[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s46, 8)
-							}
 							s46v := uint64(r38[l])
 							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
 								runtime.Store64(s46w.Mem, s46o, s46v)
@@ -1538,9 +1583,6 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 78: st.global.u64
 							s46 := uint64(r19[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s46, 8)
-							}
 							s46v := uint64(r38[l])
 							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
 								runtime.Store64(s46w.Mem, s46o, s46v)
@@ -1557,14 +1599,20 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 81, 82, 83: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s49w := w.Window(14)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 81: st.global.u64
 							s49 := uint64(r19[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s49, 8)
-							}
 							s49v := uint64(r40[l])
 							if s49o := s49 - s49w.Base; s49o < s49w.End && s49&7 == 0 {
 								runtime.Store64(s49w.Mem, s49o, s49v)
@@ -1582,9 +1630,6 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 81: st.global.u64
 							s49 := uint64(r19[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s49, 8)
-							}
 							s49v := uint64(r40[l])
 							if s49o := s49 - s49w.Base; s49o < s49w.End && s49&7 == 0 {
 								runtime.Store64(s49w.Mem, s49o, s49v)
@@ -1601,14 +1646,20 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 84, 85: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s52w := w.Window(15)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 84: st.global.u64
 							s52 := uint64(r19[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s52, 8)
-							}
 							s52v := uint64(r42[l])
 							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
 								runtime.Store64(s52w.Mem, s52o, s52v)
@@ -1624,9 +1675,6 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 84: st.global.u64
 							s52 := uint64(r19[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s52, 8)
-							}
 							s52v := uint64(r42[l])
 							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
 								runtime.Store64(s52w.Mem, s52o, s52v)
@@ -1641,14 +1689,20 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 86, 87: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s54w := w.Window(16)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 86: st.global.u64
 							s54 := uint64(r19[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s54, 8)
-							}
 							s54v := uint64(r43[l])
 							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
 								runtime.Store64(s54w.Mem, s54o, s54v)
@@ -1664,9 +1718,6 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 86: st.global.u64
 							s54 := uint64(r19[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s54, 8)
-							}
 							s54v := uint64(r43[l])
 							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
 								runtime.Store64(s54w.Mem, s54o, s54v)
@@ -1681,14 +1732,20 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 88: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s56w := w.Window(17)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 88: st.global.u64
 							s56 := uint64(r19[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s56, 8)
-							}
 							s56v := uint64(r44[l])
 							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
 								runtime.Store64(s56w.Mem, s56o, s56v)
@@ -1701,9 +1758,6 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 88: st.global.u64
 							s56 := uint64(r19[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s56, 8)
-							}
 							s56v := uint64(r44[l])
 							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
 								runtime.Store64(s56w.Mem, s56o, s56v)
@@ -1870,6 +1924,24 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				u6 := uint64(u1)
 				// PTX lines 122, 123, 124, 125, 126, 127, 128, 129, 130, 131: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v9aw := w.Window(18)
 					v11aw := w.Window(19)
 					var flt runtime.LaneFault
@@ -1881,9 +1953,6 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 124: ld.global.u64
 							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 8)
-							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 								v9 = runtime.Load64(v9aw.Mem, v9ao)
@@ -1900,9 +1969,6 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v10 := uint64(uint64(u3) + uint64(v7))
 							// 126: ld.global.f64
 							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 8)
-							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 								v11 = runtime.Load64(v11aw.Mem, v11ao)
@@ -1938,9 +2004,6 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 124: ld.global.u64
 							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 8)
-							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 								v9 = runtime.Load64(v9aw.Mem, v9ao)
@@ -1957,9 +2020,6 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v10 := uint64(uint64(u3) + uint64(v7))
 							// 126: ld.global.f64
 							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 8)
-							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 								v11 = runtime.Load64(v11aw.Mem, v11ao)
@@ -1991,14 +2051,20 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 132, 133: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s17w := w.Window(20)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 132: st.global.f32
 							s17 := uint64(r18[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s17, 4)
-							}
 							s17v := uint64(r20[l])
 							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 								runtime.Store32(s17w.Mem, s17o, s17v)
@@ -2014,9 +2080,6 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 132: st.global.f32
 							s17 := uint64(r18[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s17, 4)
-							}
 							s17v := uint64(r20[l])
 							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 								runtime.Store32(s17w.Mem, s17o, s17v)
@@ -2031,14 +2094,20 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 134, 135: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s19w := w.Window(21)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 134: st.global.f32
 							s19 := uint64(r18[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s19, 4)
-							}
 							s19v := uint64(r21[l])
 							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 								runtime.Store32(s19w.Mem, s19o, s19v)
@@ -2054,9 +2123,6 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 134: st.global.f32
 							s19 := uint64(r18[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s19, 4)
-							}
 							s19v := uint64(r21[l])
 							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 								runtime.Store32(s19w.Mem, s19o, s19v)
@@ -2071,14 +2137,20 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 136, 137: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s21w := w.Window(22)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 136: st.global.f32
 							s21 := uint64(r18[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 4)
-							}
 							s21v := uint64(r22[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 								runtime.Store32(s21w.Mem, s21o, s21v)
@@ -2094,9 +2166,6 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 136: st.global.f32
 							s21 := uint64(r18[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 4)
-							}
 							s21v := uint64(r22[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 								runtime.Store32(s21w.Mem, s21o, s21v)
@@ -2111,14 +2180,20 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 138, 139: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s23w := w.Window(23)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 138: st.global.f32
 							s23 := uint64(r18[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s23, 4)
-							}
 							s23v := uint64(r23[l])
 							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 								runtime.Store32(s23w.Mem, s23o, s23v)
@@ -2134,9 +2209,6 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 138: st.global.f32
 							s23 := uint64(r18[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s23, 4)
-							}
 							s23v := uint64(r23[l])
 							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 								runtime.Store32(s23w.Mem, s23o, s23v)
@@ -2151,14 +2223,20 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 140, 141: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s25w := w.Window(24)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 140: st.global.f32
 							s25 := uint64(r18[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s25, 4)
-							}
 							s25v := uint64(r24[l])
 							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 								runtime.Store32(s25w.Mem, s25o, s25v)
@@ -2174,9 +2252,6 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 140: st.global.f32
 							s25 := uint64(r18[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s25, 4)
-							}
 							s25v := uint64(r24[l])
 							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 								runtime.Store32(s25w.Mem, s25o, s25v)
@@ -2191,14 +2266,20 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 142, 143: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s27w := w.Window(25)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 142: st.global.f32
 							s27 := uint64(r18[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s27, 4)
-							}
 							s27v := uint64(r25[l])
 							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 								runtime.Store32(s27w.Mem, s27o, s27v)
@@ -2214,9 +2295,6 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 142: st.global.f32
 							s27 := uint64(r18[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s27, 4)
-							}
 							s27v := uint64(r25[l])
 							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 								runtime.Store32(s27w.Mem, s27o, s27v)
@@ -2231,14 +2309,20 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 144, 145: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s29w := w.Window(26)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 144: st.global.f32
 							s29 := uint64(r18[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s29, 4)
-							}
 							s29v := uint64(r26[l])
 							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 								runtime.Store32(s29w.Mem, s29o, s29v)
@@ -2254,9 +2338,6 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 144: st.global.f32
 							s29 := uint64(r18[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s29, 4)
-							}
 							s29v := uint64(r26[l])
 							if s29o := s29 - s29w.Base; s29o < s29w.End && s29&3 == 0 {
 								runtime.Store32(s29w.Mem, s29o, s29v)
@@ -2271,14 +2352,20 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 146, 147, 148: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s31w := w.Window(27)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 146: st.global.f32
 							s31 := uint64(r18[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s31, 4)
-							}
 							s31v := uint64(r27[l])
 							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 								runtime.Store32(s31w.Mem, s31o, s31v)
@@ -2296,9 +2383,6 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 146: st.global.f32
 							s31 := uint64(r18[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s31, 4)
-							}
 							s31v := uint64(r27[l])
 							if s31o := s31 - s31w.Base; s31o < s31w.End && s31&3 == 0 {
 								runtime.Store32(s31w.Mem, s31o, s31v)
@@ -2315,14 +2399,20 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 149, 150, 151, 152: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s34w := w.Window(28)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 149: st.global.f32
 							s34 := uint64(r18[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s34, 4)
-							}
 							s34v := uint64(r29[l])
 							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 								runtime.Store32(s34w.Mem, s34o, s34v)
@@ -2342,9 +2432,6 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 149: st.global.f32
 							s34 := uint64(r18[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s34, 4)
-							}
 							s34v := uint64(r29[l])
 							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 								runtime.Store32(s34w.Mem, s34o, s34v)
@@ -2363,14 +2450,20 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 153: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s38w := w.Window(29)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 153: st.global.f32
 							s38 := uint64(r18[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s38, 4)
-							}
 							s38v := uint64(r32[l])
 							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 								runtime.Store32(s38w.Mem, s38o, s38v)
@@ -2383,9 +2476,6 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 153: st.global.f32
 							s38 := uint64(r18[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s38, 4)
-							}
 							s38v := uint64(r32[l])
 							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 								runtime.Store32(s38w.Mem, s38o, s38v)
@@ -2542,6 +2632,15 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				u6 := uint64(u1)
 				// PTX lines 187, 188, 189, 190, 191, 192, 193: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v9aw := w.Window(30)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -2552,9 +2651,6 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 189: ld.global.f32
 							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
-							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -2586,9 +2682,6 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 189: ld.global.f32
 							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
-							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -2616,14 +2709,20 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 194, 195, 196: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s14w := w.Window(31)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 194: st.global.f32
 							s14 := uint64(r17[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s14, 4)
-							}
 							s14v := uint64(r14[l])
 							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 								runtime.Store32(s14w.Mem, s14o, s14v)
@@ -2641,9 +2740,6 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 194: st.global.f32
 							s14 := uint64(r17[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s14, 4)
-							}
 							s14v := uint64(r14[l])
 							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 								runtime.Store32(s14w.Mem, s14o, s14v)
@@ -2660,15 +2756,21 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 197, 198, 199: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v17aw := w.Window(32)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 197: ld.global.f64
 							v17a := uint64(r19[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v17a, 8)
-							}
 							var v17 uint64
 							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 								v17 = runtime.Load64(v17aw.Mem, v17ao)
@@ -2691,9 +2793,6 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 197: ld.global.f64
 							v17a := uint64(r19[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v17a, 8)
-							}
 							var v17 uint64
 							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&7 == 0 {
 								v17 = runtime.Load64(v17aw.Mem, v17ao)
@@ -2716,14 +2815,20 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 200: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s20w := w.Window(33)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 200: st.global.f32
 							s20 := uint64(r17[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s20, 4)
-							}
 							s20v := uint64(r22[l])
 							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 								runtime.Store32(s20w.Mem, s20o, s20v)
@@ -2736,9 +2841,6 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 200: st.global.f32
 							s20 := uint64(r17[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s20, 4)
-							}
 							s20v := uint64(r22[l])
 							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 								runtime.Store32(s20w.Mem, s20o, s20v)

@@ -933,6 +933,15 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				k0 := uint64(0x2)
 				// PTX lines 43, 44, 45: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s3w := w.Window(0)
 					if m == 0xffffffff {
 						for l := range 32 {
@@ -942,9 +951,6 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							v2 := uint64(uint64(r8[l]) + uint64(v1))
 							// 45: st.global.u32
 							s3 := uint64(v2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
-							}
 							s3v := uint64(r13[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -961,9 +967,6 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							v2 := uint64(uint64(r8[l]) + uint64(v1))
 							// 45: st.global.u32
 							s3 := uint64(v2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
-							}
 							s3v := uint64(r13[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -1287,6 +1290,15 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				// PTX lines 34, 35, 36, 37, 38: lane-local, one loop over the lanes
 				{
 					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v8aw := w.Window(1)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -1300,9 +1312,6 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							v7 := uint64(uint64(u3) + uint64(v6))
 							// 37: ld.global.u32
 							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v8a, 4)
-							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)
@@ -1336,9 +1345,6 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							v7 := uint64(uint64(u3) + uint64(v6))
 							// 37: ld.global.u32
 							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v8a, 4)
-							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)
@@ -1839,6 +1845,15 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				k0 := uint64(0x2)
 				// PTX lines 152, 153, 154: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s3w := w.Window(2)
 					if m == 0xffffffff {
 						for l := range 32 {
@@ -1848,9 +1863,6 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v2 := uint64(uint64(r38[l]) + uint64(v1))
 							// 154: st.global.u32
 							s3 := uint64(v2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
-							}
 							s3v := uint64(r13[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -1867,9 +1879,6 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v2 := uint64(uint64(r38[l]) + uint64(v1))
 							// 154: st.global.u32
 							s3 := uint64(v2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
-							}
 							s3v := uint64(r13[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -1931,6 +1940,15 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				// PTX lines 97, 98, 99, 100, 101, 102: lane-local, one loop over the lanes
 				{
 					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v6aw := w.Window(3)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -1941,9 +1959,6 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v5 := uint64(uint64(u3) + uint64(v4))
 							// 99: ld.global.u32
 							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 4)
-							}
 							var v6 uint64
 							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 								v6 = runtime.Load32(v6aw.Mem, v6ao)
@@ -1980,9 +1995,6 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v5 := uint64(uint64(u3) + uint64(v4))
 							// 99: ld.global.u32
 							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 4)
-							}
 							var v6 uint64
 							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 								v6 = runtime.Load32(v6aw.Mem, v6ao)

@@ -740,6 +740,15 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				u7 := uint64(uint64(w.CTAID().X))
 				// PTX lines 29, 30, 31, 32, 33: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v11aw := w.Window(0)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -753,9 +762,6 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							v10 := uint64(uint64(u3) + uint64(v9))
 							// 32: ld.global.f32
 							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 4)
-							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 								v11 = runtime.Load32(v11aw.Mem, v11ao)
@@ -784,9 +790,6 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							v10 := uint64(uint64(u3) + uint64(v9))
 							// 32: ld.global.f32
 							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 4)
-							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 								v11 = runtime.Load32(v11aw.Mem, v11ao)
@@ -811,6 +814,15 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				runtime.Broadcast(r12, m, u13)
 				// PTX lines 35, 36: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
@@ -819,9 +831,6 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							v14 := uint64(uint64(u13) + uint64(r11[l]))
 							// 36: st.shared.f32
 							s15 := uint64(v14) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s15, 4)
-							}
 							s15v := uint64(r10[l])
 							if s15 < shEnd4 && s15&3 == 0 {
 								runtime.Store32(sh, s15, s15v)
@@ -836,9 +845,6 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							v14 := uint64(uint64(u13) + uint64(r11[l]))
 							// 36: st.shared.f32
 							s15 := uint64(v14) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s15, 4)
-							}
 							s15v := uint64(r10[l])
 							if s15 < shEnd4 && s15&3 == 0 {
 								runtime.Store32(sh, s15, s15v)
@@ -866,6 +872,15 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				k0 := uint64(0x4)
 				// PTX lines 38, 39, 40, 41, 42, 43: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					var flt runtime.LaneFault
@@ -881,9 +896,6 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							v4 := uint64(uint64(r12[l]) + uint64(v3))
 							// 42: ld.shared.f32
 							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v5a, 4)
-							}
 							var v5 uint64
 							if v5a < shEnd4 && v5a&3 == 0 {
 								v5 = runtime.Load32(sh, v5a)
@@ -913,9 +925,6 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							v4 := uint64(uint64(r12[l]) + uint64(v3))
 							// 42: ld.shared.f32
 							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v5a, 4)
-							}
 							var v5 uint64
 							if v5a < shEnd4 && v5a&3 == 0 {
 								v5 = runtime.Load32(sh, v5a)
@@ -937,14 +946,20 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 				}
 				// PTX lines 44: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s7w := w.Window(1)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 44: st.global.f32
 							s7 := uint64(r19[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s7, 4)
-							}
 							s7v := uint64(r18[l])
 							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 								runtime.Store32(s7w.Mem, s7o, s7v)
@@ -957,9 +972,6 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 							l := bits.TrailingZeros32(mm) & 31
 							// 44: st.global.f32
 							s7 := uint64(r19[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s7, 4)
-							}
 							s7v := uint64(r18[l])
 							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 								runtime.Store32(s7w.Mem, s7o, s7v)
@@ -1148,6 +1160,15 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				// PTX lines 79, 80, 81, 82: lane-local, one loop over the lanes
 				{
 					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
@@ -1157,9 +1178,6 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							r13[l] = v3
 							// 80: st.shared.f32
 							s4 := uint64(v3) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r10[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -1186,9 +1204,6 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							r13[l] = v3
 							// 80: st.shared.f32
 							s4 := uint64(v3) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r10[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -1300,15 +1315,21 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				r20 := w.Reg(20)
 				// PTX lines 108: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 108: st.shared.f32
 							s1 := uint64(r13[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s1, 4)
-							}
 							s1v := uint64(r20[l])
 							if s1 < shEnd4 && s1&3 == 0 {
 								runtime.Store32(sh, s1, s1v)
@@ -1321,9 +1342,6 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 108: st.shared.f32
 							s1 := uint64(r13[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s1, 4)
-							}
 							s1v := uint64(r20[l])
 							if s1 < shEnd4 && s1&3 == 0 {
 								runtime.Store32(sh, s1, s1v)
@@ -1397,15 +1415,21 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				r10 := w.Reg(10)
 				// PTX lines 75: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v1aw := w.Window(2)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 75: ld.global.f32
 							v1a := uint64(r9[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 								v1 = runtime.Load32(v1aw.Mem, v1ao)
@@ -1424,9 +1448,6 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 75: ld.global.f32
 							v1a := uint64(r9[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 								v1 = runtime.Load32(v1aw.Mem, v1ao)
@@ -1543,6 +1564,15 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				k0 := uint64(0x4)
 				// PTX lines 91, 92, 93: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v3aw := w.Window(3)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -1553,9 +1583,6 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v2 := uint64(uint64(r2[l]) + uint64(v1))
 							// 93: ld.global.f32
 							v3a := uint64(v2) + 0xfffffffffffffffc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v3a, 4)
-							}
 							var v3 uint64
 							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 								v3 = runtime.Load32(v3aw.Mem, v3ao)
@@ -1578,9 +1605,6 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v2 := uint64(uint64(r2[l]) + uint64(v1))
 							// 93: ld.global.f32
 							v3a := uint64(v2) + 0xfffffffffffffffc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v3a, 4)
-							}
 							var v3 uint64
 							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 								v3 = runtime.Load32(v3aw.Mem, v3ao)
@@ -1665,15 +1689,21 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				r20 := w.Reg(20)
 				// PTX lines 106: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v1aw := w.Window(4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 106: ld.global.f32
 							v1a := uint64(r9[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 								v1 = runtime.Load32(v1aw.Mem, v1ao)
@@ -1692,9 +1722,6 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 106: ld.global.f32
 							v1a := uint64(r9[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 								v1 = runtime.Load32(v1aw.Mem, v1ao)
@@ -1740,6 +1767,33 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				u2 := uint64(u1)
 				// PTX lines 116, 117, 118, 119, 120, 121, 122, 123: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					var flt runtime.LaneFault
@@ -1747,9 +1801,6 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 						for l := range 32 {
 							// 116: ld.shared.f32
 							v3a := uint64(r13[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v3a, 4)
-							}
 							var v3 uint64
 							if v3a < shEnd4 && v3a&3 == 0 {
 								v3 = runtime.Load32(sh, v3a)
@@ -1763,9 +1814,6 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							}
 							// 117: ld.shared.f32
 							v4a := uint64(r13[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v4a, 4)
-							}
 							var v4 uint64
 							if v4a < shEnd4 && v4a&3 == 0 {
 								v4 = runtime.Load32(sh, v4a)
@@ -1781,9 +1829,6 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v5 := uint64(isa.AddF32RN(uint32(v3), uint32(v4)))
 							// 119: ld.shared.f32
 							v6a := uint64(r13[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v6a, 4)
-							}
 							var v6 uint64
 							if v6a < shEnd4 && v6a&3 == 0 {
 								v6 = runtime.Load32(sh, v6a)
@@ -1811,9 +1856,6 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 116: ld.shared.f32
 							v3a := uint64(r13[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v3a, 4)
-							}
 							var v3 uint64
 							if v3a < shEnd4 && v3a&3 == 0 {
 								v3 = runtime.Load32(sh, v3a)
@@ -1827,9 +1869,6 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							}
 							// 117: ld.shared.f32
 							v4a := uint64(r13[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v4a, 4)
-							}
 							var v4 uint64
 							if v4a < shEnd4 && v4a&3 == 0 {
 								v4 = runtime.Load32(sh, v4a)
@@ -1845,9 +1884,6 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v5 := uint64(isa.AddF32RN(uint32(v3), uint32(v4)))
 							// 119: ld.shared.f32
 							v6a := uint64(r13[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v6a, 4)
-							}
 							var v6 uint64
 							if v6a < shEnd4 && v6a&3 == 0 {
 								v6 = runtime.Load32(sh, v6a)
@@ -1875,14 +1911,20 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 124: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s11w := w.Window(5)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 124: st.global.f32
 							s11 := uint64(r30[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s11, 4)
-							}
 							s11v := uint64(r28[l])
 							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 								runtime.Store32(s11w.Mem, s11o, s11v)
@@ -1895,9 +1937,6 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 124: st.global.f32
 							s11 := uint64(r30[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s11, 4)
-							}
 							s11v := uint64(r28[l])
 							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 								runtime.Store32(s11w.Mem, s11o, s11v)

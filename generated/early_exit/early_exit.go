@@ -862,14 +862,20 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				// PTX lines 19, 20: lane-local, one loop over the lanes
 				{
 					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 19: ld.param.u32
 							v1a := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -894,9 +900,6 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 19: ld.param.u32
 							v1a := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -946,13 +949,19 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				r1 := w.Reg(1)
 				// PTX lines 33: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 33: st.param.b32
 							s1 := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s1, 4)
-							}
 							s1v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/early_exit.ptx:33")
@@ -963,9 +972,6 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 33: st.param.b32
 							s1 := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s1, 4)
-							}
 							s1v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/early_exit.ptx:33")
@@ -1223,15 +1229,21 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				// PTX lines 75, 76, 77: lane-local, one loop over the lanes
 				{
 					p2 := w.P[2]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v1aw := w.Window(0)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 75: ld.global.u32
 							v1a := uint64(r15[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 								v1 = runtime.Load32(v1aw.Mem, v1ao)
@@ -1261,9 +1273,6 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 75: ld.global.u32
 							v1a := uint64(r15[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 								v1 = runtime.Load32(v1aw.Mem, v1ao)
@@ -1411,6 +1420,15 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				k0 := uint64(0x4)
 				// PTX lines 93, 94, 95: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s3w := w.Window(1)
 					if m == 0xffffffff {
 						for l := range 32 {
@@ -1420,9 +1438,6 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v2 := uint64(uint64(r7[l]) + uint64(v1))
 							// 95: st.global.u32
 							s3 := uint64(v2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
-							}
 							s3v := uint64(r9[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -1439,9 +1454,6 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v2 := uint64(uint64(r7[l]) + uint64(v1))
 							// 95: st.global.u32
 							s3 := uint64(v2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
-							}
 							s3v := uint64(r9[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -1757,15 +1769,21 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				r14 := w.Reg(14)
 				// PTX lines 130: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v1aw := w.Window(2)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 130: ld.global.u32
 							v1a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 								v1 = runtime.Load32(v1aw.Mem, v1ao)
@@ -1784,9 +1802,6 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							l := bits.TrailingZeros32(mm) & 31
 							// 130: ld.global.u32
 							v1a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 								v1 = runtime.Load32(v1aw.Mem, v1ao)
@@ -1805,13 +1820,19 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				}
 				// PTX lines 133: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 133: st.param.b32
 							s2 := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s2, 4)
-							}
 							s2v := uint64(r14[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/early_exit.ptx:133")
@@ -1822,9 +1843,6 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							l := bits.TrailingZeros32(mm) & 31
 							// 133: st.param.b32
 							s2 := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s2, 4)
-							}
 							s2v := uint64(r14[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/early_exit.ptx:133")
@@ -1938,14 +1956,20 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 					p1 := w.P[1]
 					p2 := w.P[2]
 					p3 := w.P[3]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 140: ld.param.b32
 							v1a := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1993,9 +2017,6 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							l := bits.TrailingZeros32(mm) & 31
 							// 140: ld.param.b32
 							v1a := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2065,6 +2086,15 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				k0 := uint64(0x2)
 				// PTX lines 150, 151, 152: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s3w := w.Window(3)
 					if m == 0xffffffff {
 						for l := range 32 {
@@ -2074,9 +2104,6 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v2 := uint64(uint64(r8[l]) + uint64(v1))
 							// 152: st.global.u32
 							s3 := uint64(v2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
-							}
 							s3v := uint64(r13[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -2093,9 +2120,6 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v2 := uint64(uint64(r8[l]) + uint64(v1))
 							// 152: st.global.u32
 							s3 := uint64(v2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
-							}
 							s3v := uint64(r13[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)

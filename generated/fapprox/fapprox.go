@@ -383,6 +383,24 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				u6 := uint64(u1)
 				// PTX lines 38, 39, 40, 41, 42, 43, 44, 45, 46: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v9aw := w.Window(0)
 					v11aw := w.Window(1)
 					var flt runtime.LaneFault
@@ -394,9 +412,6 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 40: ld.global.f32
 							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
-							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -413,9 +428,6 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v10 := uint64(uint64(u3) + uint64(v7))
 							// 42: ld.global.f32
 							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 4)
-							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 								v11 = runtime.Load32(v11aw.Mem, v11ao)
@@ -448,9 +460,6 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 40: ld.global.f32
 							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
-							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -467,9 +476,6 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v10 := uint64(uint64(u3) + uint64(v7))
 							// 42: ld.global.f32
 							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 4)
-							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 								v11 = runtime.Load32(v11aw.Mem, v11ao)
@@ -498,14 +504,20 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				}
 				// PTX lines 47, 48: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s16w := w.Window(2)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 47: st.global.f32
 							s16 := uint64(r18[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s16, 4)
-							}
 							s16v := uint64(r19[l])
 							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 								runtime.Store32(s16w.Mem, s16o, s16v)
@@ -521,9 +533,6 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 47: st.global.f32
 							s16 := uint64(r18[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s16, 4)
-							}
 							s16v := uint64(r19[l])
 							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 								runtime.Store32(s16w.Mem, s16o, s16v)
@@ -538,14 +547,20 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				}
 				// PTX lines 49, 50, 51: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s18w := w.Window(3)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 49: st.global.f32
 							s18 := uint64(r18[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s18, 4)
-							}
 							s18v := uint64(r20[l])
 							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 								runtime.Store32(s18w.Mem, s18o, s18v)
@@ -564,9 +579,6 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 49: st.global.f32
 							s18 := uint64(r18[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s18, 4)
-							}
 							s18v := uint64(r20[l])
 							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&3 == 0 {
 								runtime.Store32(s18w.Mem, s18o, s18v)
@@ -584,14 +596,20 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				}
 				// PTX lines 52, 53: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s21w := w.Window(4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 52: st.global.f32
 							s21 := uint64(r18[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 4)
-							}
 							s21v := uint64(r22[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 								runtime.Store32(s21w.Mem, s21o, s21v)
@@ -607,9 +625,6 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 52: st.global.f32
 							s21 := uint64(r18[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 4)
-							}
 							s21v := uint64(r22[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 								runtime.Store32(s21w.Mem, s21o, s21v)
@@ -624,14 +639,20 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				}
 				// PTX lines 54, 55: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s23w := w.Window(5)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 54: st.global.f32
 							s23 := uint64(r18[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s23, 4)
-							}
 							s23v := uint64(r23[l])
 							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 								runtime.Store32(s23w.Mem, s23o, s23v)
@@ -647,9 +668,6 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 54: st.global.f32
 							s23 := uint64(r18[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s23, 4)
-							}
 							s23v := uint64(r23[l])
 							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&3 == 0 {
 								runtime.Store32(s23w.Mem, s23o, s23v)
@@ -664,14 +682,20 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				}
 				// PTX lines 56, 57: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s25w := w.Window(6)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 56: st.global.f32
 							s25 := uint64(r18[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s25, 4)
-							}
 							s25v := uint64(r24[l])
 							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 								runtime.Store32(s25w.Mem, s25o, s25v)
@@ -687,9 +711,6 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 56: st.global.f32
 							s25 := uint64(r18[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s25, 4)
-							}
 							s25v := uint64(r24[l])
 							if s25o := s25 - s25w.Base; s25o < s25w.End && s25&3 == 0 {
 								runtime.Store32(s25w.Mem, s25o, s25v)
@@ -704,14 +725,20 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				}
 				// PTX lines 58: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s27w := w.Window(7)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 58: st.global.f32
 							s27 := uint64(r18[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s27, 4)
-							}
 							s27v := uint64(r25[l])
 							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 								runtime.Store32(s27w.Mem, s27o, s27v)
@@ -724,9 +751,6 @@ func fapproxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 58: st.global.f32
 							s27 := uint64(r18[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s27, 4)
-							}
 							s27v := uint64(r25[l])
 							if s27o := s27 - s27w.Base; s27o < s27w.End && s27&3 == 0 {
 								runtime.Store32(s27w.Mem, s27o, s27v)

@@ -357,6 +357,24 @@ func minmaxNanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				u6 := uint64(u1)
 				// PTX lines 38, 39, 40, 41, 42, 43, 44, 45, 46: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v9aw := w.Window(0)
 					v11aw := w.Window(1)
 					var flt runtime.LaneFault
@@ -369,9 +387,6 @@ func minmaxNanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r12[l] = v8
 							// 40: ld.global.f32
 							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
-							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -388,9 +403,6 @@ func minmaxNanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r14[l] = v10
 							// 42: ld.global.f32
 							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 4)
-							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 								v11 = runtime.Load32(v11aw.Mem, v11ao)
@@ -423,9 +435,6 @@ func minmaxNanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r12[l] = v8
 							// 40: ld.global.f32
 							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
-							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -442,9 +451,6 @@ func minmaxNanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r14[l] = v10
 							// 42: ld.global.f32
 							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 4)
-							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 								v11 = runtime.Load32(v11aw.Mem, v11ao)
@@ -472,14 +478,20 @@ func minmaxNanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 47: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s16w := w.Window(2)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 47: st.global.f32
 							s16 := uint64(r19[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s16, 4)
-							}
 							s16v := uint64(r16[l])
 							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 								runtime.Store32(s16w.Mem, s16o, s16v)
@@ -492,9 +504,6 @@ func minmaxNanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 47: st.global.f32
 							s16 := uint64(r19[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s16, 4)
-							}
 							s16v := uint64(r16[l])
 							if s16o := s16 - s16w.Base; s16o < s16w.End && s16&3 == 0 {
 								runtime.Store32(s16w.Mem, s16o, s16v)
@@ -506,6 +515,24 @@ func minmaxNanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 48, 49, 50: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v17aw := w.Window(3)
 					v18aw := w.Window(4)
 					var flt runtime.LaneFault
@@ -513,9 +540,6 @@ func minmaxNanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 48: ld.global.f32
 							v17a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v17a, 4)
-							}
 							var v17 uint64
 							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 								v17 = runtime.Load32(v17aw.Mem, v17ao)
@@ -529,9 +553,6 @@ func minmaxNanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 49: ld.global.f32
 							v18a := uint64(r14[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v18a, 4)
-							}
 							var v18 uint64
 							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 								v18 = runtime.Load32(v18aw.Mem, v18ao)
@@ -552,9 +573,6 @@ func minmaxNanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 48: ld.global.f32
 							v17a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v17a, 4)
-							}
 							var v17 uint64
 							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 								v17 = runtime.Load32(v17aw.Mem, v17ao)
@@ -568,9 +586,6 @@ func minmaxNanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 49: ld.global.f32
 							v18a := uint64(r14[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v18a, 4)
-							}
 							var v18 uint64
 							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 								v18 = runtime.Load32(v18aw.Mem, v18ao)
@@ -591,14 +606,20 @@ func minmaxNanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 51: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s20w := w.Window(5)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 51: st.global.f32
 							s20 := uint64(r19[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s20, 4)
-							}
 							s20v := uint64(r22[l])
 							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 								runtime.Store32(s20w.Mem, s20o, s20v)
@@ -611,9 +632,6 @@ func minmaxNanRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 51: st.global.f32
 							s20 := uint64(r19[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s20, 4)
-							}
 							s20v := uint64(r22[l])
 							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 								runtime.Store32(s20w.Mem, s20o, s20v)

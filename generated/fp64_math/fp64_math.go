@@ -802,6 +802,24 @@ func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				u6 := uint64(u1)
 				// PTX lines 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v9aw := w.Window(0)
 					v11aw := w.Window(1)
 					var flt runtime.LaneFault
@@ -813,9 +831,6 @@ func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 40: ld.global.f64
 							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 8)
-							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 								v9 = runtime.Load64(v9aw.Mem, v9ao)
@@ -832,9 +847,6 @@ func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							v10 := uint64(uint64(u3) + uint64(v7))
 							// 42: ld.global.f64
 							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 8)
-							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 								v11 = runtime.Load64(v11aw.Mem, v11ao)
@@ -871,9 +883,6 @@ func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 40: ld.global.f64
 							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 8)
-							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 								v9 = runtime.Load64(v9aw.Mem, v9ao)
@@ -890,9 +899,6 @@ func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							v10 := uint64(uint64(u3) + uint64(v7))
 							// 42: ld.global.f64
 							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 8)
-							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 								v11 = runtime.Load64(v11aw.Mem, v11ao)
@@ -925,14 +931,20 @@ func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 49, 50, 51, 52, 53: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s18w := w.Window(2)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 49: st.global.f64
 							s18 := uint64(r21[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s18, 8)
-							}
 							s18v := uint64(r18[l])
 							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 								runtime.Store64(s18w.Mem, s18o, s18v)
@@ -954,9 +966,6 @@ func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 49: st.global.f64
 							s18 := uint64(r21[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s18, 8)
-							}
 							s18v := uint64(r18[l])
 							if s18o := s18 - s18w.Base; s18o < s18w.End && s18&7 == 0 {
 								runtime.Store64(s18w.Mem, s18o, s18v)
@@ -977,14 +986,20 @@ func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 54: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s23w := w.Window(3)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 54: st.global.f64
 							s23 := uint64(r21[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s23, 8)
-							}
 							s23v := uint64(r25[l])
 							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
 								runtime.Store64(s23w.Mem, s23o, s23v)
@@ -997,9 +1012,6 @@ func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 54: st.global.f64
 							s23 := uint64(r21[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s23, 8)
-							}
 							s23v := uint64(r25[l])
 							if s23o := s23 - s23w.Base; s23o < s23w.End && s23&7 == 0 {
 								runtime.Store64(s23w.Mem, s23o, s23v)
@@ -1342,6 +1354,15 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				k0 := uint64(0x3)
 				// PTX lines 130, 131, 132: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s3w := w.Window(4)
 					if m == 0xffffffff {
 						for l := range 32 {
@@ -1351,9 +1372,6 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							v2 := uint64(uint64(r9[l]) + uint64(v1))
 							// 132: st.global.f64
 							s3 := uint64(v2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 8)
-							}
 							s3v := uint64(r14[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
 								runtime.Store64(s3w.Mem, s3o, s3v)
@@ -1370,9 +1388,6 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							v2 := uint64(uint64(r9[l]) + uint64(v1))
 							// 132: st.global.f64
 							s3 := uint64(v2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 8)
-							}
 							s3v := uint64(r14[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&7 == 0 {
 								runtime.Store64(s3w.Mem, s3o, s3v)
@@ -1443,6 +1458,15 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				// PTX lines 86, 87, 88, 89, 90, 91: lane-local, one loop over the lanes
 				{
 					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v9aw := w.Window(5)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -1456,9 +1480,6 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							v8 := uint64(uint64(u4) + uint64(v7))
 							// 89: ld.global.f64
 							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 8)
-							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 								v9 = runtime.Load64(v9aw.Mem, v9ao)
@@ -1495,9 +1516,6 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							v8 := uint64(uint64(u4) + uint64(v7))
 							// 89: ld.global.f64
 							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 8)
-							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 								v9 = runtime.Load64(v9aw.Mem, v9ao)

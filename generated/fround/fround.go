@@ -882,6 +882,33 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				u8 := uint64(u1)
 				// PTX lines 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v11aw := w.Window(0)
 					v13aw := w.Window(1)
 					v15aw := w.Window(2)
@@ -894,9 +921,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v10 := uint64(uint64(u7) + uint64(v9))
 							// 43: ld.global.f32
 							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 4)
-							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 								v11 = runtime.Load32(v11aw.Mem, v11ao)
@@ -913,9 +937,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v12 := uint64(uint64(u6) + uint64(v9))
 							// 45: ld.global.f32
 							v13a := uint64(v12) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v13a, 4)
-							}
 							var v13 uint64
 							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 								v13 = runtime.Load32(v13aw.Mem, v13ao)
@@ -932,9 +953,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v14 := uint64(uint64(u3) + uint64(v9))
 							// 47: ld.global.f32
 							v15a := uint64(v14) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v15a, 4)
-							}
 							var v15 uint64
 							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 								v15 = runtime.Load32(v15aw.Mem, v15ao)
@@ -967,9 +985,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v10 := uint64(uint64(u7) + uint64(v9))
 							// 43: ld.global.f32
 							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 4)
-							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 								v11 = runtime.Load32(v11aw.Mem, v11ao)
@@ -986,9 +1001,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v12 := uint64(uint64(u6) + uint64(v9))
 							// 45: ld.global.f32
 							v13a := uint64(v12) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v13a, 4)
-							}
 							var v13 uint64
 							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 								v13 = runtime.Load32(v13aw.Mem, v13ao)
@@ -1005,9 +1017,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v14 := uint64(uint64(u3) + uint64(v9))
 							// 47: ld.global.f32
 							v15a := uint64(v14) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v15a, 4)
-							}
 							var v15 uint64
 							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 								v15 = runtime.Load32(v15aw.Mem, v15ao)
@@ -1036,14 +1045,20 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 52, 53: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s20w := w.Window(3)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 52: st.global.f32
 							s20 := uint64(r22[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s20, 4)
-							}
 							s20v := uint64(r23[l])
 							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 								runtime.Store32(s20w.Mem, s20o, s20v)
@@ -1059,9 +1074,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 52: st.global.f32
 							s20 := uint64(r22[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s20, 4)
-							}
 							s20v := uint64(r23[l])
 							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&3 == 0 {
 								runtime.Store32(s20w.Mem, s20o, s20v)
@@ -1076,14 +1088,20 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 54, 55: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s22w := w.Window(4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 54: st.global.f32
 							s22 := uint64(r22[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s22, 4)
-							}
 							s22v := uint64(r24[l])
 							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 								runtime.Store32(s22w.Mem, s22o, s22v)
@@ -1099,9 +1117,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 54: st.global.f32
 							s22 := uint64(r22[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s22, 4)
-							}
 							s22v := uint64(r24[l])
 							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&3 == 0 {
 								runtime.Store32(s22w.Mem, s22o, s22v)
@@ -1116,14 +1131,20 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 56, 57: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s24w := w.Window(5)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 56: st.global.f32
 							s24 := uint64(r22[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s24, 4)
-							}
 							s24v := uint64(r25[l])
 							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 								runtime.Store32(s24w.Mem, s24o, s24v)
@@ -1139,9 +1160,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 56: st.global.f32
 							s24 := uint64(r22[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s24, 4)
-							}
 							s24v := uint64(r25[l])
 							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&3 == 0 {
 								runtime.Store32(s24w.Mem, s24o, s24v)
@@ -1156,14 +1174,20 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 58, 59: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s26w := w.Window(6)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 58: st.global.f32
 							s26 := uint64(r22[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s26, 4)
-							}
 							s26v := uint64(r26[l])
 							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 								runtime.Store32(s26w.Mem, s26o, s26v)
@@ -1179,9 +1203,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 58: st.global.f32
 							s26 := uint64(r22[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s26, 4)
-							}
 							s26v := uint64(r26[l])
 							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&3 == 0 {
 								runtime.Store32(s26w.Mem, s26o, s26v)
@@ -1196,14 +1217,20 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 60, 61: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s28w := w.Window(7)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 60: st.global.f32
 							s28 := uint64(r22[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s28, 4)
-							}
 							s28v := uint64(r27[l])
 							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 								runtime.Store32(s28w.Mem, s28o, s28v)
@@ -1219,9 +1246,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 60: st.global.f32
 							s28 := uint64(r22[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s28, 4)
-							}
 							s28v := uint64(r27[l])
 							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 								runtime.Store32(s28w.Mem, s28o, s28v)
@@ -1236,14 +1260,20 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 62, 63: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s30w := w.Window(8)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 62: st.global.f32
 							s30 := uint64(r22[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s30, 4)
-							}
 							s30v := uint64(r28[l])
 							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
 								runtime.Store32(s30w.Mem, s30o, s30v)
@@ -1259,9 +1289,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 62: st.global.f32
 							s30 := uint64(r22[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s30, 4)
-							}
 							s30v := uint64(r28[l])
 							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&3 == 0 {
 								runtime.Store32(s30w.Mem, s30o, s30v)
@@ -1276,14 +1303,20 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 64, 65: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s32w := w.Window(9)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 64: st.global.f32
 							s32 := uint64(r22[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s32, 4)
-							}
 							s32v := uint64(r29[l])
 							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 								runtime.Store32(s32w.Mem, s32o, s32v)
@@ -1299,9 +1332,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 64: st.global.f32
 							s32 := uint64(r22[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s32, 4)
-							}
 							s32v := uint64(r29[l])
 							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&3 == 0 {
 								runtime.Store32(s32w.Mem, s32o, s32v)
@@ -1316,14 +1346,20 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 66, 67: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s34w := w.Window(10)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 66: st.global.f32
 							s34 := uint64(r22[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s34, 4)
-							}
 							s34v := uint64(r30[l])
 							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 								runtime.Store32(s34w.Mem, s34o, s34v)
@@ -1344,9 +1380,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 66: st.global.f32
 							s34 := uint64(r22[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s34, 4)
-							}
 							s34v := uint64(r30[l])
 							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&3 == 0 {
 								runtime.Store32(s34w.Mem, s34o, s34v)
@@ -1366,14 +1399,20 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 68, 69: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s36w := w.Window(11)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 68: st.global.f32
 							s36 := uint64(r22[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s36, 4)
-							}
 							s36v := uint64(r31[l])
 							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
 								runtime.Store32(s36w.Mem, s36o, s36v)
@@ -1389,9 +1428,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 68: st.global.f32
 							s36 := uint64(r22[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s36, 4)
-							}
 							s36v := uint64(r31[l])
 							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&3 == 0 {
 								runtime.Store32(s36w.Mem, s36o, s36v)
@@ -1406,14 +1442,20 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 70, 71: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s38w := w.Window(12)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 70: st.global.f32
 							s38 := uint64(r22[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s38, 4)
-							}
 							s38v := uint64(r32[l])
 							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 								runtime.Store32(s38w.Mem, s38o, s38v)
@@ -1429,9 +1471,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 70: st.global.f32
 							s38 := uint64(r22[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s38, 4)
-							}
 							s38v := uint64(r32[l])
 							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 								runtime.Store32(s38w.Mem, s38o, s38v)
@@ -1446,14 +1485,20 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 72, 73: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s40w := w.Window(13)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 72: st.global.f32
 							s40 := uint64(r22[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s40, 4)
-							}
 							s40v := uint64(r33[l])
 							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
 								runtime.Store32(s40w.Mem, s40o, s40v)
@@ -1469,9 +1514,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 72: st.global.f32
 							s40 := uint64(r22[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s40, 4)
-							}
 							s40v := uint64(r33[l])
 							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&3 == 0 {
 								runtime.Store32(s40w.Mem, s40o, s40v)
@@ -1486,14 +1528,20 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 74, 75: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s42w := w.Window(14)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 74: st.global.f32
 							s42 := uint64(r22[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s42, 4)
-							}
 							s42v := uint64(r34[l])
 							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
 								runtime.Store32(s42w.Mem, s42o, s42v)
@@ -1509,9 +1557,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 74: st.global.f32
 							s42 := uint64(r22[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s42, 4)
-							}
 							s42v := uint64(r34[l])
 							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&3 == 0 {
 								runtime.Store32(s42w.Mem, s42o, s42v)
@@ -1526,14 +1571,20 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 76, 77: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s44w := w.Window(15)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 76: st.global.f32
 							s44 := uint64(r22[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s44, 4)
-							}
 							s44v := uint64(r35[l])
 							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
 								runtime.Store32(s44w.Mem, s44o, s44v)
@@ -1549,9 +1600,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 76: st.global.f32
 							s44 := uint64(r22[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s44, 4)
-							}
 							s44v := uint64(r35[l])
 							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&3 == 0 {
 								runtime.Store32(s44w.Mem, s44o, s44v)
@@ -1566,14 +1614,20 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 78, 79: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s46w := w.Window(16)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 78: st.global.f32
 							s46 := uint64(r22[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s46, 4)
-							}
 							s46v := uint64(r36[l])
 							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
 								runtime.Store32(s46w.Mem, s46o, s46v)
@@ -1589,9 +1643,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 78: st.global.f32
 							s46 := uint64(r22[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s46, 4)
-							}
 							s46v := uint64(r36[l])
 							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&3 == 0 {
 								runtime.Store32(s46w.Mem, s46o, s46v)
@@ -1606,14 +1657,20 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 80, 81: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s48w := w.Window(17)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 80: st.global.f32
 							s48 := uint64(r22[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s48, 4)
-							}
 							s48v := uint64(r37[l])
 							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
 								runtime.Store32(s48w.Mem, s48o, s48v)
@@ -1629,9 +1686,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 80: st.global.f32
 							s48 := uint64(r22[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s48, 4)
-							}
 							s48v := uint64(r37[l])
 							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&3 == 0 {
 								runtime.Store32(s48w.Mem, s48o, s48v)
@@ -1646,14 +1700,20 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 82, 83: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s50w := w.Window(18)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 82: st.global.f32
 							s50 := uint64(r22[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s50, 4)
-							}
 							s50v := uint64(r38[l])
 							if s50o := s50 - s50w.Base; s50o < s50w.End && s50&3 == 0 {
 								runtime.Store32(s50w.Mem, s50o, s50v)
@@ -1669,9 +1729,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 82: st.global.f32
 							s50 := uint64(r22[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s50, 4)
-							}
 							s50v := uint64(r38[l])
 							if s50o := s50 - s50w.Base; s50o < s50w.End && s50&3 == 0 {
 								runtime.Store32(s50w.Mem, s50o, s50v)
@@ -1686,14 +1743,20 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 84, 85: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s52w := w.Window(19)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 84: st.global.f32
 							s52 := uint64(r22[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s52, 4)
-							}
 							s52v := uint64(r39[l])
 							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
 								runtime.Store32(s52w.Mem, s52o, s52v)
@@ -1709,9 +1772,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 84: st.global.f32
 							s52 := uint64(r22[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s52, 4)
-							}
 							s52v := uint64(r39[l])
 							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&3 == 0 {
 								runtime.Store32(s52w.Mem, s52o, s52v)
@@ -1726,14 +1786,20 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 86, 87: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s54w := w.Window(20)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 86: st.global.f32
 							s54 := uint64(r22[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s54, 4)
-							}
 							s54v := uint64(r40[l])
 							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&3 == 0 {
 								runtime.Store32(s54w.Mem, s54o, s54v)
@@ -1749,9 +1815,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 86: st.global.f32
 							s54 := uint64(r22[l]) + 0x44
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s54, 4)
-							}
 							s54v := uint64(r40[l])
 							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&3 == 0 {
 								runtime.Store32(s54w.Mem, s54o, s54v)
@@ -1766,14 +1829,20 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 88, 89: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s56w := w.Window(21)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 88: st.global.f32
 							s56 := uint64(r22[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s56, 4)
-							}
 							s56v := uint64(r41[l])
 							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
 								runtime.Store32(s56w.Mem, s56o, s56v)
@@ -1789,9 +1858,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 88: st.global.f32
 							s56 := uint64(r22[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s56, 4)
-							}
 							s56v := uint64(r41[l])
 							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&3 == 0 {
 								runtime.Store32(s56w.Mem, s56o, s56v)
@@ -1806,14 +1872,20 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 90, 91: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s58w := w.Window(22)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 90: st.global.f32
 							s58 := uint64(r22[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s58, 4)
-							}
 							s58v := uint64(r42[l])
 							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
 								runtime.Store32(s58w.Mem, s58o, s58v)
@@ -1829,9 +1901,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 90: st.global.f32
 							s58 := uint64(r22[l]) + 0x4c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s58, 4)
-							}
 							s58v := uint64(r42[l])
 							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&3 == 0 {
 								runtime.Store32(s58w.Mem, s58o, s58v)
@@ -1846,14 +1915,20 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 92, 93: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s60w := w.Window(23)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 92: st.global.f32
 							s60 := uint64(r22[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s60, 4)
-							}
 							s60v := uint64(r43[l])
 							if s60o := s60 - s60w.Base; s60o < s60w.End && s60&3 == 0 {
 								runtime.Store32(s60w.Mem, s60o, s60v)
@@ -1869,9 +1944,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 92: st.global.f32
 							s60 := uint64(r22[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s60, 4)
-							}
 							s60v := uint64(r43[l])
 							if s60o := s60 - s60w.Base; s60o < s60w.End && s60&3 == 0 {
 								runtime.Store32(s60w.Mem, s60o, s60v)
@@ -1886,14 +1958,20 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 94, 95: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s62w := w.Window(24)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 94: st.global.f32
 							s62 := uint64(r22[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s62, 4)
-							}
 							s62v := uint64(r44[l])
 							if s62o := s62 - s62w.Base; s62o < s62w.End && s62&3 == 0 {
 								runtime.Store32(s62w.Mem, s62o, s62v)
@@ -1909,9 +1987,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 94: st.global.f32
 							s62 := uint64(r22[l]) + 0x54
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s62, 4)
-							}
 							s62v := uint64(r44[l])
 							if s62o := s62 - s62w.Base; s62o < s62w.End && s62&3 == 0 {
 								runtime.Store32(s62w.Mem, s62o, s62v)
@@ -1926,14 +2001,20 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 96, 97: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s64w := w.Window(25)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 96: st.global.f32
 							s64 := uint64(r22[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s64, 4)
-							}
 							s64v := uint64(r45[l])
 							if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
 								runtime.Store32(s64w.Mem, s64o, s64v)
@@ -1949,9 +2030,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 96: st.global.f32
 							s64 := uint64(r22[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s64, 4)
-							}
 							s64v := uint64(r45[l])
 							if s64o := s64 - s64w.Base; s64o < s64w.End && s64&3 == 0 {
 								runtime.Store32(s64w.Mem, s64o, s64v)
@@ -1966,14 +2044,20 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 98: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s66w := w.Window(26)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 98: st.global.f32
 							s66 := uint64(r22[l]) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s66, 4)
-							}
 							s66v := uint64(r46[l])
 							if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
 								runtime.Store32(s66w.Mem, s66o, s66v)
@@ -1986,9 +2070,6 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 98: st.global.f32
 							s66 := uint64(r22[l]) + 0x5c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s66, 4)
-							}
 							s66v := uint64(r46[l])
 							if s66o := s66 - s66w.Base; s66o < s66w.End && s66&3 == 0 {
 								runtime.Store32(s66w.Mem, s66o, s66v)
@@ -2181,6 +2262,33 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				u8 := uint64(u1)
 				// PTX lines 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v11aw := w.Window(27)
 					v13aw := w.Window(28)
 					v15aw := w.Window(29)
@@ -2193,9 +2301,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v10 := uint64(uint64(u7) + uint64(v9))
 							// 136: ld.global.f64
 							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 8)
-							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 								v11 = runtime.Load64(v11aw.Mem, v11ao)
@@ -2212,9 +2317,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v12 := uint64(uint64(u6) + uint64(v9))
 							// 138: ld.global.f64
 							v13a := uint64(v12) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v13a, 8)
-							}
 							var v13 uint64
 							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 								v13 = runtime.Load64(v13aw.Mem, v13ao)
@@ -2231,9 +2333,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v14 := uint64(uint64(u3) + uint64(v9))
 							// 140: ld.global.f64
 							v15a := uint64(v14) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v15a, 8)
-							}
 							var v15 uint64
 							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
 								v15 = runtime.Load64(v15aw.Mem, v15ao)
@@ -2266,9 +2365,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v10 := uint64(uint64(u7) + uint64(v9))
 							// 136: ld.global.f64
 							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 8)
-							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 								v11 = runtime.Load64(v11aw.Mem, v11ao)
@@ -2285,9 +2381,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v12 := uint64(uint64(u6) + uint64(v9))
 							// 138: ld.global.f64
 							v13a := uint64(v12) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v13a, 8)
-							}
 							var v13 uint64
 							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&7 == 0 {
 								v13 = runtime.Load64(v13aw.Mem, v13ao)
@@ -2304,9 +2397,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v14 := uint64(uint64(u3) + uint64(v9))
 							// 140: ld.global.f64
 							v15a := uint64(v14) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v15a, 8)
-							}
 							var v15 uint64
 							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&7 == 0 {
 								v15 = runtime.Load64(v15aw.Mem, v15ao)
@@ -2335,14 +2425,20 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 145, 146: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s20w := w.Window(30)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 145: st.global.f64
 							s20 := uint64(r22[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s20, 8)
-							}
 							s20v := uint64(r23[l])
 							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
 								runtime.Store64(s20w.Mem, s20o, s20v)
@@ -2358,9 +2454,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 145: st.global.f64
 							s20 := uint64(r22[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s20, 8)
-							}
 							s20v := uint64(r23[l])
 							if s20o := s20 - s20w.Base; s20o < s20w.End && s20&7 == 0 {
 								runtime.Store64(s20w.Mem, s20o, s20v)
@@ -2375,14 +2468,20 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 147, 148: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s22w := w.Window(31)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 147: st.global.f64
 							s22 := uint64(r22[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s22, 8)
-							}
 							s22v := uint64(r24[l])
 							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 								runtime.Store64(s22w.Mem, s22o, s22v)
@@ -2398,9 +2497,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 147: st.global.f64
 							s22 := uint64(r22[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s22, 8)
-							}
 							s22v := uint64(r24[l])
 							if s22o := s22 - s22w.Base; s22o < s22w.End && s22&7 == 0 {
 								runtime.Store64(s22w.Mem, s22o, s22v)
@@ -2415,14 +2511,20 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 149, 150: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s24w := w.Window(32)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 149: st.global.f64
 							s24 := uint64(r22[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s24, 8)
-							}
 							s24v := uint64(r25[l])
 							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
 								runtime.Store64(s24w.Mem, s24o, s24v)
@@ -2438,9 +2540,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 149: st.global.f64
 							s24 := uint64(r22[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s24, 8)
-							}
 							s24v := uint64(r25[l])
 							if s24o := s24 - s24w.Base; s24o < s24w.End && s24&7 == 0 {
 								runtime.Store64(s24w.Mem, s24o, s24v)
@@ -2455,14 +2554,20 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 151, 152: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s26w := w.Window(33)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 151: st.global.f64
 							s26 := uint64(r22[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s26, 8)
-							}
 							s26v := uint64(r26[l])
 							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
 								runtime.Store64(s26w.Mem, s26o, s26v)
@@ -2478,9 +2583,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 151: st.global.f64
 							s26 := uint64(r22[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s26, 8)
-							}
 							s26v := uint64(r26[l])
 							if s26o := s26 - s26w.Base; s26o < s26w.End && s26&7 == 0 {
 								runtime.Store64(s26w.Mem, s26o, s26v)
@@ -2495,14 +2597,20 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 153, 154: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s28w := w.Window(34)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 153: st.global.f64
 							s28 := uint64(r22[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s28, 8)
-							}
 							s28v := uint64(r27[l])
 							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&7 == 0 {
 								runtime.Store64(s28w.Mem, s28o, s28v)
@@ -2518,9 +2626,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 153: st.global.f64
 							s28 := uint64(r22[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s28, 8)
-							}
 							s28v := uint64(r27[l])
 							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&7 == 0 {
 								runtime.Store64(s28w.Mem, s28o, s28v)
@@ -2535,14 +2640,20 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 155, 156: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s30w := w.Window(35)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 155: st.global.f64
 							s30 := uint64(r22[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s30, 8)
-							}
 							s30v := uint64(r28[l])
 							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
 								runtime.Store64(s30w.Mem, s30o, s30v)
@@ -2558,9 +2669,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 155: st.global.f64
 							s30 := uint64(r22[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s30, 8)
-							}
 							s30v := uint64(r28[l])
 							if s30o := s30 - s30w.Base; s30o < s30w.End && s30&7 == 0 {
 								runtime.Store64(s30w.Mem, s30o, s30v)
@@ -2575,14 +2683,20 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 157, 158: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s32w := w.Window(36)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 157: st.global.f64
 							s32 := uint64(r22[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s32, 8)
-							}
 							s32v := uint64(r29[l])
 							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&7 == 0 {
 								runtime.Store64(s32w.Mem, s32o, s32v)
@@ -2598,9 +2712,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 157: st.global.f64
 							s32 := uint64(r22[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s32, 8)
-							}
 							s32v := uint64(r29[l])
 							if s32o := s32 - s32w.Base; s32o < s32w.End && s32&7 == 0 {
 								runtime.Store64(s32w.Mem, s32o, s32v)
@@ -2615,14 +2726,20 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 159, 160: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s34w := w.Window(37)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 159: st.global.f64
 							s34 := uint64(r22[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s34, 8)
-							}
 							s34v := uint64(r30[l])
 							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&7 == 0 {
 								runtime.Store64(s34w.Mem, s34o, s34v)
@@ -2638,9 +2755,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 159: st.global.f64
 							s34 := uint64(r22[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s34, 8)
-							}
 							s34v := uint64(r30[l])
 							if s34o := s34 - s34w.Base; s34o < s34w.End && s34&7 == 0 {
 								runtime.Store64(s34w.Mem, s34o, s34v)
@@ -2655,14 +2769,20 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 161, 162: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s36w := w.Window(38)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 161: st.global.f64
 							s36 := uint64(r22[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s36, 8)
-							}
 							s36v := uint64(r31[l])
 							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
 								runtime.Store64(s36w.Mem, s36o, s36v)
@@ -2678,9 +2798,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 161: st.global.f64
 							s36 := uint64(r22[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s36, 8)
-							}
 							s36v := uint64(r31[l])
 							if s36o := s36 - s36w.Base; s36o < s36w.End && s36&7 == 0 {
 								runtime.Store64(s36w.Mem, s36o, s36v)
@@ -2695,14 +2812,20 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 163, 164: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s38w := w.Window(39)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 163: st.global.f64
 							s38 := uint64(r22[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s38, 8)
-							}
 							s38v := uint64(r32[l])
 							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
 								runtime.Store64(s38w.Mem, s38o, s38v)
@@ -2718,9 +2841,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 163: st.global.f64
 							s38 := uint64(r22[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s38, 8)
-							}
 							s38v := uint64(r32[l])
 							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&7 == 0 {
 								runtime.Store64(s38w.Mem, s38o, s38v)
@@ -2735,14 +2855,20 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 165, 166: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s40w := w.Window(40)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 165: st.global.f64
 							s40 := uint64(r22[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s40, 8)
-							}
 							s40v := uint64(r33[l])
 							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
 								runtime.Store64(s40w.Mem, s40o, s40v)
@@ -2758,9 +2884,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 165: st.global.f64
 							s40 := uint64(r22[l]) + 0x50
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s40, 8)
-							}
 							s40v := uint64(r33[l])
 							if s40o := s40 - s40w.Base; s40o < s40w.End && s40&7 == 0 {
 								runtime.Store64(s40w.Mem, s40o, s40v)
@@ -2775,14 +2898,20 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 167, 168: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s42w := w.Window(41)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 167: st.global.f64
 							s42 := uint64(r22[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s42, 8)
-							}
 							s42v := uint64(r34[l])
 							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
 								runtime.Store64(s42w.Mem, s42o, s42v)
@@ -2798,9 +2927,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 167: st.global.f64
 							s42 := uint64(r22[l]) + 0x58
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s42, 8)
-							}
 							s42v := uint64(r34[l])
 							if s42o := s42 - s42w.Base; s42o < s42w.End && s42&7 == 0 {
 								runtime.Store64(s42w.Mem, s42o, s42v)
@@ -2815,14 +2941,20 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 169, 170: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s44w := w.Window(42)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 169: st.global.f64
 							s44 := uint64(r22[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s44, 8)
-							}
 							s44v := uint64(r35[l])
 							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
 								runtime.Store64(s44w.Mem, s44o, s44v)
@@ -2838,9 +2970,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 169: st.global.f64
 							s44 := uint64(r22[l]) + 0x60
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s44, 8)
-							}
 							s44v := uint64(r35[l])
 							if s44o := s44 - s44w.Base; s44o < s44w.End && s44&7 == 0 {
 								runtime.Store64(s44w.Mem, s44o, s44v)
@@ -2855,14 +2984,20 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 171, 172: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s46w := w.Window(43)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 171: st.global.f64
 							s46 := uint64(r22[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s46, 8)
-							}
 							s46v := uint64(r36[l])
 							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
 								runtime.Store64(s46w.Mem, s46o, s46v)
@@ -2878,9 +3013,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 171: st.global.f64
 							s46 := uint64(r22[l]) + 0x68
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s46, 8)
-							}
 							s46v := uint64(r36[l])
 							if s46o := s46 - s46w.Base; s46o < s46w.End && s46&7 == 0 {
 								runtime.Store64(s46w.Mem, s46o, s46v)
@@ -2895,14 +3027,20 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 173, 174: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s48w := w.Window(44)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 173: st.global.f64
 							s48 := uint64(r22[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s48, 8)
-							}
 							s48v := uint64(r37[l])
 							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&7 == 0 {
 								runtime.Store64(s48w.Mem, s48o, s48v)
@@ -2918,9 +3056,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 173: st.global.f64
 							s48 := uint64(r22[l]) + 0x70
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s48, 8)
-							}
 							s48v := uint64(r37[l])
 							if s48o := s48 - s48w.Base; s48o < s48w.End && s48&7 == 0 {
 								runtime.Store64(s48w.Mem, s48o, s48v)
@@ -2935,14 +3070,20 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 175, 176: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s50w := w.Window(45)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 175: st.global.f64
 							s50 := uint64(r22[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s50, 8)
-							}
 							s50v := uint64(r38[l])
 							if s50o := s50 - s50w.Base; s50o < s50w.End && s50&7 == 0 {
 								runtime.Store64(s50w.Mem, s50o, s50v)
@@ -2958,9 +3099,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 175: st.global.f64
 							s50 := uint64(r22[l]) + 0x78
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s50, 8)
-							}
 							s50v := uint64(r38[l])
 							if s50o := s50 - s50w.Base; s50o < s50w.End && s50&7 == 0 {
 								runtime.Store64(s50w.Mem, s50o, s50v)
@@ -2975,14 +3113,20 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 177, 178: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s52w := w.Window(46)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 177: st.global.f64
 							s52 := uint64(r22[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s52, 8)
-							}
 							s52v := uint64(r39[l])
 							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
 								runtime.Store64(s52w.Mem, s52o, s52v)
@@ -2998,9 +3142,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 177: st.global.f64
 							s52 := uint64(r22[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s52, 8)
-							}
 							s52v := uint64(r39[l])
 							if s52o := s52 - s52w.Base; s52o < s52w.End && s52&7 == 0 {
 								runtime.Store64(s52w.Mem, s52o, s52v)
@@ -3015,14 +3156,20 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 179, 180: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s54w := w.Window(47)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 179: st.global.f64
 							s54 := uint64(r22[l]) + 0x88
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s54, 8)
-							}
 							s54v := uint64(r40[l])
 							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
 								runtime.Store64(s54w.Mem, s54o, s54v)
@@ -3038,9 +3185,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 179: st.global.f64
 							s54 := uint64(r22[l]) + 0x88
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s54, 8)
-							}
 							s54v := uint64(r40[l])
 							if s54o := s54 - s54w.Base; s54o < s54w.End && s54&7 == 0 {
 								runtime.Store64(s54w.Mem, s54o, s54v)
@@ -3055,14 +3199,20 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 181, 182: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s56w := w.Window(48)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 181: st.global.f64
 							s56 := uint64(r22[l]) + 0x90
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s56, 8)
-							}
 							s56v := uint64(r41[l])
 							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
 								runtime.Store64(s56w.Mem, s56o, s56v)
@@ -3078,9 +3228,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 181: st.global.f64
 							s56 := uint64(r22[l]) + 0x90
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s56, 8)
-							}
 							s56v := uint64(r41[l])
 							if s56o := s56 - s56w.Base; s56o < s56w.End && s56&7 == 0 {
 								runtime.Store64(s56w.Mem, s56o, s56v)
@@ -3095,14 +3242,20 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 183, 184: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s58w := w.Window(49)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 183: st.global.f64
 							s58 := uint64(r22[l]) + 0x98
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s58, 8)
-							}
 							s58v := uint64(r42[l])
 							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&7 == 0 {
 								runtime.Store64(s58w.Mem, s58o, s58v)
@@ -3118,9 +3271,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 183: st.global.f64
 							s58 := uint64(r22[l]) + 0x98
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s58, 8)
-							}
 							s58v := uint64(r42[l])
 							if s58o := s58 - s58w.Base; s58o < s58w.End && s58&7 == 0 {
 								runtime.Store64(s58w.Mem, s58o, s58v)
@@ -3135,14 +3285,20 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 185, 186: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s60w := w.Window(50)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 185: st.global.f64
 							s60 := uint64(r22[l]) + 0xa0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s60, 8)
-							}
 							s60v := uint64(r43[l])
 							if s60o := s60 - s60w.Base; s60o < s60w.End && s60&7 == 0 {
 								runtime.Store64(s60w.Mem, s60o, s60v)
@@ -3158,9 +3314,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 185: st.global.f64
 							s60 := uint64(r22[l]) + 0xa0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s60, 8)
-							}
 							s60v := uint64(r43[l])
 							if s60o := s60 - s60w.Base; s60o < s60w.End && s60&7 == 0 {
 								runtime.Store64(s60w.Mem, s60o, s60v)
@@ -3175,14 +3328,20 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 187, 188: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s62w := w.Window(51)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 187: st.global.f64
 							s62 := uint64(r22[l]) + 0xa8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s62, 8)
-							}
 							s62v := uint64(r44[l])
 							if s62o := s62 - s62w.Base; s62o < s62w.End && s62&7 == 0 {
 								runtime.Store64(s62w.Mem, s62o, s62v)
@@ -3198,9 +3357,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 187: st.global.f64
 							s62 := uint64(r22[l]) + 0xa8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s62, 8)
-							}
 							s62v := uint64(r44[l])
 							if s62o := s62 - s62w.Base; s62o < s62w.End && s62&7 == 0 {
 								runtime.Store64(s62w.Mem, s62o, s62v)
@@ -3215,14 +3371,20 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 189, 190: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s64w := w.Window(52)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 189: st.global.f64
 							s64 := uint64(r22[l]) + 0xb0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s64, 8)
-							}
 							s64v := uint64(r45[l])
 							if s64o := s64 - s64w.Base; s64o < s64w.End && s64&7 == 0 {
 								runtime.Store64(s64w.Mem, s64o, s64v)
@@ -3238,9 +3400,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 189: st.global.f64
 							s64 := uint64(r22[l]) + 0xb0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s64, 8)
-							}
 							s64v := uint64(r45[l])
 							if s64o := s64 - s64w.Base; s64o < s64w.End && s64&7 == 0 {
 								runtime.Store64(s64w.Mem, s64o, s64v)
@@ -3255,14 +3414,20 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 191: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s66w := w.Window(53)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 191: st.global.f64
 							s66 := uint64(r22[l]) + 0xb8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s66, 8)
-							}
 							s66v := uint64(r46[l])
 							if s66o := s66 - s66w.Base; s66o < s66w.End && s66&7 == 0 {
 								runtime.Store64(s66w.Mem, s66o, s66v)
@@ -3275,9 +3440,6 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 191: st.global.f64
 							s66 := uint64(r22[l]) + 0xb8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s66, 8)
-							}
 							s66v := uint64(r46[l])
 							if s66o := s66 - s66w.Base; s66o < s66w.End && s66&7 == 0 {
 								runtime.Store64(s66w.Mem, s66o, s66v)

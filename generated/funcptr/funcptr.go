@@ -1241,14 +1241,29 @@ func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				r2 := w.Reg(2)
 				// PTX lines 44, 45, 46: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 44: ld.param.f32
 							v1a := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1260,9 +1275,6 @@ func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							}
 							// 45: ld.param.f32
 							v2a := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
-							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -1281,9 +1293,6 @@ func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 44: ld.param.f32
 							v1a := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1295,9 +1304,6 @@ func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							}
 							// 45: ld.param.f32
 							v2a := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
-							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -1316,13 +1322,19 @@ func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 47: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 47: st.param.f32
 							s4 := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s4, 4)
-							}
 							s4v := uint64(r2[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:47")
@@ -1333,9 +1345,6 @@ func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 47: st.param.f32
 							s4 := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s4, 4)
-							}
 							s4v := uint64(r2[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:47")
@@ -1370,14 +1379,29 @@ func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				r2 := w.Reg(2)
 				// PTX lines 60, 61, 62: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 60: ld.param.f32
 							v1a := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1389,9 +1413,6 @@ func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							}
 							// 61: ld.param.f32
 							v2a := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
-							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -1410,9 +1431,6 @@ func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 60: ld.param.f32
 							v1a := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1424,9 +1442,6 @@ func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							}
 							// 61: ld.param.f32
 							v2a := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
-							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -1445,13 +1460,19 @@ func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 63: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 63: st.param.f32
 							s4 := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s4, 4)
-							}
 							s4v := uint64(r2[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:63")
@@ -1462,9 +1483,6 @@ func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 63: st.param.f32
 							s4 := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s4, 4)
-							}
 							s4v := uint64(r2[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:63")
@@ -1499,14 +1517,29 @@ func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				r2 := w.Reg(2)
 				// PTX lines 76, 77, 78: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 76: ld.param.f32
 							v1a := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1518,9 +1551,6 @@ func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							}
 							// 77: ld.param.f32
 							v2a := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
-							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -1539,9 +1569,6 @@ func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 76: ld.param.f32
 							v1a := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1553,9 +1580,6 @@ func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							}
 							// 77: ld.param.f32
 							v2a := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
-							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -1574,13 +1598,19 @@ func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 79: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 79: st.param.f32
 							s4 := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s4, 4)
-							}
 							s4v := uint64(r2[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:79")
@@ -1591,9 +1621,6 @@ func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 79: st.param.f32
 							s4 := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s4, 4)
-							}
 							s4v := uint64(r2[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:79")
@@ -1629,14 +1656,29 @@ func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				// PTX lines 93, 94, 95, 96: lane-local, one loop over the lanes
 				{
 					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 93: ld.param.f32
 							v1a := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1648,9 +1690,6 @@ func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							}
 							// 94: ld.param.f32
 							v2a := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
-							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -1681,9 +1720,6 @@ func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 93: ld.param.f32
 							v1a := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1695,9 +1731,6 @@ func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							}
 							// 94: ld.param.f32
 							v2a := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
-							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -1729,13 +1762,19 @@ func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 97: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 97: st.param.f32
 							s5 := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s5, 4)
-							}
 							s5v := uint64(r2[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/funcptr.ptx:97")
@@ -1746,9 +1785,6 @@ func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 97: st.param.f32
 							s5 := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s5, 4)
-							}
 							s5v := uint64(r2[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/funcptr.ptx:97")
@@ -1920,6 +1956,15 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				runtime.Broadcast(r12, m, u8)
 				// PTX lines 132, 133, 134, 135, 136: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v11aw := w.Window(0)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -1931,9 +1976,6 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v10 := uint64(uint64(u7) + uint64(v9))
 							// 134: ld.global.u32
 							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 4)
-							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 								v11 = runtime.Load32(v11aw.Mem, v11ao)
@@ -1961,9 +2003,6 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v10 := uint64(uint64(u7) + uint64(v9))
 							// 134: ld.global.u32
 							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 4)
-							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 								v11 = runtime.Load32(v11aw.Mem, v11ao)
@@ -1988,6 +2027,33 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				u14 := uint64((w.GlobalVar(0) + k3))
 				// PTX lines 138, 139, 140, 141, 142, 143: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v16aw := w.Window(1)
 					v18aw := w.Window(2)
 					v20aw := w.Window(3)
@@ -1998,9 +2064,6 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v15 := uint64(uint64(u14) + uint64(r17[l]))
 							// 139: ld.global.u64
 							v16a := uint64(v15) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v16a, 8)
-							}
 							var v16 uint64
 							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
 								v16 = runtime.Load64(v16aw.Mem, v16ao)
@@ -2017,9 +2080,6 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v17 := uint64(uint64(u6) + uint64(r13[l]))
 							// 141: ld.global.f32
 							v18a := uint64(v17) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v18a, 4)
-							}
 							var v18 uint64
 							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 								v18 = runtime.Load32(v18aw.Mem, v18ao)
@@ -2036,9 +2096,6 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v19 := uint64(uint64(u3) + uint64(r13[l]))
 							// 143: ld.global.f32
 							v20a := uint64(v19) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v20a, 4)
-							}
 							var v20 uint64
 							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 								v20 = runtime.Load32(v20aw.Mem, v20ao)
@@ -2059,9 +2116,6 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v15 := uint64(uint64(u14) + uint64(r17[l]))
 							// 139: ld.global.u64
 							v16a := uint64(v15) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v16a, 8)
-							}
 							var v16 uint64
 							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&7 == 0 {
 								v16 = runtime.Load64(v16aw.Mem, v16ao)
@@ -2078,9 +2132,6 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v17 := uint64(uint64(u6) + uint64(r13[l]))
 							// 141: ld.global.f32
 							v18a := uint64(v17) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v18a, 4)
-							}
 							var v18 uint64
 							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 								v18 = runtime.Load32(v18aw.Mem, v18ao)
@@ -2097,9 +2148,6 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							v19 := uint64(uint64(u3) + uint64(r13[l]))
 							// 143: ld.global.f32
 							v20a := uint64(v19) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v20a, 4)
-							}
 							var v20 uint64
 							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 								v20 = runtime.Load32(v20aw.Mem, v20ao)
@@ -2118,13 +2166,19 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				}
 				// PTX lines 146: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 146: st.param.f32
 							s21 := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s21, 4)
-							}
 							s21v := uint64(r22[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:146")
@@ -2135,9 +2189,6 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 146: st.param.f32
 							s21 := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s21, 4)
-							}
 							s21v := uint64(r22[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:146")
@@ -2147,13 +2198,19 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				}
 				// PTX lines 148: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 148: st.param.f32
 							s22 := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s22, 4)
-							}
 							s22v := uint64(r24[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/funcptr.ptx:148")
@@ -2164,9 +2221,6 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 148: st.param.f32
 							s22 := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s22, 4)
-							}
 							s22v := uint64(r24[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/funcptr.ptx:148")
@@ -2191,14 +2245,20 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				r26 := w.Reg(26)
 				// PTX lines 158, 160: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 158: ld.param.f32
 							v1a := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2218,9 +2278,6 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 158: ld.param.f32
 							v1a := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2240,14 +2297,20 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 				}
 				// PTX lines 161: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s3w := w.Window(4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 161: st.global.f32
 							s3 := uint64(r26[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
-							}
 							s3v := uint64(r25[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -2260,9 +2323,6 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							l := bits.TrailingZeros32(mm) & 31
 							// 161: st.global.f32
 							s3 := uint64(r26[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
-							}
 							s3v := uint64(r25[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -2300,14 +2360,20 @@ func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				k0 := uint64(0x1)
 				// PTX lines 174, 175: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 174: ld.param.u32
 							v1a := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2326,9 +2392,6 @@ func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 174: ld.param.u32
 							v1a := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2347,13 +2410,19 @@ func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 176: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 176: st.param.b32
 							s3 := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s3, 4)
-							}
 							s3v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:176")
@@ -2364,9 +2433,6 @@ func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 176: st.param.b32
 							s3 := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s3, 4)
-							}
 							s3v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:176")
@@ -2401,14 +2467,20 @@ func squareRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				r1 := w.Reg(1)
 				// PTX lines 188, 189: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 188: ld.param.u32
 							v1a := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2427,9 +2499,6 @@ func squareRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 188: ld.param.u32
 							v1a := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2448,13 +2517,19 @@ func squareRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				}
 				// PTX lines 190: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 190: st.param.b32
 							s3 := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s3, 4)
-							}
 							s3v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:190")
@@ -2465,9 +2540,6 @@ func squareRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 190: st.param.b32
 							s3 := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s3, 4)
-							}
 							s3v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:190")
@@ -2502,14 +2574,20 @@ func negateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				r1 := w.Reg(1)
 				// PTX lines 202, 203: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 202: ld.param.u32
 							v1a := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2528,9 +2606,6 @@ func negateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 202: ld.param.u32
 							v1a := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2549,13 +2624,19 @@ func negateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				}
 				// PTX lines 204: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 204: st.param.b32
 							s3 := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s3, 4)
-							}
 							s3v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:204")
@@ -2566,9 +2647,6 @@ func negateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 204: st.param.b32
 							s3 := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s3, 4)
-							}
 							s3v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:204")
@@ -2607,14 +2685,38 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				// PTX lines 220, 221, 222, 223: lane-local, one loop over the lanes
 				{
 					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 220: ld.param.u32
 							v1a := uint64(0x14)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2627,9 +2729,6 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r0[l] = v1
 							// 221: ld.param.u32
 							v2a := uint64(0x10)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
-							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -2642,9 +2741,6 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r1[l] = v2
 							// 222: ld.param.u64
 							v3a := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v3a, 8)
-							}
 							var v3 uint64
 							{
 								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 8, l)
@@ -2669,9 +2765,6 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 220: ld.param.u32
 							v1a := uint64(0x14)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2684,9 +2777,6 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r0[l] = v1
 							// 221: ld.param.u32
 							v2a := uint64(0x10)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
-							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -2699,9 +2789,6 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r1[l] = v2
 							// 222: ld.param.u64
 							v3a := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v3a, 8)
-							}
 							var v3 uint64
 							{
 								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 8, l)
@@ -2743,13 +2830,19 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				r1 := w.Reg(1)
 				// PTX lines 228: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 228: st.param.b32
 							s1 := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s1, 4)
-							}
 							s1v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:228")
@@ -2760,9 +2853,6 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 228: st.param.b32
 							s1 := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s1, 4)
-							}
 							s1v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:228")
@@ -2784,13 +2874,19 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				r1 := w.Reg(1)
 				// PTX lines 244: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 244: st.param.b32
 							s1 := uint64(0x18)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s1, 4)
-							}
 							s1v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:244")
@@ -2801,9 +2897,6 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 244: st.param.b32
 							s1 := uint64(0x18)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s1, 4)
-							}
 							s1v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:244")
@@ -2829,14 +2922,20 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				// PTX lines 237, 239, 240: lane-local, one loop over the lanes
 				{
 					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 237: ld.param.b32
 							v1a := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2864,9 +2963,6 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 237: ld.param.b32
 							v1a := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -3143,6 +3239,15 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				// PTX lines 283, 284, 285, 286: lane-local, one loop over the lanes
 				{
 					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v18aw := w.Window(5)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -3160,9 +3265,6 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							v17 := uint64(uint64(u3) + uint64(v16))
 							// 286: ld.global.u32
 							v18a := uint64(v17) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v18a, 4)
-							}
 							var v18 uint64
 							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 								v18 = runtime.Load32(v18aw.Mem, v18ao)
@@ -3192,9 +3294,6 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							v17 := uint64(uint64(u3) + uint64(v16))
 							// 286: ld.global.u32
 							v18a := uint64(v17) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v18a, 4)
-							}
 							var v18 uint64
 							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 								v18 = runtime.Load32(v18aw.Mem, v18ao)
@@ -3213,13 +3312,19 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 289: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 289: st.param.b64
 							s19 := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s19, 8)
-							}
 							s19v := uint64(r17[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s19, 8, s19v, l, "testdata/ptx/funcptr.ptx:289")
@@ -3230,9 +3335,6 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 289: st.param.b64
 							s19 := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s19, 8)
-							}
 							s19v := uint64(r17[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s19, 8, s19v, l, "testdata/ptx/funcptr.ptx:289")
@@ -3242,13 +3344,19 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 291: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 291: st.param.b32
 							s20 := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s20, 4)
-							}
 							s20v := uint64(r20[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s20, 4, s20v, l, "testdata/ptx/funcptr.ptx:291")
@@ -3259,9 +3367,6 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 291: st.param.b32
 							s20 := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s20, 4)
-							}
 							s20v := uint64(r20[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s20, 4, s20v, l, "testdata/ptx/funcptr.ptx:291")
@@ -3271,13 +3376,19 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 293: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 293: st.param.b32
 							s21 := uint64(0xc)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s21, 4)
-							}
 							s21v := uint64(k8)
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:293")
@@ -3288,9 +3399,6 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 293: st.param.b32
 							s21 := uint64(0xc)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s21, 4)
-							}
 							s21v := uint64(k8)
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:293")
@@ -3315,14 +3423,20 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				r22 := w.Reg(22)
 				// PTX lines 302, 304: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 302: ld.param.b32
 							v1a := uint64(0x10)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -3342,9 +3456,6 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 302: ld.param.b32
 							v1a := uint64(0x10)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -3364,14 +3475,20 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 305: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s3w := w.Window(6)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 305: st.global.u32
 							s3 := uint64(r22[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
-							}
 							s3v := uint64(r21[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -3384,9 +3501,6 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 305: st.global.u32
 							s3 := uint64(r22[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
-							}
 							s3v := uint64(r21[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)

@@ -570,6 +570,15 @@ func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 				k0 := uint64(0x4)
 				// PTX lines 40, 41, 42, 43, 44, 45: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v3aw := w.Window(0)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -580,9 +589,6 @@ func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 							v2 := uint64(uint64(r8[l]) + uint64(v1))
 							// 42: ld.global.f32
 							v3a := uint64(v2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v3a, 4)
-							}
 							var v3 uint64
 							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 								v3 = runtime.Load32(v3aw.Mem, v3ao)
@@ -617,9 +623,6 @@ func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 							v2 := uint64(uint64(r8[l]) + uint64(v1))
 							// 42: ld.global.f32
 							v3a := uint64(v2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v3a, 4)
-							}
 							var v3 uint64
 							if v3ao := v3a - v3aw.Base; v3ao < v3aw.End && v3a&3 == 0 {
 								v3 = runtime.Load32(v3aw.Mem, v3ao)
@@ -651,14 +654,20 @@ func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 				// PTX lines 46, 47, 48: lane-local, one loop over the lanes
 				{
 					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s7w := w.Window(1)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 46: st.global.f32
 							s7 := uint64(r17[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s7, 4)
-							}
 							s7v := uint64(r16[l])
 							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 								runtime.Store32(s7w.Mem, s7o, s7v)
@@ -682,9 +691,6 @@ func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 							l := bits.TrailingZeros32(mm) & 31
 							// 46: st.global.f32
 							s7 := uint64(r17[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s7, 4)
-							}
 							s7v := uint64(r16[l])
 							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 								runtime.Store32(s7w.Mem, s7o, s7v)
@@ -944,15 +950,21 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 				// PTX lines 88, 89, 90, 91, 92: lane-local, one loop over the lanes
 				{
 					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v1aw := w.Window(2)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 88: ld.global.u32
 							v1a := uint64(r15[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 								v1 = runtime.Load32(v1aw.Mem, v1ao)
@@ -987,9 +999,6 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 							l := bits.TrailingZeros32(mm) & 31
 							// 88: ld.global.u32
 							v1a := uint64(r15[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 								v1 = runtime.Load32(v1aw.Mem, v1ao)
@@ -1043,6 +1052,15 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 				r10 := w.Reg(10)
 				// PTX lines 95, 96: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s2w := w.Window(3)
 					if m == 0xffffffff {
 						for l := range 32 {
@@ -1050,9 +1068,6 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 							v1 := uint64(uint64(r2[l]) + uint64(r10[l]))
 							// 96: st.global.u32
 							s2 := uint64(v1) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s2, 4)
-							}
 							s2v := uint64(r9[l])
 							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 								runtime.Store32(s2w.Mem, s2o, s2v)
@@ -1067,9 +1082,6 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 							v1 := uint64(uint64(r2[l]) + uint64(r10[l]))
 							// 96: st.global.u32
 							s2 := uint64(v1) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s2, 4)
-							}
 							s2v := uint64(r9[l])
 							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&3 == 0 {
 								runtime.Store32(s2w.Mem, s2o, s2v)

@@ -969,14 +969,20 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r33 := w.Reg(33)
 				// PTX lines 74: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s1w := w.Window(0)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 74: st.global.u64
 							s1 := uint64(r18[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s1, 8)
-							}
 							s1v := uint64(r22[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
 								runtime.Store64(s1w.Mem, s1o, s1v)
@@ -989,9 +995,6 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 74: st.global.u64
 							s1 := uint64(r18[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s1, 8)
-							}
 							s1v := uint64(r22[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
 								runtime.Store64(s1w.Mem, s1o, s1v)
@@ -1003,14 +1006,20 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 75, 76, 77: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s2w := w.Window(1)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 75: st.global.u64
 							s2 := uint64(r18[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s2, 8)
-							}
 							s2v := uint64(r23[l])
 							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
 								runtime.Store64(s2w.Mem, s2o, s2v)
@@ -1029,9 +1038,6 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 75: st.global.u64
 							s2 := uint64(r18[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s2, 8)
-							}
 							s2v := uint64(r23[l])
 							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
 								runtime.Store64(s2w.Mem, s2o, s2v)
@@ -1049,14 +1055,20 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 78, 79: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s5w := w.Window(2)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 78: st.global.u64
 							s5 := uint64(r18[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s5, 8)
-							}
 							s5v := uint64(r30[l])
 							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
 								runtime.Store64(s5w.Mem, s5o, s5v)
@@ -1072,9 +1084,6 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 78: st.global.u64
 							s5 := uint64(r18[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s5, 8)
-							}
 							s5v := uint64(r30[l])
 							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&7 == 0 {
 								runtime.Store64(s5w.Mem, s5o, s5v)
@@ -1089,14 +1098,20 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 80, 81: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s7w := w.Window(3)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 80: st.global.u64
 							s7 := uint64(r18[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s7, 8)
-							}
 							s7v := uint64(r31[l])
 							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
 								runtime.Store64(s7w.Mem, s7o, s7v)
@@ -1112,9 +1127,6 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 80: st.global.u64
 							s7 := uint64(r18[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s7, 8)
-							}
 							s7v := uint64(r31[l])
 							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&7 == 0 {
 								runtime.Store64(s7w.Mem, s7o, s7v)
@@ -1129,14 +1141,20 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 82, 83: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s9w := w.Window(4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 82: st.global.u64
 							s9 := uint64(r18[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s9, 8)
-							}
 							s9v := uint64(r32[l])
 							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 								runtime.Store64(s9w.Mem, s9o, s9v)
@@ -1152,9 +1170,6 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 82: st.global.u64
 							s9 := uint64(r18[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s9, 8)
-							}
 							s9v := uint64(r32[l])
 							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&7 == 0 {
 								runtime.Store64(s9w.Mem, s9o, s9v)
@@ -1297,14 +1312,20 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r40 := w.Reg(40)
 				// PTX lines 102: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s1w := w.Window(5)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 102: st.global.u64
 							s1 := uint64(r18[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s1, 8)
-							}
 							s1v := uint64(r20[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
 								runtime.Store64(s1w.Mem, s1o, s1v)
@@ -1317,9 +1338,6 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 102: st.global.u64
 							s1 := uint64(r18[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s1, 8)
-							}
 							s1v := uint64(r20[l])
 							if s1o := s1 - s1w.Base; s1o < s1w.End && s1&7 == 0 {
 								runtime.Store64(s1w.Mem, s1o, s1v)
@@ -1331,14 +1349,20 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 103, 104: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s2w := w.Window(6)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 103: st.global.u64
 							s2 := uint64(r18[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s2, 8)
-							}
 							s2v := uint64(r33[l])
 							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
 								runtime.Store64(s2w.Mem, s2o, s2v)
@@ -1354,9 +1378,6 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 103: st.global.u64
 							s2 := uint64(r18[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s2, 8)
-							}
 							s2v := uint64(r33[l])
 							if s2o := s2 - s2w.Base; s2o < s2w.End && s2&7 == 0 {
 								runtime.Store64(s2w.Mem, s2o, s2v)
@@ -1371,14 +1392,20 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 105, 106: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s4w := w.Window(7)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 105: st.global.u64
 							s4 := uint64(r18[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s4, 8)
-							}
 							s4v := uint64(r39[l])
 							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
 								runtime.Store64(s4w.Mem, s4o, s4v)
@@ -1394,9 +1421,6 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 105: st.global.u64
 							s4 := uint64(r18[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s4, 8)
-							}
 							s4v := uint64(r39[l])
 							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&7 == 0 {
 								runtime.Store64(s4w.Mem, s4o, s4v)
@@ -1411,14 +1435,20 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 107: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s6w := w.Window(8)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 107: st.global.u64
 							s6 := uint64(r18[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s6, 8)
-							}
 							s6v := uint64(r40[l])
 							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 								runtime.Store64(s6w.Mem, s6o, s6v)
@@ -1431,9 +1461,6 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 107: st.global.u64
 							s6 := uint64(r18[l]) + 0x48
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s6, 8)
-							}
 							s6v := uint64(r40[l])
 							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&7 == 0 {
 								runtime.Store64(s6w.Mem, s6o, s6v)
@@ -1516,6 +1543,24 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					p3 := w.P[3]
 					p4 := w.P[4]
 					p5 := w.P[5]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v9aw := w.Window(9)
 					v11aw := w.Window(10)
 					var flt runtime.LaneFault
@@ -1527,9 +1572,6 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 39: ld.global.u64
 							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 8)
-							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 								v9 = runtime.Load64(v9aw.Mem, v9ao)
@@ -1546,9 +1588,6 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v10 := uint64(uint64(u3) + uint64(v7))
 							// 41: ld.global.u64
 							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 8)
-							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 								v11 = runtime.Load64(v11aw.Mem, v11ao)
@@ -1620,9 +1659,6 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 39: ld.global.u64
 							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 8)
-							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&7 == 0 {
 								v9 = runtime.Load64(v9aw.Mem, v9ao)
@@ -1639,9 +1675,6 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v10 := uint64(uint64(u3) + uint64(v7))
 							// 41: ld.global.u64
 							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 8)
-							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&7 == 0 {
 								v11 = runtime.Load64(v11aw.Mem, v11ao)
@@ -1714,14 +1747,20 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 51: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s21w := w.Window(11)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 51: st.global.u64
 							s21 := uint64(r18[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 8)
-							}
 							s21v := uint64(r19[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 								runtime.Store64(s21w.Mem, s21o, s21v)
@@ -1734,9 +1773,6 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 51: st.global.u64
 							s21 := uint64(r18[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 8)
-							}
 							s21v := uint64(r19[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 								runtime.Store64(s21w.Mem, s21o, s21v)
@@ -2044,6 +2080,15 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				u3 := uint64(u2)
 				// PTX lines 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s17w := w.Window(12)
 					if m == 0xffffffff {
 						for l := range 32 {
@@ -2075,9 +2120,6 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							v16 := uint64(uint64(u3) + uint64(v15))
 							// 148: st.global.u64
 							s17 := uint64(v16) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s17, 8)
-							}
 							s17v := uint64(v14)
 							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 								runtime.Store64(s17w.Mem, s17o, s17v)
@@ -2116,9 +2158,6 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							v16 := uint64(uint64(u3) + uint64(v15))
 							// 148: st.global.u64
 							s17 := uint64(v16) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s17, 8)
-							}
 							s17v := uint64(v14)
 							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&7 == 0 {
 								runtime.Store64(s17w.Mem, s17o, s17v)

@@ -670,6 +670,24 @@ func twoLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				// PTX lines 22, 23, 24, 25, 26, 27, 28, 29: lane-local, one loop over the lanes
 				{
 					tid0 := &w.Tid[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v8aw := w.Window(0)
 					v9aw := w.Window(1)
 					var flt runtime.LaneFault
@@ -685,9 +703,6 @@ func twoLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v7 := uint64(uint64(u2) + uint64(v5))
 							// 26: ld.global.u32
 							v8a := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v8a, 4)
-							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)
@@ -701,9 +716,6 @@ func twoLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							}
 							// 27: ld.global.u32
 							v9a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
-							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -735,9 +747,6 @@ func twoLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v7 := uint64(uint64(u2) + uint64(v5))
 							// 26: ld.global.u32
 							v8a := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v8a, 4)
-							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)
@@ -751,9 +760,6 @@ func twoLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							}
 							// 27: ld.global.u32
 							v9a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
-							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -777,14 +783,20 @@ func twoLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				}
 				// PTX lines 30: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s12w := w.Window(2)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 30: st.global.u32
 							s12 := uint64(r10[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s12, 4)
-							}
 							s12v := uint64(r9[l])
 							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 								runtime.Store32(s12w.Mem, s12o, s12v)
@@ -797,9 +809,6 @@ func twoLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							l := bits.TrailingZeros32(mm) & 31
 							// 30: st.global.u32
 							s12 := uint64(r10[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s12, 4)
-							}
 							s12v := uint64(r9[l])
 							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 								runtime.Store32(s12w.Mem, s12o, s12v)
@@ -894,6 +903,15 @@ func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				runtime.Broadcast(r4, m, u5)
 				// PTX lines 50, 51, 52: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
@@ -904,9 +922,6 @@ func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v7 := uint64(uint32(r2[l]) + uint32(k2))
 							// 52: st.shared.u32
 							s8 := uint64(uint64(uint32(v6))) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s8, 4)
-							}
 							s8v := uint64(v7)
 							if s8 < shEnd4 && s8&3 == 0 {
 								runtime.Store32(sh, s8, s8v)
@@ -923,9 +938,6 @@ func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v7 := uint64(uint32(r2[l]) + uint32(k2))
 							// 52: st.shared.u32
 							s8 := uint64(uint64(uint32(v6))) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s8, 4)
-							}
 							s8v := uint64(v7)
 							if s8 < shEnd4 && s8&3 == 0 {
 								runtime.Store32(sh, s8, s8v)
@@ -955,6 +967,24 @@ func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				k2 := uint64(0x4)
 				// PTX lines 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					var flt runtime.LaneFault
@@ -966,9 +996,6 @@ func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v2 := uint64(uint32(r4[l]) + uint32(v1))
 							// 56: ld.shared.u32
 							v3a := uint64(uint64(uint32(v2))) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v3a, 4)
-							}
 							var v3 uint64
 							if v3a < shEnd4 && v3a&3 == 0 {
 								v3 = runtime.Load32(sh, v3a)
@@ -990,9 +1017,6 @@ func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v7 := uint64(uint32(r4[l]) + uint32(v6))
 							// 61: ld.shared.u32
 							v8a := uint64(uint64(uint32(v7))) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v8a, 4)
-							}
 							var v8 uint64
 							if v8a < shEnd4 && v8a&3 == 0 {
 								v8 = runtime.Load32(sh, v8a)
@@ -1022,9 +1046,6 @@ func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v2 := uint64(uint32(r4[l]) + uint32(v1))
 							// 56: ld.shared.u32
 							v3a := uint64(uint64(uint32(v2))) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v3a, 4)
-							}
 							var v3 uint64
 							if v3a < shEnd4 && v3a&3 == 0 {
 								v3 = runtime.Load32(sh, v3a)
@@ -1046,9 +1067,6 @@ func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v7 := uint64(uint32(r4[l]) + uint32(v6))
 							// 61: ld.shared.u32
 							v8a := uint64(uint64(uint32(v7))) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v8a, 4)
-							}
 							var v8 uint64
 							if v8a < shEnd4 && v8a&3 == 0 {
 								v8 = runtime.Load32(sh, v8a)
@@ -1074,14 +1092,20 @@ func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				}
 				// PTX lines 65: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s12w := w.Window(3)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 65: st.global.u32
 							s12 := uint64(r13[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s12, 4)
-							}
 							s12v := uint64(r11[l])
 							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 								runtime.Store32(s12w.Mem, s12o, s12v)
@@ -1094,9 +1118,6 @@ func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							l := bits.TrailingZeros32(mm) & 31
 							// 65: st.global.u32
 							s12 := uint64(r13[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s12, 4)
-							}
 							s12v := uint64(r11[l])
 							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 								runtime.Store32(s12w.Mem, s12o, s12v)
@@ -1314,6 +1335,15 @@ func longLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 				k0 := uint64(0x4)
 				// PTX lines 95, 96, 97: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s3w := w.Window(4)
 					if m == 0xffffffff {
 						for l := range 32 {
@@ -1323,9 +1353,6 @@ func longLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v2 := uint64(uint64(r0[l]) + uint64(v1))
 							// 97: st.global.u32
 							s3 := uint64(v2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
-							}
 							s3v := uint64(r4[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -1342,9 +1369,6 @@ func longLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							v2 := uint64(uint64(r0[l]) + uint64(v1))
 							// 97: st.global.u32
 							s3 := uint64(v2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
-							}
 							s3v := uint64(r4[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -1542,6 +1566,15 @@ func spinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 				k0 := uint64(0x4)
 				// PTX lines 123, 124, 125: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s3w := w.Window(5)
 					if m == 0xffffffff {
 						for l := range 32 {
@@ -1551,9 +1584,6 @@ func spinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							v2 := uint64(uint64(r0[l]) + uint64(v1))
 							// 125: st.global.u32
 							s3 := uint64(v2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
-							}
 							s3v := uint64(r3[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -1570,9 +1600,6 @@ func spinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							v2 := uint64(uint64(r0[l]) + uint64(v1))
 							// 125: st.global.u32
 							s3 := uint64(v2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
-							}
 							s3v := uint64(r3[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)

@@ -3044,14 +3044,20 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 254: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s5w := w.Window(18)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 254: st.global.u32
 							s5 := uint64(r63[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s5, 4)
-							}
 							s5v := uint64(r61[l])
 							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 								runtime.Store32(s5w.Mem, s5o, s5v)
@@ -3064,9 +3070,6 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 254: st.global.u32
 							s5 := uint64(r63[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s5, 4)
-							}
 							s5v := uint64(r61[l])
 							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 								runtime.Store32(s5w.Mem, s5o, s5v)
@@ -3126,14 +3129,20 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 256: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s7w := w.Window(20)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 256: st.global.u32
 							s7 := uint64(r63[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s7, 4)
-							}
 							s7v := uint64(r64[l])
 							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 								runtime.Store32(s7w.Mem, s7o, s7v)
@@ -3146,9 +3155,6 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 256: st.global.u32
 							s7 := uint64(r63[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s7, 4)
-							}
 							s7v := uint64(r64[l])
 							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 								runtime.Store32(s7w.Mem, s7o, s7v)
@@ -3208,14 +3214,20 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 258: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s9w := w.Window(22)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 258: st.global.u32
 							s9 := uint64(r63[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s9, 4)
-							}
 							s9v := uint64(r65[l])
 							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 								runtime.Store32(s9w.Mem, s9o, s9v)
@@ -3228,9 +3240,6 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 258: st.global.u32
 							s9 := uint64(r63[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s9, 4)
-							}
 							s9v := uint64(r65[l])
 							if s9o := s9 - s9w.Base; s9o < s9w.End && s9&3 == 0 {
 								runtime.Store32(s9w.Mem, s9o, s9v)
@@ -3290,14 +3299,20 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 260: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s11w := w.Window(24)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 260: st.global.u32
 							s11 := uint64(r63[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s11, 4)
-							}
 							s11v := uint64(r66[l])
 							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 								runtime.Store32(s11w.Mem, s11o, s11v)
@@ -3310,9 +3325,6 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 260: st.global.u32
 							s11 := uint64(r63[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s11, 4)
-							}
 							s11v := uint64(r66[l])
 							if s11o := s11 - s11w.Base; s11o < s11w.End && s11&3 == 0 {
 								runtime.Store32(s11w.Mem, s11o, s11v)
@@ -3372,14 +3384,20 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 262: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s13w := w.Window(26)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 262: st.global.u32
 							s13 := uint64(r63[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s13, 4)
-							}
 							s13v := uint64(r67[l])
 							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 								runtime.Store32(s13w.Mem, s13o, s13v)
@@ -3392,9 +3410,6 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 262: st.global.u32
 							s13 := uint64(r63[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s13, 4)
-							}
 							s13v := uint64(r67[l])
 							if s13o := s13 - s13w.Base; s13o < s13w.End && s13&3 == 0 {
 								runtime.Store32(s13w.Mem, s13o, s13v)
@@ -3454,14 +3469,20 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 264: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s15w := w.Window(28)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 264: st.global.u32
 							s15 := uint64(r63[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s15, 4)
-							}
 							s15v := uint64(r68[l])
 							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 								runtime.Store32(s15w.Mem, s15o, s15v)
@@ -3474,9 +3495,6 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 264: st.global.u32
 							s15 := uint64(r63[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s15, 4)
-							}
 							s15v := uint64(r68[l])
 							if s15o := s15 - s15w.Base; s15o < s15w.End && s15&3 == 0 {
 								runtime.Store32(s15w.Mem, s15o, s15v)
@@ -3536,14 +3554,20 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 266: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s17w := w.Window(30)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 266: st.global.u32
 							s17 := uint64(r63[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s17, 4)
-							}
 							s17v := uint64(r69[l])
 							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 								runtime.Store32(s17w.Mem, s17o, s17v)
@@ -3556,9 +3580,6 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 266: st.global.u32
 							s17 := uint64(r63[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s17, 4)
-							}
 							s17v := uint64(r69[l])
 							if s17o := s17 - s17w.Base; s17o < s17w.End && s17&3 == 0 {
 								runtime.Store32(s17w.Mem, s17o, s17v)
@@ -3618,14 +3639,20 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 268: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s19w := w.Window(32)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 268: st.global.u32
 							s19 := uint64(r63[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s19, 4)
-							}
 							s19v := uint64(r70[l])
 							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 								runtime.Store32(s19w.Mem, s19o, s19v)
@@ -3638,9 +3665,6 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 268: st.global.u32
 							s19 := uint64(r63[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s19, 4)
-							}
 							s19v := uint64(r70[l])
 							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 								runtime.Store32(s19w.Mem, s19o, s19v)
@@ -3691,6 +3715,15 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				u2 := uint64(u1)
 				// PTX lines 37, 38, 39, 40: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v6aw := w.Window(33)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -3705,9 +3738,6 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							r11[l] = v5
 							// 40: ld.global.u32
 							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 4)
-							}
 							var v6 uint64
 							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 								v6 = runtime.Load32(v6aw.Mem, v6ao)
@@ -3734,9 +3764,6 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							r11[l] = v5
 							// 40: ld.global.u32
 							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 4)
-							}
 							var v6 uint64
 							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 								v6 = runtime.Load32(v6aw.Mem, v6ao)
@@ -3789,15 +3816,21 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 42: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v8aw := w.Window(35)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 42: ld.global.u32
 							v8a := uint64(r11[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v8a, 4)
-							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)
@@ -3816,9 +3849,6 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 42: ld.global.u32
 							v8a := uint64(r11[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v8a, 4)
-							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)
@@ -3871,15 +3901,21 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 44: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v10aw := w.Window(37)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 44: ld.global.u32
 							v10a := uint64(r11[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v10a, 4)
-							}
 							var v10 uint64
 							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 								v10 = runtime.Load32(v10aw.Mem, v10ao)
@@ -3898,9 +3934,6 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 44: ld.global.u32
 							v10a := uint64(r11[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v10a, 4)
-							}
 							var v10 uint64
 							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 								v10 = runtime.Load32(v10aw.Mem, v10ao)
@@ -3953,15 +3986,21 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 46: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v12aw := w.Window(39)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 46: ld.global.u32
 							v12a := uint64(r11[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v12a, 4)
-							}
 							var v12 uint64
 							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 								v12 = runtime.Load32(v12aw.Mem, v12ao)
@@ -3980,9 +4019,6 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 46: ld.global.u32
 							v12a := uint64(r11[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v12a, 4)
-							}
 							var v12 uint64
 							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 								v12 = runtime.Load32(v12aw.Mem, v12ao)
@@ -4035,15 +4071,21 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 48: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v14aw := w.Window(41)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 48: ld.global.u32
 							v14a := uint64(r11[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v14a, 4)
-							}
 							var v14 uint64
 							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 								v14 = runtime.Load32(v14aw.Mem, v14ao)
@@ -4062,9 +4104,6 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 48: ld.global.u32
 							v14a := uint64(r11[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v14a, 4)
-							}
 							var v14 uint64
 							if v14ao := v14a - v14aw.Base; v14ao < v14aw.End && v14a&3 == 0 {
 								v14 = runtime.Load32(v14aw.Mem, v14ao)
@@ -4117,15 +4156,21 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 50: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v16aw := w.Window(43)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 50: ld.global.u32
 							v16a := uint64(r11[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v16a, 4)
-							}
 							var v16 uint64
 							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 								v16 = runtime.Load32(v16aw.Mem, v16ao)
@@ -4144,9 +4189,6 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 50: ld.global.u32
 							v16a := uint64(r11[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v16a, 4)
-							}
 							var v16 uint64
 							if v16ao := v16a - v16aw.Base; v16ao < v16aw.End && v16a&3 == 0 {
 								v16 = runtime.Load32(v16aw.Mem, v16ao)
@@ -4199,15 +4241,21 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 52: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v18aw := w.Window(45)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 52: ld.global.u32
 							v18a := uint64(r11[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v18a, 4)
-							}
 							var v18 uint64
 							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 								v18 = runtime.Load32(v18aw.Mem, v18ao)
@@ -4226,9 +4274,6 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 52: ld.global.u32
 							v18a := uint64(r11[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v18a, 4)
-							}
 							var v18 uint64
 							if v18ao := v18a - v18aw.Base; v18ao < v18aw.End && v18a&3 == 0 {
 								v18 = runtime.Load32(v18aw.Mem, v18ao)
@@ -4281,15 +4326,21 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 54: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v20aw := w.Window(47)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 54: ld.global.u32
 							v20a := uint64(r11[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v20a, 4)
-							}
 							var v20 uint64
 							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 								v20 = runtime.Load32(v20aw.Mem, v20ao)
@@ -4308,9 +4359,6 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 54: ld.global.u32
 							v20a := uint64(r11[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v20a, 4)
-							}
 							var v20 uint64
 							if v20ao := v20a - v20aw.Base; v20ao < v20aw.End && v20a&3 == 0 {
 								v20 = runtime.Load32(v20aw.Mem, v20ao)
@@ -7910,15 +7958,30 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 314, 315, 316, 317, 318, 319: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					v17aw := w.Window(106)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 314: ld.global.u32
 							v17a := uint64(r13[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v17a, 4)
-							}
 							var v17 uint64
 							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 								v17 = runtime.Load32(v17aw.Mem, v17ao)
@@ -7940,9 +8003,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							r18[l] = v20
 							// 318: ld.local.u32
 							v21a := uint64(v20) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v21a, 4)
-							}
 							var v21 uint64
 							{
 								v21x, v21ok := w.TryLoad(nil, runtime.SpaceLocal, v21a, 4, l)
@@ -7961,9 +8021,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 314: ld.global.u32
 							v17a := uint64(r13[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v17a, 4)
-							}
 							var v17 uint64
 							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 								v17 = runtime.Load32(v17aw.Mem, v17ao)
@@ -7985,9 +8042,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							r18[l] = v20
 							// 318: ld.local.u32
 							v21a := uint64(v20) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v21a, 4)
-							}
 							var v21 uint64
 							{
 								v21x, v21ok := w.TryLoad(nil, runtime.SpaceLocal, v21a, 4, l)
@@ -8006,13 +8060,19 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 320, 321, 322, 323: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 320: st.local.u32
 							s23 := uint64(r18[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s23, 4)
-							}
 							s23v := uint64(r20[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s23, 4, s23v, l, "testdata/ptx/local_array.ptx:320")
@@ -8030,9 +8090,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 320: st.local.u32
 							s23 := uint64(r18[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s23, 4)
-							}
 							s23v := uint64(r20[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s23, 4, s23v, l, "testdata/ptx/local_array.ptx:320")
@@ -8049,14 +8106,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 324, 325: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 324: ld.local.u32
 							v27a := uint64(r23[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v27a, 4)
-							}
 							var v27 uint64
 							{
 								v27x, v27ok := w.TryLoad(nil, runtime.SpaceLocal, v27a, 4, l)
@@ -8075,9 +8138,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 324: ld.local.u32
 							v27a := uint64(r23[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v27a, 4)
-							}
 							var v27 uint64
 							{
 								v27x, v27ok := w.TryLoad(nil, runtime.SpaceLocal, v27a, 4, l)
@@ -8096,13 +8156,19 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 326, 327, 328, 329: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 326: st.local.u32
 							s29 := uint64(r23[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s29, 4)
-							}
 							s29v := uint64(r25[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s29, 4, s29v, l, "testdata/ptx/local_array.ptx:326")
@@ -8120,9 +8186,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 326: st.local.u32
 							s29 := uint64(r23[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s29, 4)
-							}
 							s29v := uint64(r25[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s29, 4, s29v, l, "testdata/ptx/local_array.ptx:326")
@@ -8139,14 +8202,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 330, 331: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 330: ld.local.u32
 							v33a := uint64(r28[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v33a, 4)
-							}
 							var v33 uint64
 							{
 								v33x, v33ok := w.TryLoad(nil, runtime.SpaceLocal, v33a, 4, l)
@@ -8165,9 +8234,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 330: ld.local.u32
 							v33a := uint64(r28[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v33a, 4)
-							}
 							var v33 uint64
 							{
 								v33x, v33ok := w.TryLoad(nil, runtime.SpaceLocal, v33a, 4, l)
@@ -8186,13 +8252,19 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 332, 333, 334, 335: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 332: st.local.u32
 							s35 := uint64(r28[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s35, 4)
-							}
 							s35v := uint64(r30[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s35, 4, s35v, l, "testdata/ptx/local_array.ptx:332")
@@ -8210,9 +8282,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 332: st.local.u32
 							s35 := uint64(r28[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s35, 4)
-							}
 							s35v := uint64(r30[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s35, 4, s35v, l, "testdata/ptx/local_array.ptx:332")
@@ -8229,14 +8298,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 336, 337: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 336: ld.local.u32
 							v39a := uint64(r33[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v39a, 4)
-							}
 							var v39 uint64
 							{
 								v39x, v39ok := w.TryLoad(nil, runtime.SpaceLocal, v39a, 4, l)
@@ -8255,9 +8330,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 336: ld.local.u32
 							v39a := uint64(r33[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v39a, 4)
-							}
 							var v39 uint64
 							{
 								v39x, v39ok := w.TryLoad(nil, runtime.SpaceLocal, v39a, 4, l)
@@ -8276,13 +8348,19 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 338, 339, 340, 341: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 338: st.local.u32
 							s41 := uint64(r33[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s41, 4)
-							}
 							s41v := uint64(r35[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s41, 4, s41v, l, "testdata/ptx/local_array.ptx:338")
@@ -8300,9 +8378,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 338: st.local.u32
 							s41 := uint64(r33[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s41, 4)
-							}
 							s41v := uint64(r35[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s41, 4, s41v, l, "testdata/ptx/local_array.ptx:338")
@@ -8319,14 +8394,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 342, 343: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 342: ld.local.u32
 							v45a := uint64(r38[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v45a, 4)
-							}
 							var v45 uint64
 							{
 								v45x, v45ok := w.TryLoad(nil, runtime.SpaceLocal, v45a, 4, l)
@@ -8345,9 +8426,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 342: ld.local.u32
 							v45a := uint64(r38[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v45a, 4)
-							}
 							var v45 uint64
 							{
 								v45x, v45ok := w.TryLoad(nil, runtime.SpaceLocal, v45a, 4, l)
@@ -8366,13 +8444,19 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 344, 345, 346, 347: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 344: st.local.u32
 							s47 := uint64(r38[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s47, 4)
-							}
 							s47v := uint64(r40[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s47, 4, s47v, l, "testdata/ptx/local_array.ptx:344")
@@ -8390,9 +8474,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 344: st.local.u32
 							s47 := uint64(r38[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s47, 4)
-							}
 							s47v := uint64(r40[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s47, 4, s47v, l, "testdata/ptx/local_array.ptx:344")
@@ -8409,14 +8490,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 348, 349: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 348: ld.local.u32
 							v51a := uint64(r43[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v51a, 4)
-							}
 							var v51 uint64
 							{
 								v51x, v51ok := w.TryLoad(nil, runtime.SpaceLocal, v51a, 4, l)
@@ -8435,9 +8522,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 348: ld.local.u32
 							v51a := uint64(r43[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v51a, 4)
-							}
 							var v51 uint64
 							{
 								v51x, v51ok := w.TryLoad(nil, runtime.SpaceLocal, v51a, 4, l)
@@ -8456,13 +8540,19 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 350, 351, 352, 353: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 350: st.local.u32
 							s53 := uint64(r43[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s53, 4)
-							}
 							s53v := uint64(r45[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s53, 4, s53v, l, "testdata/ptx/local_array.ptx:350")
@@ -8480,9 +8570,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 350: st.local.u32
 							s53 := uint64(r43[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s53, 4)
-							}
 							s53v := uint64(r45[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s53, 4, s53v, l, "testdata/ptx/local_array.ptx:350")
@@ -8499,14 +8586,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 354, 355: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 354: ld.local.u32
 							v57a := uint64(r48[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v57a, 4)
-							}
 							var v57 uint64
 							{
 								v57x, v57ok := w.TryLoad(nil, runtime.SpaceLocal, v57a, 4, l)
@@ -8525,9 +8618,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 354: ld.local.u32
 							v57a := uint64(r48[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v57a, 4)
-							}
 							var v57 uint64
 							{
 								v57x, v57ok := w.TryLoad(nil, runtime.SpaceLocal, v57a, 4, l)
@@ -8546,13 +8636,19 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 356, 357, 358, 359: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 356: st.local.u32
 							s59 := uint64(r48[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s59, 4)
-							}
 							s59v := uint64(r50[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s59, 4, s59v, l, "testdata/ptx/local_array.ptx:356")
@@ -8570,9 +8666,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 356: st.local.u32
 							s59 := uint64(r48[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s59, 4)
-							}
 							s59v := uint64(r50[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s59, 4, s59v, l, "testdata/ptx/local_array.ptx:356")
@@ -8589,14 +8682,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 360, 361: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 360: ld.local.u32
 							v63a := uint64(r53[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v63a, 4)
-							}
 							var v63 uint64
 							{
 								v63x, v63ok := w.TryLoad(nil, runtime.SpaceLocal, v63a, 4, l)
@@ -8615,9 +8714,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 360: ld.local.u32
 							v63a := uint64(r53[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v63a, 4)
-							}
 							var v63 uint64
 							{
 								v63x, v63ok := w.TryLoad(nil, runtime.SpaceLocal, v63a, 4, l)
@@ -8636,13 +8732,19 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 362, 363: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 362: st.local.u32
 							s65 := uint64(r53[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s65, 4)
-							}
 							s65v := uint64(r55[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s65, 4, s65v, l, "testdata/ptx/local_array.ptx:362")
@@ -8656,9 +8758,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 362: st.local.u32
 							s65 := uint64(r53[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s65, 4)
-							}
 							s65v := uint64(r55[l])
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s65, 4, s65v, l, "testdata/ptx/local_array.ptx:362")
@@ -8671,14 +8770,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 364, 365, 366: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 364: ld.local.u32
 							v67a := uint64(r11[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v67a, 4)
-							}
 							var v67 uint64
 							{
 								v67x, v67ok := w.TryLoad(nil, runtime.SpaceLocal, v67a, 4, l)
@@ -8700,9 +8805,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 364: ld.local.u32
 							v67a := uint64(r11[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v67a, 4)
-							}
 							var v67 uint64
 							{
 								v67x, v67ok := w.TryLoad(nil, runtime.SpaceLocal, v67a, 4, l)
@@ -8724,14 +8826,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 367: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s70w := w.Window(107)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 367: st.global.u32
 							s70 := uint64(r59[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s70, 4)
-							}
 							s70v := uint64(r57[l])
 							if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
 								runtime.Store32(s70w.Mem, s70o, s70v)
@@ -8744,9 +8852,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 367: st.global.u32
 							s70 := uint64(r59[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s70, 4)
-							}
 							s70v := uint64(r57[l])
 							if s70o := s70 - s70w.Base; s70o < s70w.End && s70&3 == 0 {
 								runtime.Store32(s70w.Mem, s70o, s70v)
@@ -8758,14 +8863,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 368: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 368: ld.local.u32
 							v71a := uint64(r11[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v71a, 4)
-							}
 							var v71 uint64
 							{
 								v71x, v71ok := w.TryLoad(nil, runtime.SpaceLocal, v71a, 4, l)
@@ -8782,9 +8893,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 368: ld.local.u32
 							v71a := uint64(r11[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v71a, 4)
-							}
 							var v71 uint64
 							{
 								v71x, v71ok := w.TryLoad(nil, runtime.SpaceLocal, v71a, 4, l)
@@ -8801,14 +8909,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 369: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s72w := w.Window(108)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 369: st.global.u32
 							s72 := uint64(r59[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s72, 4)
-							}
 							s72v := uint64(r60[l])
 							if s72o := s72 - s72w.Base; s72o < s72w.End && s72&3 == 0 {
 								runtime.Store32(s72w.Mem, s72o, s72v)
@@ -8821,9 +8935,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 369: st.global.u32
 							s72 := uint64(r59[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s72, 4)
-							}
 							s72v := uint64(r60[l])
 							if s72o := s72 - s72w.Base; s72o < s72w.End && s72&3 == 0 {
 								runtime.Store32(s72w.Mem, s72o, s72v)
@@ -8835,14 +8946,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 370: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 370: ld.local.u32
 							v73a := uint64(r11[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v73a, 4)
-							}
 							var v73 uint64
 							{
 								v73x, v73ok := w.TryLoad(nil, runtime.SpaceLocal, v73a, 4, l)
@@ -8859,9 +8976,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 370: ld.local.u32
 							v73a := uint64(r11[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v73a, 4)
-							}
 							var v73 uint64
 							{
 								v73x, v73ok := w.TryLoad(nil, runtime.SpaceLocal, v73a, 4, l)
@@ -8878,14 +8992,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 371: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s74w := w.Window(109)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 371: st.global.u32
 							s74 := uint64(r59[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s74, 4)
-							}
 							s74v := uint64(r61[l])
 							if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
 								runtime.Store32(s74w.Mem, s74o, s74v)
@@ -8898,9 +9018,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 371: st.global.u32
 							s74 := uint64(r59[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s74, 4)
-							}
 							s74v := uint64(r61[l])
 							if s74o := s74 - s74w.Base; s74o < s74w.End && s74&3 == 0 {
 								runtime.Store32(s74w.Mem, s74o, s74v)
@@ -8912,14 +9029,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 372: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 372: ld.local.u32
 							v75a := uint64(r11[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v75a, 4)
-							}
 							var v75 uint64
 							{
 								v75x, v75ok := w.TryLoad(nil, runtime.SpaceLocal, v75a, 4, l)
@@ -8936,9 +9059,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 372: ld.local.u32
 							v75a := uint64(r11[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v75a, 4)
-							}
 							var v75 uint64
 							{
 								v75x, v75ok := w.TryLoad(nil, runtime.SpaceLocal, v75a, 4, l)
@@ -8955,14 +9075,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 373: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s76w := w.Window(110)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 373: st.global.u32
 							s76 := uint64(r59[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s76, 4)
-							}
 							s76v := uint64(r62[l])
 							if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
 								runtime.Store32(s76w.Mem, s76o, s76v)
@@ -8975,9 +9101,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 373: st.global.u32
 							s76 := uint64(r59[l]) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s76, 4)
-							}
 							s76v := uint64(r62[l])
 							if s76o := s76 - s76w.Base; s76o < s76w.End && s76&3 == 0 {
 								runtime.Store32(s76w.Mem, s76o, s76v)
@@ -8989,14 +9112,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 374: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 374: ld.local.u32
 							v77a := uint64(r11[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v77a, 4)
-							}
 							var v77 uint64
 							{
 								v77x, v77ok := w.TryLoad(nil, runtime.SpaceLocal, v77a, 4, l)
@@ -9013,9 +9142,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 374: ld.local.u32
 							v77a := uint64(r11[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v77a, 4)
-							}
 							var v77 uint64
 							{
 								v77x, v77ok := w.TryLoad(nil, runtime.SpaceLocal, v77a, 4, l)
@@ -9032,14 +9158,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 375: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s78w := w.Window(111)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 375: st.global.u32
 							s78 := uint64(r59[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s78, 4)
-							}
 							s78v := uint64(r63[l])
 							if s78o := s78 - s78w.Base; s78o < s78w.End && s78&3 == 0 {
 								runtime.Store32(s78w.Mem, s78o, s78v)
@@ -9052,9 +9184,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 375: st.global.u32
 							s78 := uint64(r59[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s78, 4)
-							}
 							s78v := uint64(r63[l])
 							if s78o := s78 - s78w.Base; s78o < s78w.End && s78&3 == 0 {
 								runtime.Store32(s78w.Mem, s78o, s78v)
@@ -9066,14 +9195,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 376: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 376: ld.local.u32
 							v79a := uint64(r11[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v79a, 4)
-							}
 							var v79 uint64
 							{
 								v79x, v79ok := w.TryLoad(nil, runtime.SpaceLocal, v79a, 4, l)
@@ -9090,9 +9225,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 376: ld.local.u32
 							v79a := uint64(r11[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v79a, 4)
-							}
 							var v79 uint64
 							{
 								v79x, v79ok := w.TryLoad(nil, runtime.SpaceLocal, v79a, 4, l)
@@ -9109,14 +9241,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 377: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s80w := w.Window(112)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 377: st.global.u32
 							s80 := uint64(r59[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s80, 4)
-							}
 							s80v := uint64(r64[l])
 							if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
 								runtime.Store32(s80w.Mem, s80o, s80v)
@@ -9129,9 +9267,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 377: st.global.u32
 							s80 := uint64(r59[l]) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s80, 4)
-							}
 							s80v := uint64(r64[l])
 							if s80o := s80 - s80w.Base; s80o < s80w.End && s80&3 == 0 {
 								runtime.Store32(s80w.Mem, s80o, s80v)
@@ -9143,14 +9278,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 378: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 378: ld.local.u32
 							v81a := uint64(r11[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v81a, 4)
-							}
 							var v81 uint64
 							{
 								v81x, v81ok := w.TryLoad(nil, runtime.SpaceLocal, v81a, 4, l)
@@ -9167,9 +9308,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 378: ld.local.u32
 							v81a := uint64(r11[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v81a, 4)
-							}
 							var v81 uint64
 							{
 								v81x, v81ok := w.TryLoad(nil, runtime.SpaceLocal, v81a, 4, l)
@@ -9186,14 +9324,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 379: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s82w := w.Window(113)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 379: st.global.u32
 							s82 := uint64(r59[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s82, 4)
-							}
 							s82v := uint64(r65[l])
 							if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
 								runtime.Store32(s82w.Mem, s82o, s82v)
@@ -9206,9 +9350,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 379: st.global.u32
 							s82 := uint64(r59[l]) + 0x18
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s82, 4)
-							}
 							s82v := uint64(r65[l])
 							if s82o := s82 - s82w.Base; s82o < s82w.End && s82&3 == 0 {
 								runtime.Store32(s82w.Mem, s82o, s82v)
@@ -9220,14 +9361,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 380: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 380: ld.local.u32
 							v83a := uint64(r11[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v83a, 4)
-							}
 							var v83 uint64
 							{
 								v83x, v83ok := w.TryLoad(nil, runtime.SpaceLocal, v83a, 4, l)
@@ -9244,9 +9391,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 380: ld.local.u32
 							v83a := uint64(r11[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v83a, 4)
-							}
 							var v83 uint64
 							{
 								v83x, v83ok := w.TryLoad(nil, runtime.SpaceLocal, v83a, 4, l)
@@ -9263,14 +9407,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 381: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s84w := w.Window(114)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 381: st.global.u32
 							s84 := uint64(r59[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s84, 4)
-							}
 							s84v := uint64(r66[l])
 							if s84o := s84 - s84w.Base; s84o < s84w.End && s84&3 == 0 {
 								runtime.Store32(s84w.Mem, s84o, s84v)
@@ -9283,9 +9433,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 381: st.global.u32
 							s84 := uint64(r59[l]) + 0x1c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s84, 4)
-							}
 							s84v := uint64(r66[l])
 							if s84o := s84 - s84w.Base; s84o < s84w.End && s84&3 == 0 {
 								runtime.Store32(s84w.Mem, s84o, s84v)
@@ -9297,14 +9444,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 382: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 382: ld.local.u32
 							v85a := uint64(r11[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v85a, 4)
-							}
 							var v85 uint64
 							{
 								v85x, v85ok := w.TryLoad(nil, runtime.SpaceLocal, v85a, 4, l)
@@ -9321,9 +9474,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 382: ld.local.u32
 							v85a := uint64(r11[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v85a, 4)
-							}
 							var v85 uint64
 							{
 								v85x, v85ok := w.TryLoad(nil, runtime.SpaceLocal, v85a, 4, l)
@@ -9340,14 +9490,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 383: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s86w := w.Window(115)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 383: st.global.u32
 							s86 := uint64(r59[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s86, 4)
-							}
 							s86v := uint64(r67[l])
 							if s86o := s86 - s86w.Base; s86o < s86w.End && s86&3 == 0 {
 								runtime.Store32(s86w.Mem, s86o, s86v)
@@ -9360,9 +9516,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 383: st.global.u32
 							s86 := uint64(r59[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s86, 4)
-							}
 							s86v := uint64(r67[l])
 							if s86o := s86 - s86w.Base; s86o < s86w.End && s86&3 == 0 {
 								runtime.Store32(s86w.Mem, s86o, s86v)
@@ -9374,14 +9527,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 384: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 384: ld.local.u32
 							v87a := uint64(r11[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v87a, 4)
-							}
 							var v87 uint64
 							{
 								v87x, v87ok := w.TryLoad(nil, runtime.SpaceLocal, v87a, 4, l)
@@ -9398,9 +9557,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 384: ld.local.u32
 							v87a := uint64(r11[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v87a, 4)
-							}
 							var v87 uint64
 							{
 								v87x, v87ok := w.TryLoad(nil, runtime.SpaceLocal, v87a, 4, l)
@@ -9417,14 +9573,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 385: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s88w := w.Window(116)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 385: st.global.u32
 							s88 := uint64(r59[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s88, 4)
-							}
 							s88v := uint64(r68[l])
 							if s88o := s88 - s88w.Base; s88o < s88w.End && s88&3 == 0 {
 								runtime.Store32(s88w.Mem, s88o, s88v)
@@ -9437,9 +9599,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 385: st.global.u32
 							s88 := uint64(r59[l]) + 0x24
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s88, 4)
-							}
 							s88v := uint64(r68[l])
 							if s88o := s88 - s88w.Base; s88o < s88w.End && s88&3 == 0 {
 								runtime.Store32(s88w.Mem, s88o, s88v)
@@ -9451,14 +9610,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 386: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 386: ld.local.u32
 							v89a := uint64(r11[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v89a, 4)
-							}
 							var v89 uint64
 							{
 								v89x, v89ok := w.TryLoad(nil, runtime.SpaceLocal, v89a, 4, l)
@@ -9475,9 +9640,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 386: ld.local.u32
 							v89a := uint64(r11[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v89a, 4)
-							}
 							var v89 uint64
 							{
 								v89x, v89ok := w.TryLoad(nil, runtime.SpaceLocal, v89a, 4, l)
@@ -9494,14 +9656,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 387: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s90w := w.Window(117)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 387: st.global.u32
 							s90 := uint64(r59[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s90, 4)
-							}
 							s90v := uint64(r69[l])
 							if s90o := s90 - s90w.Base; s90o < s90w.End && s90&3 == 0 {
 								runtime.Store32(s90w.Mem, s90o, s90v)
@@ -9514,9 +9682,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 387: st.global.u32
 							s90 := uint64(r59[l]) + 0x28
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s90, 4)
-							}
 							s90v := uint64(r69[l])
 							if s90o := s90 - s90w.Base; s90o < s90w.End && s90&3 == 0 {
 								runtime.Store32(s90w.Mem, s90o, s90v)
@@ -9528,14 +9693,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 388: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 388: ld.local.u32
 							v91a := uint64(r11[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v91a, 4)
-							}
 							var v91 uint64
 							{
 								v91x, v91ok := w.TryLoad(nil, runtime.SpaceLocal, v91a, 4, l)
@@ -9552,9 +9723,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 388: ld.local.u32
 							v91a := uint64(r11[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v91a, 4)
-							}
 							var v91 uint64
 							{
 								v91x, v91ok := w.TryLoad(nil, runtime.SpaceLocal, v91a, 4, l)
@@ -9571,14 +9739,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 389: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s92w := w.Window(118)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 389: st.global.u32
 							s92 := uint64(r59[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s92, 4)
-							}
 							s92v := uint64(r70[l])
 							if s92o := s92 - s92w.Base; s92o < s92w.End && s92&3 == 0 {
 								runtime.Store32(s92w.Mem, s92o, s92v)
@@ -9591,9 +9765,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 389: st.global.u32
 							s92 := uint64(r59[l]) + 0x2c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s92, 4)
-							}
 							s92v := uint64(r70[l])
 							if s92o := s92 - s92w.Base; s92o < s92w.End && s92&3 == 0 {
 								runtime.Store32(s92w.Mem, s92o, s92v)
@@ -9605,14 +9776,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 390: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 390: ld.local.u32
 							v93a := uint64(r11[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v93a, 4)
-							}
 							var v93 uint64
 							{
 								v93x, v93ok := w.TryLoad(nil, runtime.SpaceLocal, v93a, 4, l)
@@ -9629,9 +9806,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 390: ld.local.u32
 							v93a := uint64(r11[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v93a, 4)
-							}
 							var v93 uint64
 							{
 								v93x, v93ok := w.TryLoad(nil, runtime.SpaceLocal, v93a, 4, l)
@@ -9648,14 +9822,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 391: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s94w := w.Window(119)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 391: st.global.u32
 							s94 := uint64(r59[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s94, 4)
-							}
 							s94v := uint64(r71[l])
 							if s94o := s94 - s94w.Base; s94o < s94w.End && s94&3 == 0 {
 								runtime.Store32(s94w.Mem, s94o, s94v)
@@ -9668,9 +9848,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 391: st.global.u32
 							s94 := uint64(r59[l]) + 0x30
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s94, 4)
-							}
 							s94v := uint64(r71[l])
 							if s94o := s94 - s94w.Base; s94o < s94w.End && s94&3 == 0 {
 								runtime.Store32(s94w.Mem, s94o, s94v)
@@ -9682,14 +9859,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 392: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 392: ld.local.u32
 							v95a := uint64(r11[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v95a, 4)
-							}
 							var v95 uint64
 							{
 								v95x, v95ok := w.TryLoad(nil, runtime.SpaceLocal, v95a, 4, l)
@@ -9706,9 +9889,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 392: ld.local.u32
 							v95a := uint64(r11[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v95a, 4)
-							}
 							var v95 uint64
 							{
 								v95x, v95ok := w.TryLoad(nil, runtime.SpaceLocal, v95a, 4, l)
@@ -9725,14 +9905,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 393: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s96w := w.Window(120)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 393: st.global.u32
 							s96 := uint64(r59[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s96, 4)
-							}
 							s96v := uint64(r72[l])
 							if s96o := s96 - s96w.Base; s96o < s96w.End && s96&3 == 0 {
 								runtime.Store32(s96w.Mem, s96o, s96v)
@@ -9745,9 +9931,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 393: st.global.u32
 							s96 := uint64(r59[l]) + 0x34
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s96, 4)
-							}
 							s96v := uint64(r72[l])
 							if s96o := s96 - s96w.Base; s96o < s96w.End && s96&3 == 0 {
 								runtime.Store32(s96w.Mem, s96o, s96v)
@@ -9759,14 +9942,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 394: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 394: ld.local.u32
 							v97a := uint64(r11[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v97a, 4)
-							}
 							var v97 uint64
 							{
 								v97x, v97ok := w.TryLoad(nil, runtime.SpaceLocal, v97a, 4, l)
@@ -9783,9 +9972,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 394: ld.local.u32
 							v97a := uint64(r11[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v97a, 4)
-							}
 							var v97 uint64
 							{
 								v97x, v97ok := w.TryLoad(nil, runtime.SpaceLocal, v97a, 4, l)
@@ -9802,14 +9988,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 395: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s98w := w.Window(121)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 395: st.global.u32
 							s98 := uint64(r59[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s98, 4)
-							}
 							s98v := uint64(r73[l])
 							if s98o := s98 - s98w.Base; s98o < s98w.End && s98&3 == 0 {
 								runtime.Store32(s98w.Mem, s98o, s98v)
@@ -9822,9 +10014,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 395: st.global.u32
 							s98 := uint64(r59[l]) + 0x38
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s98, 4)
-							}
 							s98v := uint64(r73[l])
 							if s98o := s98 - s98w.Base; s98o < s98w.End && s98&3 == 0 {
 								runtime.Store32(s98w.Mem, s98o, s98v)
@@ -9836,14 +10025,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 396: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 396: ld.local.u32
 							v99a := uint64(r11[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v99a, 4)
-							}
 							var v99 uint64
 							{
 								v99x, v99ok := w.TryLoad(nil, runtime.SpaceLocal, v99a, 4, l)
@@ -9860,9 +10055,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 396: ld.local.u32
 							v99a := uint64(r11[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemLocal, false, v99a, 4)
-							}
 							var v99 uint64
 							{
 								v99x, v99ok := w.TryLoad(nil, runtime.SpaceLocal, v99a, 4, l)
@@ -9879,14 +10071,20 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 397: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s100w := w.Window(122)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 397: st.global.u32
 							s100 := uint64(r59[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s100, 4)
-							}
 							s100v := uint64(r74[l])
 							if s100o := s100 - s100w.Base; s100o < s100w.End && s100&3 == 0 {
 								runtime.Store32(s100w.Mem, s100o, s100v)
@@ -9899,9 +10097,6 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 397: st.global.u32
 							s100 := uint64(r59[l]) + 0x3c
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s100, 4)
-							}
 							s100v := uint64(r74[l])
 							if s100o := s100 - s100w.Base; s100o < s100w.End && s100&3 == 0 {
 								runtime.Store32(s100w.Mem, s100o, s100v)

@@ -1607,6 +1607,42 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				// PTX lines 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84: lane-local, one loop over the lanes
 				{
 					p5 := w.P[5]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v1aw := w.Window(0)
 					v4aw := w.Window(1)
 					v6aw := w.Window(2)
@@ -1616,9 +1652,6 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 						for l := range 32 {
 							// 70: ld.global.f32
 							v1a := uint64(r24[l]) + 0xfffffffffffffffc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 								v1 = runtime.Load32(v1aw.Mem, v1ao)
@@ -1636,9 +1669,6 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							v3 := uint64(uint64(r15[l]) + uint64(v2))
 							// 73: ld.global.f32
 							v4a := uint64(v3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v4a, 4)
-							}
 							var v4 uint64
 							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 								v4 = runtime.Load32(v4aw.Mem, v4ao)
@@ -1659,9 +1689,6 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 75: ld.global.f32
 							v6a := uint64(r24[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 4)
-							}
 							var v6 uint64
 							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 								v6 = runtime.Load32(v6aw.Mem, v6ao)
@@ -1681,9 +1708,6 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							v9 := uint64(uint64(r15[l]) + uint64(v8))
 							// 79: ld.global.f32
 							v10a := uint64(v9) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v10a, 4)
-							}
 							var v10 uint64
 							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 								v10 = runtime.Load32(v10aw.Mem, v10ao)
@@ -1726,9 +1750,6 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 70: ld.global.f32
 							v1a := uint64(r24[l]) + 0xfffffffffffffffc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1ao := v1a - v1aw.Base; v1ao < v1aw.End && v1a&3 == 0 {
 								v1 = runtime.Load32(v1aw.Mem, v1ao)
@@ -1746,9 +1767,6 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							v3 := uint64(uint64(r15[l]) + uint64(v2))
 							// 73: ld.global.f32
 							v4a := uint64(v3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v4a, 4)
-							}
 							var v4 uint64
 							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 								v4 = runtime.Load32(v4aw.Mem, v4ao)
@@ -1769,9 +1787,6 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 75: ld.global.f32
 							v6a := uint64(r24[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 4)
-							}
 							var v6 uint64
 							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 								v6 = runtime.Load32(v6aw.Mem, v6ao)
@@ -1791,9 +1806,6 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							v9 := uint64(uint64(r15[l]) + uint64(v8))
 							// 79: ld.global.f32
 							v10a := uint64(v9) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v10a, 4)
-							}
 							var v10 uint64
 							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 								v10 = runtime.Load32(v10aw.Mem, v10ao)
@@ -1904,6 +1916,15 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				k0 := uint64(0x4)
 				// PTX lines 101, 102, 103, 104: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s4w := w.Window(4)
 					if m == 0xffffffff {
 						for l := range 32 {
@@ -1915,9 +1936,6 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							v3 := uint64(uint64(r12[l]) + uint64(v2))
 							// 104: st.global.f32
 							s4 := uint64(v3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s4, 4)
-							}
 							s4v := uint64(r13[l])
 							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 								runtime.Store32(s4w.Mem, s4o, s4v)
@@ -1936,9 +1954,6 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							v3 := uint64(uint64(r12[l]) + uint64(v2))
 							// 104: st.global.f32
 							s4 := uint64(v3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s4, 4)
-							}
 							s4v := uint64(r13[l])
 							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 								runtime.Store32(s4w.Mem, s4o, s4v)
@@ -2233,6 +2248,24 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				k0 := uint64(0x4)
 				// PTX lines 91, 92, 93, 94, 95, 96, 97, 98, 99: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v7aw := w.Window(5)
 					v8aw := w.Window(6)
 					var flt runtime.LaneFault
@@ -2252,9 +2285,6 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							v6 := uint64(uint64(r15[l]) + uint64(v5))
 							// 97: ld.global.f32
 							v7a := uint64(v3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v7a, 4)
-							}
 							var v7 uint64
 							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 								v7 = runtime.Load32(v7aw.Mem, v7ao)
@@ -2268,9 +2298,6 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 98: ld.global.f32
 							v8a := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v8a, 4)
-							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)
@@ -2308,9 +2335,6 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							v6 := uint64(uint64(r15[l]) + uint64(v5))
 							// 97: ld.global.f32
 							v7a := uint64(v3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v7a, 4)
-							}
 							var v7 uint64
 							if v7ao := v7a - v7aw.Base; v7ao < v7aw.End && v7a&3 == 0 {
 								v7 = runtime.Load32(v7aw.Mem, v7ao)
@@ -2324,9 +2348,6 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 98: ld.global.f32
 							v8a := uint64(v6) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v8a, 4)
-							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)
@@ -2701,6 +2722,15 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				k0 := uint64(0x4)
 				// PTX lines 182, 183, 184, 185: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v4aw := w.Window(7)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -2713,9 +2743,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v3 := uint64(uint64(r15[l]) + uint64(v2))
 							// 185: ld.global.f32
 							v4a := uint64(v3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v4a, 4)
-							}
 							var v4 uint64
 							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 								v4 = runtime.Load32(v4aw.Mem, v4ao)
@@ -2740,9 +2767,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v3 := uint64(uint64(r15[l]) + uint64(v2))
 							// 185: ld.global.f32
 							v4a := uint64(v3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v4a, 4)
-							}
 							var v4 uint64
 							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 								v4 = runtime.Load32(v4aw.Mem, v4ao)
@@ -2773,15 +2797,21 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				r35 := w.Reg(35)
 				// PTX lines 187, 188: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 187: st.shared.f32
 							s1 := uint64(r21[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s1, 4)
-							}
 							s1v := uint64(r31[l])
 							if s1 < shEnd4 && s1&3 == 0 {
 								runtime.Store32(sh, s1, s1v)
@@ -2797,9 +2827,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							l := bits.TrailingZeros32(mm) & 31
 							// 187: st.shared.f32
 							s1 := uint64(r21[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s1, 4)
-							}
 							s1v := uint64(r31[l])
 							if s1 < shEnd4 && s1&3 == 0 {
 								runtime.Store32(sh, s1, s1v)
@@ -2831,15 +2858,21 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				r35 := w.Reg(35)
 				// PTX lines 201: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 201: st.shared.f32
 							s1 := uint64(r24[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s1, 4)
-							}
 							s1v := uint64(r35[l])
 							if s1 < shEnd4 && s1&3 == 0 {
 								runtime.Store32(sh, s1, s1v)
@@ -2852,9 +2885,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							l := bits.TrailingZeros32(mm) & 31
 							// 201: st.shared.f32
 							s1 := uint64(r24[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s1, 4)
-							}
 							s1v := uint64(r35[l])
 							if s1 < shEnd4 && s1&3 == 0 {
 								runtime.Store32(sh, s1, s1v)
@@ -2929,6 +2959,78 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				// PTX lines 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233: lane-local, one loop over the lanes
 				{
 					p9 := w.P[9]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					var flt runtime.LaneFault
@@ -2936,9 +3038,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 						for l := range 32 {
 							// 218: ld.shared.f32
 							v1a := uint64(r44[l]) + 0xfffffffffffffff8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -2952,9 +3051,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 219: ld.shared.f32
 							v2a := uint64(r45[l]) + 0xffffffffffffff80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -2975,9 +3071,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 221: ld.shared.f32
 							v4a := uint64(r44[l]) + 0xfffffffffffffffc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v4a, 4)
-							}
 							var v4 uint64
 							if v4a < shEnd4 && v4a&3 == 0 {
 								v4 = runtime.Load32(sh, v4a)
@@ -2991,9 +3084,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 222: ld.shared.f32
 							v5a := uint64(r45[l]) + 0xffffffffffffffc0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v5a, 4)
-							}
 							var v5 uint64
 							if v5a < shEnd4 && v5a&3 == 0 {
 								v5 = runtime.Load32(sh, v5a)
@@ -3014,9 +3104,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 224: ld.shared.f32
 							v7a := uint64(r44[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v7a, 4)
-							}
 							var v7 uint64
 							if v7a < shEnd4 && v7a&3 == 0 {
 								v7 = runtime.Load32(sh, v7a)
@@ -3030,9 +3117,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 225: ld.shared.f32
 							v8a := uint64(r45[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v8a, 4)
-							}
 							var v8 uint64
 							if v8a < shEnd4 && v8a&3 == 0 {
 								v8 = runtime.Load32(sh, v8a)
@@ -3053,9 +3137,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 227: ld.shared.f32
 							v10a := uint64(r44[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v10a, 4)
-							}
 							var v10 uint64
 							if v10a < shEnd4 && v10a&3 == 0 {
 								v10 = runtime.Load32(sh, v10a)
@@ -3069,9 +3150,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 228: ld.shared.f32
 							v11a := uint64(r45[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v11a, 4)
-							}
 							var v11 uint64
 							if v11a < shEnd4 && v11a&3 == 0 {
 								v11 = runtime.Load32(sh, v11a)
@@ -3114,9 +3192,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							l := bits.TrailingZeros32(mm) & 31
 							// 218: ld.shared.f32
 							v1a := uint64(r44[l]) + 0xfffffffffffffff8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -3130,9 +3205,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 219: ld.shared.f32
 							v2a := uint64(r45[l]) + 0xffffffffffffff80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -3153,9 +3225,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 221: ld.shared.f32
 							v4a := uint64(r44[l]) + 0xfffffffffffffffc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v4a, 4)
-							}
 							var v4 uint64
 							if v4a < shEnd4 && v4a&3 == 0 {
 								v4 = runtime.Load32(sh, v4a)
@@ -3169,9 +3238,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 222: ld.shared.f32
 							v5a := uint64(r45[l]) + 0xffffffffffffffc0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v5a, 4)
-							}
 							var v5 uint64
 							if v5a < shEnd4 && v5a&3 == 0 {
 								v5 = runtime.Load32(sh, v5a)
@@ -3192,9 +3258,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 224: ld.shared.f32
 							v7a := uint64(r44[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v7a, 4)
-							}
 							var v7 uint64
 							if v7a < shEnd4 && v7a&3 == 0 {
 								v7 = runtime.Load32(sh, v7a)
@@ -3208,9 +3271,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 225: ld.shared.f32
 							v8a := uint64(r45[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v8a, 4)
-							}
 							var v8 uint64
 							if v8a < shEnd4 && v8a&3 == 0 {
 								v8 = runtime.Load32(sh, v8a)
@@ -3231,9 +3291,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 227: ld.shared.f32
 							v10a := uint64(r44[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v10a, 4)
-							}
 							var v10 uint64
 							if v10a < shEnd4 && v10a&3 == 0 {
 								v10 = runtime.Load32(sh, v10a)
@@ -3247,9 +3304,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 228: ld.shared.f32
 							v11a := uint64(r45[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v11a, 4)
-							}
 							var v11 uint64
 							if v11a < shEnd4 && v11a&3 == 0 {
 								v11 = runtime.Load32(sh, v11a)
@@ -3368,6 +3422,24 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				// PTX lines 249, 250, 251, 252, 253, 254, 255: lane-local, one loop over the lanes
 				{
 					p11 := w.P[11]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					var flt runtime.LaneFault
@@ -3375,9 +3447,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 						for l := range 32 {
 							// 249: ld.shared.f32
 							v1a := uint64(r60[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -3391,9 +3460,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 250: ld.shared.f32
 							v2a := uint64(r62[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -3436,9 +3502,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							l := bits.TrailingZeros32(mm) & 31
 							// 249: ld.shared.f32
 							v1a := uint64(r60[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -3452,9 +3515,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							}
 							// 250: ld.shared.f32
 							v2a := uint64(r62[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -3594,6 +3654,15 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				u2 := uint64(u1)
 				// PTX lines 266, 267, 268, 269: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s6w := w.Window(8)
 					if m == 0xffffffff {
 						for l := range 32 {
@@ -3605,9 +3674,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v5 := uint64(uint64(u2) + uint64(v4))
 							// 269: st.global.f32
 							s6 := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s6, 4)
-							}
 							s6v := uint64(r11[l])
 							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 								runtime.Store32(s6w.Mem, s6o, s6v)
@@ -3626,9 +3692,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v5 := uint64(uint64(u2) + uint64(v4))
 							// 269: st.global.f32
 							s6 := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s6, 4)
-							}
 							s6v := uint64(r11[l])
 							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 								runtime.Store32(s6w.Mem, s6o, s6v)
@@ -3923,6 +3986,15 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				k0 := uint64(0x4)
 				// PTX lines 196, 197, 198, 199: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v4aw := w.Window(9)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -3935,9 +4007,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v3 := uint64(uint64(r13[l]) + uint64(v2))
 							// 199: ld.global.f32
 							v4a := uint64(v3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v4a, 4)
-							}
 							var v4 uint64
 							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 								v4 = runtime.Load32(v4aw.Mem, v4ao)
@@ -3962,9 +4031,6 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v3 := uint64(uint64(r13[l]) + uint64(v2))
 							// 199: ld.global.f32
 							v4a := uint64(v3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v4a, 4)
-							}
 							var v4 uint64
 							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 								v4 = runtime.Load32(v4aw.Mem, v4ao)

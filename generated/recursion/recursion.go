@@ -1448,14 +1448,20 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 				// PTX lines 19, 20: lane-local, one loop over the lanes
 				{
 					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 19: ld.param.u32
 							v1a := uint64(0x28)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1480,9 +1486,6 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							l := bits.TrailingZeros32(mm) & 31
 							// 19: ld.param.u32
 							v1a := uint64(0x28)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1528,15 +1531,21 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 				k0 := uint64(0xffffffff)
 				// PTX lines 36, 39: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 36: add.s32
 							v1 := uint64(uint32(r7[l]) + uint32(k0))
 							// 39: st.param.b32
 							s2 := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s2, 4)
-							}
 							s2v := uint64(v1)
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:39")
@@ -1549,9 +1558,6 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							v1 := uint64(uint32(r7[l]) + uint32(k0))
 							// 39: st.param.b32
 							s2 := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s2, 4)
-							}
 							s2v := uint64(v1)
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:39")
@@ -1622,6 +1628,15 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 				k1 := uint64(0xffffffff)
 				// PTX lines 100, 101, 104: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 100: add.s32
@@ -1631,9 +1646,6 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							v2 := uint64(uint32(r19[l]) + uint32(k1))
 							// 104: st.param.b32
 							s3 := uint64(0x20)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s3, 4)
-							}
 							s3v := uint64(v2)
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:104")
@@ -1649,9 +1661,6 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							v2 := uint64(uint32(r19[l]) + uint32(k1))
 							// 104: st.param.b32
 							s3 := uint64(0x20)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s3, 4)
-							}
 							s3v := uint64(v2)
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:104")
@@ -1674,15 +1683,21 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 				r1 := w.Reg(1)
 				// PTX lines 119, 120: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 119: add.s32
 							v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
 							// 120: st.param.b32
 							s2 := uint64(0x2c)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s2, 4)
-							}
 							s2v := uint64(v1)
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:120")
@@ -1695,9 +1710,6 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							v1 := uint64(uint32(r0[l]) + uint32(r1[l]))
 							// 120: st.param.b32
 							s2 := uint64(0x2c)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s2, 4)
-							}
 							s2v := uint64(v1)
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:120")
@@ -1848,14 +1860,20 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 				k0 := uint64(0xfffffffd)
 				// PTX lines 46, 48, 49: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 46: ld.param.b32
 							v1a := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1877,9 +1895,6 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							l := bits.TrailingZeros32(mm) & 31
 							// 46: ld.param.b32
 							v1a := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1901,13 +1916,19 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 				}
 				// PTX lines 52: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 52: st.param.b32
 							s4 := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s4, 4)
-							}
 							s4v := uint64(r11[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:52")
@@ -1918,9 +1939,6 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							l := bits.TrailingZeros32(mm) & 31
 							// 52: st.param.b32
 							s4 := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s4, 4)
-							}
 							s4v := uint64(r11[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:52")
@@ -1946,14 +1964,20 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 				k0 := uint64(0xfffffffb)
 				// PTX lines 59, 61, 62: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 59: ld.param.b32
 							v1a := uint64(0xc)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1975,9 +1999,6 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							l := bits.TrailingZeros32(mm) & 31
 							// 59: ld.param.b32
 							v1a := uint64(0xc)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1999,13 +2020,19 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 				}
 				// PTX lines 65: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 65: st.param.b32
 							s4 := uint64(0x10)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s4, 4)
-							}
 							s4v := uint64(r14[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:65")
@@ -2016,9 +2043,6 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							l := bits.TrailingZeros32(mm) & 31
 							// 65: st.param.b32
 							s4 := uint64(0x10)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s4, 4)
-							}
 							s4v := uint64(r14[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:65")
@@ -2046,14 +2070,20 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 				k1 := uint64(0xfffffff9)
 				// PTX lines 72, 74, 75, 76: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 72: ld.param.b32
 							v1a := uint64(0x14)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2078,9 +2108,6 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							l := bits.TrailingZeros32(mm) & 31
 							// 72: ld.param.b32
 							v1a := uint64(0x14)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2105,13 +2132,19 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 				}
 				// PTX lines 79: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 79: st.param.b32
 							s5 := uint64(0x18)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s5, 4)
-							}
 							s5v := uint64(r17[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:79")
@@ -2122,9 +2155,6 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							l := bits.TrailingZeros32(mm) & 31
 							// 79: st.param.b32
 							s5 := uint64(0x18)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s5, 4)
-							}
 							s5v := uint64(r17[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:79")
@@ -2153,14 +2183,20 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 				// PTX lines 86, 88, 89, 90, 91: lane-local, one loop over the lanes
 				{
 					p2 := w.P[2]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 86: ld.param.b32
 							v1a := uint64(0x1c)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2193,9 +2229,6 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							l := bits.TrailingZeros32(mm) & 31
 							// 86: ld.param.b32
 							v1a := uint64(0x1c)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2281,14 +2314,20 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 				// PTX lines 111, 113, 114, 115, 116: lane-local, one loop over the lanes
 				{
 					p4 := w.P[4]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 111: ld.param.b32
 							v1a := uint64(0x24)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2321,9 +2360,6 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							l := bits.TrailingZeros32(mm) & 31
 							// 111: ld.param.b32
 							v1a := uint64(0x24)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2396,14 +2432,20 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				// PTX lines 133, 134: lane-local, one loop over the lanes
 				{
 					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 133: ld.param.u32
 							v1a := uint64(0x10)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2428,9 +2470,6 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 133: ld.param.u32
 							v1a := uint64(0x10)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2476,15 +2515,21 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				k0 := uint64(0x1)
 				// PTX lines 139, 142: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 139: shr.u32
 							v1 := uint64(uint32(r0[l]) >> uint32(k0))
 							// 142: st.param.b32
 							s2 := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s2, 4)
-							}
 							s2v := uint64(v1)
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:142")
@@ -2497,9 +2542,6 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v1 := uint64(uint32(r0[l]) >> uint32(k0))
 							// 142: st.param.b32
 							s2 := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s2, 4)
-							}
 							s2v := uint64(v1)
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:142")
@@ -2521,13 +2563,19 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r1 := w.Reg(1)
 				// PTX lines 167: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 167: st.param.b32
 							s1 := uint64(0x14)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s1, 4)
-							}
 							s1v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:167")
@@ -2538,9 +2586,6 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 167: st.param.b32
 							s1 := uint64(0x14)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s1, 4)
-							}
 							s1v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:167")
@@ -2566,14 +2611,20 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				k1 := uint64(0x1)
 				// PTX lines 149, 151, 152: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 149: ld.param.b32
 							v1a := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2595,9 +2646,6 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 149: ld.param.b32
 							v1a := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2619,13 +2667,19 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 155: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 155: st.param.b32
 							s4 := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s4, 4)
-							}
 							s4v := uint64(r5[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:155")
@@ -2636,9 +2690,6 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 155: st.param.b32
 							s4 := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s4, 4)
-							}
 							s4v := uint64(r5[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:155")
@@ -2662,14 +2713,20 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				k0 := uint64(0x1)
 				// PTX lines 162, 164, 165: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 162: ld.param.b32
 							v1a := uint64(0xc)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2690,9 +2747,6 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 162: ld.param.b32
 							v1a := uint64(0xc)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2741,14 +2795,29 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 				// PTX lines 181, 182, 183: lane-local, one loop over the lanes
 				{
 					p0 := w.P[0]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 181: ld.param.u32
 							v1a := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2761,9 +2830,6 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							r0[l] = v1
 							// 182: ld.param.u32
 							v2a := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
-							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -2788,9 +2854,6 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							l := bits.TrailingZeros32(mm) & 31
 							// 181: ld.param.u32
 							v1a := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2803,9 +2866,6 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							r0[l] = v1
 							// 182: ld.param.u32
 							v2a := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
-							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -2928,13 +2988,19 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 				r1 := w.Reg(1)
 				// PTX lines 194: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 194: st.param.b32
 							s1 := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s1, 4)
-							}
 							s1v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:194")
@@ -2945,9 +3011,6 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							l := bits.TrailingZeros32(mm) & 31
 							// 194: st.param.b32
 							s1 := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s1, 4)
-							}
 							s1v := uint64(r1[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:194")
@@ -3163,6 +3226,15 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				runtime.Broadcast(r14, m, u10)
 				// PTX lines 231, 232, 233: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v13aw := w.Window(0)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -3175,9 +3247,6 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r16[l] = v12
 							// 233: ld.global.u32
 							v13a := uint64(v12) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v13a, 4)
-							}
 							var v13 uint64
 							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 								v13 = runtime.Load32(v13aw.Mem, v13ao)
@@ -3202,9 +3271,6 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r16[l] = v12
 							// 233: ld.global.u32
 							v13a := uint64(v12) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v13a, 4)
-							}
 							var v13 uint64
 							if v13ao := v13a - v13aw.Base; v13ao < v13aw.End && v13a&3 == 0 {
 								v13 = runtime.Load32(v13aw.Mem, v13ao)
@@ -3223,13 +3289,19 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 236: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 236: st.param.b32
 							s14 := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s14, 4)
-							}
 							s14v := uint64(r17[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/recursion.ptx:236")
@@ -3240,9 +3312,6 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 236: st.param.b32
 							s14 := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s14, 4)
-							}
 							s14v := uint64(r17[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/recursion.ptx:236")
@@ -3269,14 +3338,20 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r20 := w.Reg(20)
 				// PTX lines 243, 245: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 243: ld.param.b32
 							v1a := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -3296,9 +3371,6 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 243: ld.param.b32
 							v1a := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -3318,14 +3390,20 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 246: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s3w := w.Window(1)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 246: st.global.u32
 							s3 := uint64(r19[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
-							}
 							s3v := uint64(r18[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -3338,9 +3416,6 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 246: st.global.u32
 							s3 := uint64(r19[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
-							}
 							s3v := uint64(r18[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -3352,15 +3427,21 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 247: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v4aw := w.Window(2)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 247: ld.global.u32
 							v4a := uint64(r16[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v4a, 4)
-							}
 							var v4 uint64
 							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 								v4 = runtime.Load32(v4aw.Mem, v4ao)
@@ -3379,9 +3460,6 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 247: ld.global.u32
 							v4a := uint64(r16[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v4a, 4)
-							}
 							var v4 uint64
 							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 								v4 = runtime.Load32(v4aw.Mem, v4ao)
@@ -3400,13 +3478,19 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 250: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 250: st.param.b32
 							s5 := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s5, 4)
-							}
 							s5v := uint64(r20[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:250")
@@ -3417,9 +3501,6 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 250: st.param.b32
 							s5 := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s5, 4)
-							}
 							s5v := uint64(r20[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:250")
@@ -3448,14 +3529,20 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r25 := w.Reg(25)
 				// PTX lines 257, 259: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 257: ld.param.b32
 							v1a := uint64(0xc)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -3475,9 +3562,6 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 257: ld.param.b32
 							v1a := uint64(0xc)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -3497,14 +3581,20 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 260: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s3w := w.Window(3)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 260: st.global.u32
 							s3 := uint64(r22[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
-							}
 							s3v := uint64(r21[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -3517,9 +3607,6 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 260: st.global.u32
 							s3 := uint64(r22[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
-							}
 							s3v := uint64(r21[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -3531,6 +3618,24 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 261, 262, 263: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v4aw := w.Window(4)
 					v6aw := w.Window(5)
 					var flt runtime.LaneFault
@@ -3538,9 +3643,6 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 261: ld.global.u32
 							v4a := uint64(r16[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v4a, 4)
-							}
 							var v4 uint64
 							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 								v4 = runtime.Load32(v4aw.Mem, v4ao)
@@ -3557,9 +3659,6 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v5 := uint64(uint64(r7[l]) + uint64(r15[l]))
 							// 263: ld.global.u32
 							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 4)
-							}
 							var v6 uint64
 							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 								v6 = runtime.Load32(v6aw.Mem, v6ao)
@@ -3578,9 +3677,6 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 261: ld.global.u32
 							v4a := uint64(r16[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v4a, 4)
-							}
 							var v4 uint64
 							if v4ao := v4a - v4aw.Base; v4ao < v4aw.End && v4a&3 == 0 {
 								v4 = runtime.Load32(v4aw.Mem, v4ao)
@@ -3597,9 +3693,6 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v5 := uint64(uint64(r7[l]) + uint64(r15[l]))
 							// 263: ld.global.u32
 							v6a := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v6a, 4)
-							}
 							var v6 uint64
 							if v6ao := v6a - v6aw.Base; v6ao < v6aw.End && v6a&3 == 0 {
 								v6 = runtime.Load32(v6aw.Mem, v6ao)
@@ -3618,13 +3711,19 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 266: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 266: st.param.b32
 							s7 := uint64(0x10)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s7, 4)
-							}
 							s7v := uint64(r23[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/recursion.ptx:266")
@@ -3635,9 +3734,6 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 266: st.param.b32
 							s7 := uint64(0x10)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s7, 4)
-							}
 							s7v := uint64(r23[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/recursion.ptx:266")
@@ -3647,13 +3743,19 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 268: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 268: st.param.b32
 							s8 := uint64(0x14)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s8, 4)
-							}
 							s8v := uint64(r25[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/recursion.ptx:268")
@@ -3664,9 +3766,6 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 268: st.param.b32
 							s8 := uint64(0x14)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s8, 4)
-							}
 							s8v := uint64(r25[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/recursion.ptx:268")
@@ -3691,14 +3790,20 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r27 := w.Reg(27)
 				// PTX lines 276, 278: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 276: ld.param.b32
 							v1a := uint64(0x18)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -3718,9 +3823,6 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 276: ld.param.b32
 							v1a := uint64(0x18)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -3740,14 +3842,20 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 279: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s3w := w.Window(6)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 279: st.global.u32
 							s3 := uint64(r27[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
-							}
 							s3v := uint64(r26[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -3760,9 +3868,6 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 279: st.global.u32
 							s3 := uint64(r27[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
-							}
 							s3v := uint64(r26[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)

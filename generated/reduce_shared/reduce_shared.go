@@ -1892,6 +1892,15 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				u2 := uint64(k1)
 				// PTX lines 42, 43: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
@@ -1901,9 +1910,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r12[l] = v3
 							// 43: st.shared.u32
 							s4 := uint64(v3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r5[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -1919,9 +1925,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r12[l] = v3
 							// 43: st.shared.u32
 							s4 := uint64(v3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r5[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -2362,6 +2365,15 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				u2 := uint64(u1)
 				// PTX lines 36, 37, 38: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v5aw := w.Window(0)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -2372,9 +2384,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v4 := uint64(uint64(u2) + uint64(v3))
 							// 38: ld.global.u32
 							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v5a, 4)
-							}
 							var v5 uint64
 							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 								v5 = runtime.Load32(v5aw.Mem, v5ao)
@@ -2397,9 +2406,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v4 := uint64(uint64(u2) + uint64(v3))
 							// 38: ld.global.u32
 							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v5a, 4)
-							}
 							var v5 uint64
 							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 								v5 = runtime.Load32(v5aw.Mem, v5ao)
@@ -2428,6 +2434,24 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r15 := w.Reg(15)
 				// PTX lines 48, 49, 50: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					var flt runtime.LaneFault
@@ -2435,9 +2459,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 48: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x200
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -2451,9 +2472,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 49: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -2474,9 +2492,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 48: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x200
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -2490,9 +2505,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 49: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -2513,15 +2525,21 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 51: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 51: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r15[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -2534,9 +2552,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 51: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r15[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -2558,6 +2573,24 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r18 := w.Reg(18)
 				// PTX lines 57, 58, 59: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					var flt runtime.LaneFault
@@ -2565,9 +2598,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 57: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x100
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -2581,9 +2611,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 58: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -2604,9 +2631,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 57: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x100
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -2620,9 +2644,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 58: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -2643,15 +2664,21 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 60: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 60: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r18[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -2664,9 +2691,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 60: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r18[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -2688,6 +2712,24 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r21 := w.Reg(21)
 				// PTX lines 66, 67, 68: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					var flt runtime.LaneFault
@@ -2695,9 +2737,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 66: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -2711,9 +2750,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 67: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -2734,9 +2770,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 66: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -2750,9 +2783,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 67: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -2773,15 +2803,21 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 69: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 69: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r21[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -2794,9 +2830,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 69: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r21[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -2818,6 +2851,24 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r24 := w.Reg(24)
 				// PTX lines 75, 76, 77: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					var flt runtime.LaneFault
@@ -2825,9 +2876,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 75: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -2841,9 +2889,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 76: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -2864,9 +2909,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 75: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -2880,9 +2922,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 76: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -2903,15 +2942,21 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 78: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 78: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r24[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -2924,9 +2969,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 78: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r24[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -2948,6 +2990,24 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r27 := w.Reg(27)
 				// PTX lines 84, 85, 86: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					var flt runtime.LaneFault
@@ -2955,9 +3015,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 84: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -2971,9 +3028,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 85: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -2994,9 +3048,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 84: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -3010,9 +3061,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 85: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -3033,15 +3081,21 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 87: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 87: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r27[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -3054,9 +3108,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 87: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r27[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -3078,6 +3129,24 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r30 := w.Reg(30)
 				// PTX lines 93, 94, 95: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					var flt runtime.LaneFault
@@ -3085,9 +3154,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 93: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -3101,9 +3167,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 94: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -3124,9 +3187,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 93: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -3140,9 +3200,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 94: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -3163,15 +3220,21 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 96: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 96: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r30[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -3184,9 +3247,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 96: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r30[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -3208,6 +3268,24 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r33 := w.Reg(33)
 				// PTX lines 102, 103, 104: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					var flt runtime.LaneFault
@@ -3215,9 +3293,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 102: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -3231,9 +3306,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 103: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -3254,9 +3326,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 102: ld.shared.u32
 							v1a := uint64(r12[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -3270,9 +3339,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 103: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -3293,15 +3359,21 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 105: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 105: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r33[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -3314,9 +3386,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 105: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r33[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -3349,6 +3418,15 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/ptx/reduce_shared.ptx:111")
 				// PTX lines 112, 113: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					var flt runtime.LaneFault
@@ -3356,9 +3434,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 112: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -3379,9 +3454,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 112: ld.shared.u32
 							v2a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -3402,15 +3474,21 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 114: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 114: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r36[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -3423,9 +3501,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 114: st.shared.u32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r36[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -3493,14 +3568,20 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				u5 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/ptx/reduce_shared.ptx:123")
 				// PTX lines 124: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s6w := w.Window(1)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 124: st.global.u32
 							s6 := uint64(r40[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s6, 4)
-							}
 							s6v := uint64(u5)
 							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 								runtime.Store32(s6w.Mem, s6o, s6v)
@@ -3513,9 +3594,6 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 124: st.global.u32
 							s6 := uint64(r40[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s6, 4)
-							}
 							s6v := uint64(u5)
 							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 								runtime.Store32(s6w.Mem, s6o, s6v)
@@ -3669,6 +3747,15 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				u2 := uint64(k1)
 				// PTX lines 160, 161: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
@@ -3678,9 +3765,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r12[l] = v3
 							// 161: st.shared.f32
 							s4 := uint64(v3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r5[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -3696,9 +3780,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							r12[l] = v3
 							// 161: st.shared.f32
 							s4 := uint64(v3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r5[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -4139,6 +4220,15 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				u2 := uint64(u1)
 				// PTX lines 154, 155, 156: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v5aw := w.Window(2)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -4149,9 +4239,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v4 := uint64(uint64(u2) + uint64(v3))
 							// 156: ld.global.f32
 							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v5a, 4)
-							}
 							var v5 uint64
 							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 								v5 = runtime.Load32(v5aw.Mem, v5ao)
@@ -4174,9 +4261,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v4 := uint64(uint64(u2) + uint64(v3))
 							// 156: ld.global.f32
 							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v5a, 4)
-							}
 							var v5 uint64
 							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 								v5 = runtime.Load32(v5aw.Mem, v5ao)
@@ -4205,6 +4289,24 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r15 := w.Reg(15)
 				// PTX lines 166, 167, 168: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					var flt runtime.LaneFault
@@ -4212,9 +4314,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 166: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -4228,9 +4327,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 167: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x200
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -4251,9 +4347,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 166: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -4267,9 +4360,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 167: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x200
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -4290,15 +4380,21 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 169: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 169: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r15[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -4311,9 +4407,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 169: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r15[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -4335,6 +4428,24 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r18 := w.Reg(18)
 				// PTX lines 175, 176, 177: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					var flt runtime.LaneFault
@@ -4342,9 +4453,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 175: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -4358,9 +4466,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 176: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x100
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -4381,9 +4486,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 175: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -4397,9 +4499,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 176: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x100
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -4420,15 +4519,21 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 178: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 178: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r18[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -4441,9 +4546,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 178: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r18[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -4465,6 +4567,24 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r21 := w.Reg(21)
 				// PTX lines 184, 185, 186: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					var flt runtime.LaneFault
@@ -4472,9 +4592,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 184: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -4488,9 +4605,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 185: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -4511,9 +4625,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 184: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -4527,9 +4638,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 185: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x80
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -4550,15 +4658,21 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 187: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 187: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r21[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -4571,9 +4685,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 187: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r21[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -4595,6 +4706,24 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r24 := w.Reg(24)
 				// PTX lines 193, 194, 195: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					var flt runtime.LaneFault
@@ -4602,9 +4731,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 193: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -4618,9 +4744,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 194: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -4641,9 +4764,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 193: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -4657,9 +4777,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 194: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x40
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -4680,15 +4797,21 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 196: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 196: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r24[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -4701,9 +4824,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 196: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r24[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -4725,6 +4845,24 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r27 := w.Reg(27)
 				// PTX lines 202, 203, 204: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					var flt runtime.LaneFault
@@ -4732,9 +4870,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 202: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -4748,9 +4883,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 203: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -4771,9 +4903,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 202: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -4787,9 +4916,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 203: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x20
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -4810,15 +4936,21 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 205: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 205: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r27[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -4831,9 +4963,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 205: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r27[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -4855,6 +4984,24 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r30 := w.Reg(30)
 				// PTX lines 211, 212, 213: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					var flt runtime.LaneFault
@@ -4862,9 +5009,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 211: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -4878,9 +5022,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 212: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -4901,9 +5042,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 211: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -4917,9 +5055,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 212: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -4940,15 +5075,21 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 214: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 214: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r30[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -4961,9 +5102,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 214: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r30[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -4985,6 +5123,24 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r33 := w.Reg(33)
 				// PTX lines 220, 221, 222: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					var flt runtime.LaneFault
@@ -4992,9 +5148,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 220: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -5008,9 +5161,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 221: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -5031,9 +5181,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 220: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -5047,9 +5194,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							}
 							// 221: ld.shared.f32
 							v2a := uint64(r12[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v2a, 4)
-							}
 							var v2 uint64
 							if v2a < shEnd4 && v2a&3 == 0 {
 								v2 = runtime.Load32(sh, v2a)
@@ -5070,15 +5214,21 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 223: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 223: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r33[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -5091,9 +5241,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 223: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(r33[l])
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -5115,6 +5262,15 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				r34 := w.Reg(34)
 				// PTX lines 229: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					var flt runtime.LaneFault
@@ -5122,9 +5278,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 						for l := range 32 {
 							// 229: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -5143,9 +5296,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 229: ld.shared.f32
 							v1a := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemShared, false, v1a, 4)
-							}
 							var v1 uint64
 							if v1a < shEnd4 && v1a&3 == 0 {
 								v1 = runtime.Load32(sh, v1a)
@@ -5175,6 +5325,15 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				u2 := w.LoadUniform(runtime.SpaceShared, 0x404, 4, m, "testdata/ptx/reduce_shared.ptx:230")
 				// PTX lines 231, 232: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemShared,
+						}, m)
+					}
 					sh := w.SharedMem()
 					shEnd4 := runtime.AccessEnd(sh, 4)
 					if m == 0xffffffff {
@@ -5183,9 +5342,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v3 := uint64(isa.MaxF32(uint32(r34[l]), uint32(u2), false))
 							// 232: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(v3)
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -5200,9 +5356,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v3 := uint64(isa.MaxF32(uint32(r34[l]), uint32(u2), false))
 							// 232: st.shared.f32
 							s4 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemShared, false, s4, 4)
-							}
 							s4v := uint64(v3)
 							if s4 < shEnd4 && s4&3 == 0 {
 								runtime.Store32(sh, s4, s4v)
@@ -5270,14 +5423,20 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				u5 := w.LoadUniform(runtime.SpaceShared, 0x400, 4, m, "testdata/ptx/reduce_shared.ptx:241")
 				// PTX lines 242: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s6w := w.Window(3)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 242: st.global.f32
 							s6 := uint64(r40[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s6, 4)
-							}
 							s6v := uint64(u5)
 							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 								runtime.Store32(s6w.Mem, s6o, s6v)
@@ -5290,9 +5449,6 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 242: st.global.f32
 							s6 := uint64(r40[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s6, 4)
-							}
 							s6v := uint64(u5)
 							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 								runtime.Store32(s6w.Mem, s6o, s6v)

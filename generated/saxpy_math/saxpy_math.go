@@ -601,6 +601,24 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				u5 := uint64(u2)
 				// PTX lines 37, 38, 39, 40, 41, 42: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v9aw := w.Window(0)
 					v10aw := w.Window(1)
 					var flt runtime.LaneFault
@@ -615,9 +633,6 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							v8 := uint64(uint64(u4) + uint64(v6))
 							// 40: ld.global.nc.f32
 							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
-							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -631,9 +646,6 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							}
 							// 41: ld.global.f32
 							v10a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v10a, 4)
-							}
 							var v10 uint64
 							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 								v10 = runtime.Load32(v10aw.Mem, v10ao)
@@ -666,9 +678,6 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							v8 := uint64(uint64(u4) + uint64(v6))
 							// 40: ld.global.nc.f32
 							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
-							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -682,9 +691,6 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							}
 							// 41: ld.global.f32
 							v10a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v10a, 4)
-							}
 							var v10 uint64
 							if v10ao := v10a - v10aw.Base; v10ao < v10aw.End && v10a&3 == 0 {
 								v10 = runtime.Load32(v10aw.Mem, v10ao)
@@ -710,14 +716,20 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 				}
 				// PTX lines 43: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s12w := w.Window(2)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 43: st.global.f32
 							s12 := uint64(r11[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s12, 4)
-							}
 							s12v := uint64(r15[l])
 							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 								runtime.Store32(s12w.Mem, s12o, s12v)
@@ -730,9 +742,6 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							l := bits.TrailingZeros32(mm) & 31
 							// 43: st.global.f32
 							s12 := uint64(r11[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s12, 4)
-							}
 							s12v := uint64(r15[l])
 							if s12o := s12 - s12w.Base; s12o < s12w.End && s12&3 == 0 {
 								runtime.Store32(s12w.Mem, s12o, s12v)
@@ -937,6 +946,24 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				u12 := uint64(u1)
 				// PTX lines 85, 86, 87, 88, 89, 90, 91, 92: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v15aw := w.Window(3)
 					v17aw := w.Window(4)
 					var flt runtime.LaneFault
@@ -949,9 +976,6 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v14 := uint64(uint64(u6) + uint64(v13))
 							// 87: ld.global.f32
 							v15a := uint64(v14) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v15a, 4)
-							}
 							var v15 uint64
 							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 								v15 = runtime.Load32(v15aw.Mem, v15ao)
@@ -968,9 +992,6 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v16 := uint64(uint64(u3) + uint64(v13))
 							// 89: ld.global.f32
 							v17a := uint64(v16) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v17a, 4)
-							}
 							var v17 uint64
 							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 								v17 = runtime.Load32(v17aw.Mem, v17ao)
@@ -1002,9 +1023,6 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v14 := uint64(uint64(u6) + uint64(v13))
 							// 87: ld.global.f32
 							v15a := uint64(v14) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v15a, 4)
-							}
 							var v15 uint64
 							if v15ao := v15a - v15aw.Base; v15ao < v15aw.End && v15a&3 == 0 {
 								v15 = runtime.Load32(v15aw.Mem, v15ao)
@@ -1021,9 +1039,6 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							v16 := uint64(uint64(u3) + uint64(v13))
 							// 89: ld.global.f32
 							v17a := uint64(v16) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v17a, 4)
-							}
 							var v17 uint64
 							if v17ao := v17a - v17aw.Base; v17ao < v17aw.End && v17a&3 == 0 {
 								v17 = runtime.Load32(v17aw.Mem, v17ao)
@@ -1050,14 +1065,20 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 93, 94, 95, 96, 97, 98, 99: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s21w := w.Window(5)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 93: st.global.f32
 							s21 := uint64(r24[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 4)
-							}
 							s21v := uint64(r23[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 								runtime.Store32(s21w.Mem, s21o, s21v)
@@ -1089,9 +1110,6 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 93: st.global.f32
 							s21 := uint64(r24[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 4)
-							}
 							s21v := uint64(r23[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&3 == 0 {
 								runtime.Store32(s21w.Mem, s21o, s21v)
@@ -1122,14 +1140,20 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 100, 101, 102, 103, 104: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s28w := w.Window(6)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 100: st.global.f32
 							s28 := uint64(r30[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s28, 4)
-							}
 							s28v := uint64(r29[l])
 							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 								runtime.Store32(s28w.Mem, s28o, s28v)
@@ -1152,9 +1176,6 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 100: st.global.f32
 							s28 := uint64(r30[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s28, 4)
-							}
 							s28v := uint64(r29[l])
 							if s28o := s28 - s28w.Base; s28o < s28w.End && s28&3 == 0 {
 								runtime.Store32(s28w.Mem, s28o, s28v)
@@ -1176,14 +1197,20 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 105, 106, 107, 108, 109: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s33w := w.Window(7)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 105: st.global.f32
 							s33 := uint64(r34[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s33, 4)
-							}
 							s33v := uint64(r33[l])
 							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
 								runtime.Store32(s33w.Mem, s33o, s33v)
@@ -1211,9 +1238,6 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 105: st.global.f32
 							s33 := uint64(r34[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s33, 4)
-							}
 							s33v := uint64(r33[l])
 							if s33o := s33 - s33w.Base; s33o < s33w.End && s33&3 == 0 {
 								runtime.Store32(s33w.Mem, s33o, s33v)
@@ -1240,14 +1264,20 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 				}
 				// PTX lines 110: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s38w := w.Window(8)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 110: st.global.f32
 							s38 := uint64(r38[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s38, 4)
-							}
 							s38v := uint64(r37[l])
 							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 								runtime.Store32(s38w.Mem, s38o, s38v)
@@ -1260,9 +1290,6 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							l := bits.TrailingZeros32(mm) & 31
 							// 110: st.global.f32
 							s38 := uint64(r38[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s38, 4)
-							}
 							s38v := uint64(r37[l])
 							if s38o := s38 - s38w.Base; s38o < s38w.End && s38&3 == 0 {
 								runtime.Store32(s38w.Mem, s38o, s38v)

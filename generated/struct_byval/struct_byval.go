@@ -1021,14 +1021,65 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 				r8 := w.Reg(8)
 				// PTX lines 19, 20, 21, 22, 23, 24, 25, 26, 27: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 19: ld.param.f32
 							v1a := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1040,9 +1091,6 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							}
 							// 20: ld.param.f32
 							v2a := uint64(0xc)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
-							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -1054,9 +1102,6 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							}
 							// 21: ld.param.f32
 							v3a := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v3a, 4)
-							}
 							var v3 uint64
 							{
 								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
@@ -1068,9 +1113,6 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							}
 							// 22: ld.param.f32
 							v4a := uint64(0x10)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v4a, 4)
-							}
 							var v4 uint64
 							{
 								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
@@ -1091,9 +1133,6 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							}
 							// 25: ld.param.f32
 							v7a := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v7a, 4)
-							}
 							var v7 uint64
 							{
 								v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
@@ -1105,9 +1144,6 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							}
 							// 26: ld.param.f32
 							v8a := uint64(0x14)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v8a, 4)
-							}
 							var v8 uint64
 							{
 								v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
@@ -1131,9 +1167,6 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							l := bits.TrailingZeros32(mm) & 31
 							// 19: ld.param.f32
 							v1a := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1145,9 +1178,6 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							}
 							// 20: ld.param.f32
 							v2a := uint64(0xc)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
-							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -1159,9 +1189,6 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							}
 							// 21: ld.param.f32
 							v3a := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v3a, 4)
-							}
 							var v3 uint64
 							{
 								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
@@ -1173,9 +1200,6 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							}
 							// 22: ld.param.f32
 							v4a := uint64(0x10)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v4a, 4)
-							}
 							var v4 uint64
 							{
 								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
@@ -1196,9 +1220,6 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							}
 							// 25: ld.param.f32
 							v7a := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v7a, 4)
-							}
 							var v7 uint64
 							{
 								v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
@@ -1210,9 +1231,6 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							}
 							// 26: ld.param.f32
 							v8a := uint64(0x14)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v8a, 4)
-							}
 							var v8 uint64
 							{
 								v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
@@ -1236,13 +1254,19 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 				}
 				// PTX lines 28: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 28: st.param.f32
 							s10 := uint64(0x18)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s10, 4)
-							}
 							s10v := uint64(r8[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:28")
@@ -1253,9 +1277,6 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							l := bits.TrailingZeros32(mm) & 31
 							// 28: st.param.f32
 							s10 := uint64(0x18)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s10, 4)
-							}
 							s10v := uint64(r8[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:28")
@@ -1292,14 +1313,65 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				r14 := w.Reg(14)
 				// PTX lines 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 41: ld.param.f32
 							v1a := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1311,9 +1383,6 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 42: ld.param.f32
 							v2a := uint64(0x14)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
-							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -1325,9 +1394,6 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 43: ld.param.f32
 							v3a := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v3a, 4)
-							}
 							var v3 uint64
 							{
 								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
@@ -1339,9 +1405,6 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 44: ld.param.f32
 							v4a := uint64(0x10)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v4a, 4)
-							}
 							var v4 uint64
 							{
 								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
@@ -1365,9 +1428,6 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r6[l] = v7
 							// 48: ld.param.f32
 							v8a := uint64(0xc)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v8a, 4)
-							}
 							var v8 uint64
 							{
 								v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
@@ -1379,9 +1439,6 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 49: ld.param.f32
 							v9a := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v9a, 4)
-							}
 							var v9 uint64
 							{
 								v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
@@ -1421,9 +1478,6 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 41: ld.param.f32
 							v1a := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -1435,9 +1489,6 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 42: ld.param.f32
 							v2a := uint64(0x14)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
-							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -1449,9 +1500,6 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 43: ld.param.f32
 							v3a := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v3a, 4)
-							}
 							var v3 uint64
 							{
 								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
@@ -1463,9 +1511,6 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 44: ld.param.f32
 							v4a := uint64(0x10)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v4a, 4)
-							}
 							var v4 uint64
 							{
 								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
@@ -1489,9 +1534,6 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r6[l] = v7
 							// 48: ld.param.f32
 							v8a := uint64(0xc)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v8a, 4)
-							}
 							var v8 uint64
 							{
 								v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
@@ -1503,9 +1545,6 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 49: ld.param.f32
 							v9a := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v9a, 4)
-							}
 							var v9 uint64
 							{
 								v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
@@ -1545,13 +1584,19 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				}
 				// PTX lines 56: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 56: st.param.f32
 							s16 := uint64(0x18)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s16, 4)
-							}
 							s16v := uint64(r6[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:56")
@@ -1562,9 +1607,6 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 56: st.param.f32
 							s16 := uint64(0x18)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s16, 4)
-							}
 							s16v := uint64(r6[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:56")
@@ -1574,13 +1616,19 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				}
 				// PTX lines 57: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 57: st.param.f32
 							s17 := uint64(0x1c)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s17, 4)
-							}
 							s17v := uint64(r11[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:57")
@@ -1591,9 +1639,6 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 57: st.param.f32
 							s17 := uint64(0x1c)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s17, 4)
-							}
 							s17v := uint64(r11[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:57")
@@ -1603,13 +1648,19 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				}
 				// PTX lines 58: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 58: st.param.f32
 							s18 := uint64(0x20)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s18, 4)
-							}
 							s18v := uint64(r14[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:58")
@@ -1620,9 +1671,6 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 58: st.param.f32
 							s18 := uint64(0x20)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s18, 4)
-							}
 							s18v := uint64(r14[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:58")
@@ -1779,6 +1827,42 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				// PTX lines 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100: lane-local, one loop over the lanes
 				{
 					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					v9aw := w.Window(0)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -1789,9 +1873,6 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 91: ld.global.f32
 							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
-							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -1805,9 +1886,6 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 92: ld.param.f32
 							v10a := uint64(u3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v10a, 4)
-							}
 							var v10 uint64
 							{
 								v10x, v10ok := w.TryLoad(nil, runtime.SpaceKernelParam, v10a, 4, l)
@@ -1819,9 +1897,6 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 93: ld.param.f32
 							v11a := uint64(u3) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v11a, 4)
-							}
 							var v11 uint64
 							{
 								v11x, v11ok := w.TryLoad(nil, runtime.SpaceKernelParam, v11a, 4, l)
@@ -1840,9 +1915,6 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 95: ld.param.u32
 							v13a := uint64(u3) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v13a, 4)
-							}
 							var v13 uint64
 							{
 								v13x, v13ok := w.TryLoad(nil, runtime.SpaceKernelParam, v13a, 4, l)
@@ -1883,9 +1955,6 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 91: ld.global.f32
 							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
-							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -1899,9 +1968,6 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 92: ld.param.f32
 							v10a := uint64(u3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v10a, 4)
-							}
 							var v10 uint64
 							{
 								v10x, v10ok := w.TryLoad(nil, runtime.SpaceKernelParam, v10a, 4, l)
@@ -1913,9 +1979,6 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 93: ld.param.f32
 							v11a := uint64(u3) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v11a, 4)
-							}
 							var v11 uint64
 							{
 								v11x, v11ok := w.TryLoad(nil, runtime.SpaceKernelParam, v11a, 4, l)
@@ -1934,9 +1997,6 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 95: ld.param.u32
 							v13a := uint64(u3) + 0xc
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v13a, 4)
-							}
 							var v13 uint64
 							{
 								v13x, v13ok := w.TryLoad(nil, runtime.SpaceKernelParam, v13a, 4, l)
@@ -1974,14 +2034,20 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				}
 				// PTX lines 101: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s19w := w.Window(1)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 101: st.global.f32
 							s19 := uint64(r21[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s19, 4)
-							}
 							s19v := uint64(r20[l])
 							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 								runtime.Store32(s19w.Mem, s19o, s19v)
@@ -1994,9 +2060,6 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 101: st.global.f32
 							s19 := uint64(r21[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s19, 4)
-							}
 							s19v := uint64(r20[l])
 							if s19o := s19 - s19w.Base; s19o < s19w.End && s19&3 == 0 {
 								runtime.Store32(s19w.Mem, s19o, s19v)
@@ -2087,13 +2150,19 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/struct_byval.ptx:130")
 				// PTX lines 131: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 131: st.local.f32
 							s8 := uint64(u3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s8, 4)
-							}
 							s8v := uint64(u7)
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s8, 4, s8v, l, "testdata/ptx/struct_byval.ptx:131")
@@ -2104,9 +2173,6 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 131: st.local.f32
 							s8 := uint64(u3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s8, 4)
-							}
 							s8v := uint64(u7)
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s8, 4, s8v, l, "testdata/ptx/struct_byval.ptx:131")
@@ -2116,13 +2182,19 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				}
 				// PTX lines 132: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 132: st.local.f32
 							s9 := uint64(u3) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s9, 4)
-							}
 							s9v := uint64(u6)
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/struct_byval.ptx:132")
@@ -2133,9 +2205,6 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 132: st.local.f32
 							s9 := uint64(u3) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s9, 4)
-							}
 							s9v := uint64(u6)
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/struct_byval.ptx:132")
@@ -2145,13 +2214,19 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				}
 				// PTX lines 133: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemLocal,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 133: st.local.f32
 							s10 := uint64(u3) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s10, 4)
-							}
 							s10v := uint64(u5)
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:133")
@@ -2162,9 +2237,6 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 133: st.local.f32
 							s10 := uint64(u3) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemLocal, false, s10, 4)
-							}
 							s10v := uint64(u5)
 							{
 								w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:133")
@@ -2523,13 +2595,19 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				}
 				// PTX lines 156: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 156: st.param.f32
 							s14 := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s14, 4)
-							}
 							s14v := uint64(r18[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:156")
@@ -2540,9 +2618,6 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 156: st.param.f32
 							s14 := uint64(0x0)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s14, 4)
-							}
 							s14v := uint64(r18[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:156")
@@ -2552,13 +2627,19 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				}
 				// PTX lines 157: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 157: st.param.f32
 							s15 := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s15, 4)
-							}
 							s15v := uint64(r19[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:157")
@@ -2569,9 +2650,6 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 157: st.param.f32
 							s15 := uint64(0x4)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s15, 4)
-							}
 							s15v := uint64(r19[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:157")
@@ -2581,13 +2659,19 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				}
 				// PTX lines 158: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 158: st.param.f32
 							s16 := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s16, 4)
-							}
 							s16v := uint64(r20[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:158")
@@ -2598,9 +2682,6 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 158: st.param.f32
 							s16 := uint64(0x8)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s16, 4)
-							}
 							s16v := uint64(r20[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:158")
@@ -2610,13 +2691,19 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				}
 				// PTX lines 160: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 160: st.param.f32
 							s17 := uint64(0xc)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s17, 4)
-							}
 							s17v := uint64(r21[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:160")
@@ -2627,9 +2714,6 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 160: st.param.f32
 							s17 := uint64(0xc)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s17, 4)
-							}
 							s17v := uint64(r21[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:160")
@@ -2639,13 +2723,19 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				}
 				// PTX lines 161: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 161: st.param.f32
 							s18 := uint64(0x10)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s18, 4)
-							}
 							s18v := uint64(r22[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:161")
@@ -2656,9 +2746,6 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 161: st.param.f32
 							s18 := uint64(0x10)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s18, 4)
-							}
 							s18v := uint64(r22[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:161")
@@ -2668,13 +2755,19 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				}
 				// PTX lines 162: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 162: st.param.f32
 							s19 := uint64(0x14)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s19, 4)
-							}
 							s19v := uint64(r23[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s19, 4, s19v, l, "testdata/ptx/struct_byval.ptx:162")
@@ -2685,9 +2778,6 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 162: st.param.f32
 							s19 := uint64(0x14)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s19, 4)
-							}
 							s19v := uint64(r23[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s19, 4, s19v, l, "testdata/ptx/struct_byval.ptx:162")
@@ -2721,14 +2811,20 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				k0 := uint64(0x4)
 				// PTX lines 170, 172, 173: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 170: ld.param.f32
 							v1a := uint64(0x18)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2750,9 +2846,6 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 170: ld.param.f32
 							v1a := uint64(0x18)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -2774,14 +2867,20 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				}
 				// PTX lines 174: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s4w := w.Window(8)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 174: st.global.f32
 							s4 := uint64(r26[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s4, 4)
-							}
 							s4v := uint64(r24[l])
 							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 								runtime.Store32(s4w.Mem, s4o, s4v)
@@ -2794,9 +2893,6 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 174: st.global.f32
 							s4 := uint64(r26[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s4, 4)
-							}
 							s4v := uint64(r24[l])
 							if s4o := s4 - s4w.Base; s4o < s4w.End && s4&3 == 0 {
 								runtime.Store32(s4w.Mem, s4o, s4v)
@@ -3031,13 +3127,19 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				}
 				// PTX lines 183: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 183: st.param.f32
 							s11 := uint64(0x1c)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s11, 4)
-							}
 							s11v := uint64(r27[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/struct_byval.ptx:183")
@@ -3048,9 +3150,6 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 183: st.param.f32
 							s11 := uint64(0x1c)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s11, 4)
-							}
 							s11v := uint64(r27[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/struct_byval.ptx:183")
@@ -3060,13 +3159,19 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				}
 				// PTX lines 184: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 184: st.param.f32
 							s12 := uint64(0x20)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s12, 4)
-							}
 							s12v := uint64(r28[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/struct_byval.ptx:184")
@@ -3077,9 +3182,6 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 184: st.param.f32
 							s12 := uint64(0x20)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s12, 4)
-							}
 							s12v := uint64(r28[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/struct_byval.ptx:184")
@@ -3089,13 +3191,19 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				}
 				// PTX lines 185: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 185: st.param.f32
 							s13 := uint64(0x24)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s13, 4)
-							}
 							s13v := uint64(r29[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/struct_byval.ptx:185")
@@ -3106,9 +3214,6 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 185: st.param.f32
 							s13 := uint64(0x24)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s13, 4)
-							}
 							s13v := uint64(r29[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/struct_byval.ptx:185")
@@ -3118,13 +3223,19 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				}
 				// PTX lines 187: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 187: st.param.f32
 							s14 := uint64(0x28)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s14, 4)
-							}
 							s14v := uint64(r30[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:187")
@@ -3135,9 +3246,6 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 187: st.param.f32
 							s14 := uint64(0x28)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s14, 4)
-							}
 							s14v := uint64(r30[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:187")
@@ -3147,13 +3255,19 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				}
 				// PTX lines 188: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 188: st.param.f32
 							s15 := uint64(0x2c)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s15, 4)
-							}
 							s15v := uint64(r31[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:188")
@@ -3164,9 +3278,6 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 188: st.param.f32
 							s15 := uint64(0x2c)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s15, 4)
-							}
 							s15v := uint64(r31[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:188")
@@ -3176,13 +3287,19 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				}
 				// PTX lines 189: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 189: st.param.f32
 							s16 := uint64(0x30)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s16, 4)
-							}
 							s16v := uint64(r32[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:189")
@@ -3193,9 +3310,6 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 189: st.param.f32
 							s16 := uint64(0x30)
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemParam, false, s16, 4)
-							}
 							s16v := uint64(r32[l])
 							{
 								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:189")
@@ -3222,14 +3336,38 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				r36 := w.Reg(36)
 				// PTX lines 197, 198, 199, 201: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 197: ld.param.f32
 							v1a := uint64(0x34)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -3242,9 +3380,6 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r33[l] = v1
 							// 198: ld.param.f32
 							v2a := uint64(0x38)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
-							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -3257,9 +3392,6 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r34[l] = v2
 							// 199: ld.param.f32
 							v3a := uint64(0x3c)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v3a, 4)
-							}
 							var v3 uint64
 							{
 								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
@@ -3279,9 +3411,6 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 197: ld.param.f32
 							v1a := uint64(0x34)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v1a, 4)
-							}
 							var v1 uint64
 							{
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
@@ -3294,9 +3423,6 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r33[l] = v1
 							// 198: ld.param.f32
 							v2a := uint64(0x38)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v2a, 4)
-							}
 							var v2 uint64
 							{
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
@@ -3309,9 +3435,6 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							r34[l] = v2
 							// 199: ld.param.f32
 							v3a := uint64(0x3c)
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v3a, 4)
-							}
 							var v3 uint64
 							{
 								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
@@ -3331,14 +3454,20 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				}
 				// PTX lines 202: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s5w := w.Window(15)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 202: st.global.f32
 							s5 := uint64(r36[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s5, 4)
-							}
 							s5v := uint64(r33[l])
 							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 								runtime.Store32(s5w.Mem, s5o, s5v)
@@ -3351,9 +3480,6 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 202: st.global.f32
 							s5 := uint64(r36[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s5, 4)
-							}
 							s5v := uint64(r33[l])
 							if s5o := s5 - s5w.Base; s5o < s5w.End && s5&3 == 0 {
 								runtime.Store32(s5w.Mem, s5o, s5v)
@@ -3365,14 +3491,20 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				}
 				// PTX lines 203: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s6w := w.Window(16)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 203: st.global.f32
 							s6 := uint64(r36[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s6, 4)
-							}
 							s6v := uint64(r34[l])
 							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 								runtime.Store32(s6w.Mem, s6o, s6v)
@@ -3385,9 +3517,6 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 203: st.global.f32
 							s6 := uint64(r36[l]) + 0x4
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s6, 4)
-							}
 							s6v := uint64(r34[l])
 							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 								runtime.Store32(s6w.Mem, s6o, s6v)
@@ -3399,14 +3528,20 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				}
 				// PTX lines 204: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s7w := w.Window(17)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 204: st.global.f32
 							s7 := uint64(r36[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s7, 4)
-							}
 							s7v := uint64(r35[l])
 							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 								runtime.Store32(s7w.Mem, s7o, s7v)
@@ -3419,9 +3554,6 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 204: st.global.f32
 							s7 := uint64(r36[l]) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s7, 4)
-							}
 							s7v := uint64(r35[l])
 							if s7o := s7 - s7w.Base; s7o < s7w.End && s7&3 == 0 {
 								runtime.Store32(s7w.Mem, s7o, s7v)
@@ -3567,6 +3699,51 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				u6 := uint64(u1)
 				// PTX lines 237, 238, 239, 240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 2,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 1,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemParam,
+						}, m)
+					}
 					v9aw := w.Window(18)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -3577,9 +3754,6 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 239: ld.global.u32
 							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
-							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -3595,9 +3769,6 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							v10 := math.Float64bits(float64(int32(v9)))
 							// 241: ld.param.f64
 							v11a := uint64(u3) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v11a, 8)
-							}
 							var v11 uint64
 							{
 								v11x, v11ok := w.TryLoad(nil, runtime.SpaceKernelParam, v11a, 8, l)
@@ -3609,9 +3780,6 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							}
 							// 242: ld.param.u32
 							v12a := uint64(u3) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v12a, 4)
-							}
 							var v12 uint64
 							{
 								v12x, v12ok := w.TryLoad(nil, runtime.SpaceKernelParam, v12a, 4, l)
@@ -3623,9 +3791,6 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							}
 							// 243: ld.param.s16
 							v13a := uint64(u3) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v13a, 2)
-							}
 							var v13 uint64
 							{
 								v13x, v13ok := w.TryLoad(nil, runtime.SpaceKernelParam, v13a, 2, l)
@@ -3640,9 +3805,6 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							v14 := uint64(uint32(uint32(r4[l])*uint32(v13) + uint32(v12)))
 							// 245: ld.param.s8
 							v15a := uint64(u3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v15a, 1)
-							}
 							var v15 uint64
 							{
 								v15x, v15ok := w.TryLoad(nil, runtime.SpaceKernelParam, v15a, 1, l)
@@ -3675,9 +3837,6 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							v8 := uint64(uint64(u5) + uint64(v7))
 							// 239: ld.global.u32
 							v9a := uint64(v8) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v9a, 4)
-							}
 							var v9 uint64
 							if v9ao := v9a - v9aw.Base; v9ao < v9aw.End && v9a&3 == 0 {
 								v9 = runtime.Load32(v9aw.Mem, v9ao)
@@ -3693,9 +3852,6 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							v10 := math.Float64bits(float64(int32(v9)))
 							// 241: ld.param.f64
 							v11a := uint64(u3) + 0x8
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v11a, 8)
-							}
 							var v11 uint64
 							{
 								v11x, v11ok := w.TryLoad(nil, runtime.SpaceKernelParam, v11a, 8, l)
@@ -3707,9 +3863,6 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							}
 							// 242: ld.param.u32
 							v12a := uint64(u3) + 0x10
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v12a, 4)
-							}
 							var v12 uint64
 							{
 								v12x, v12ok := w.TryLoad(nil, runtime.SpaceKernelParam, v12a, 4, l)
@@ -3721,9 +3874,6 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							}
 							// 243: ld.param.s16
 							v13a := uint64(u3) + 0x14
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v13a, 2)
-							}
 							var v13 uint64
 							{
 								v13x, v13ok := w.TryLoad(nil, runtime.SpaceKernelParam, v13a, 2, l)
@@ -3738,9 +3888,6 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							v14 := uint64(uint32(uint32(r4[l])*uint32(v13) + uint32(v12)))
 							// 245: ld.param.s8
 							v15a := uint64(u3) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemParam, false, v15a, 1)
-							}
 							var v15 uint64
 							{
 								v15x, v15ok := w.TryLoad(nil, runtime.SpaceKernelParam, v15a, 1, l)
@@ -3769,14 +3916,20 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 				}
 				// PTX lines 251: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 8,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s21w := w.Window(19)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 251: st.global.f64
 							s21 := uint64(r24[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 8)
-							}
 							s21v := uint64(r22[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 								runtime.Store64(s21w.Mem, s21o, s21v)
@@ -3789,9 +3942,6 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							l := bits.TrailingZeros32(mm) & 31
 							// 251: st.global.f64
 							s21 := uint64(r24[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s21, 8)
-							}
 							s21v := uint64(r22[l])
 							if s21o := s21 - s21w.Base; s21o < s21w.End && s21&7 == 0 {
 								runtime.Store64(s21w.Mem, s21o, s21v)

@@ -2380,6 +2380,15 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				u2 := uint64(u1)
 				// PTX lines 106, 107, 108, 109: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s6w := w.Window(0)
 					if m == 0xffffffff {
 						for l := range 32 {
@@ -2391,9 +2400,6 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v5 := uint64(uint64(u2) + uint64(v4))
 							// 109: st.global.u32
 							s6 := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s6, 4)
-							}
 							s6v := uint64(r11[l])
 							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 								runtime.Store32(s6w.Mem, s6o, s6v)
@@ -2412,9 +2418,6 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v5 := uint64(uint64(u2) + uint64(v4))
 							// 109: st.global.u32
 							s6 := uint64(v5) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s6, 4)
-							}
 							s6v := uint64(r11[l])
 							if s6o := s6 - s6w.Base; s6o < s6w.End && s6&3 == 0 {
 								runtime.Store32(s6w.Mem, s6o, s6v)
@@ -2460,6 +2463,15 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 				// PTX lines 32, 33, 34, 35, 36: lane-local, one loop over the lanes
 				{
 					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v5aw := w.Window(1)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -2470,9 +2482,6 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v4 := uint64(uint64(u2) + uint64(v3))
 							// 34: ld.global.u32
 							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v5a, 4)
-							}
 							var v5 uint64
 							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 								v5 = runtime.Load32(v5aw.Mem, v5ao)
@@ -2506,9 +2515,6 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							v4 := uint64(uint64(u2) + uint64(v3))
 							// 34: ld.global.u32
 							v5a := uint64(v4) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v5a, 4)
-							}
 							var v5 uint64
 							if v5ao := v5a - v5aw.Base; v5ao < v5aw.End && v5a&3 == 0 {
 								v5 = runtime.Load32(v5aw.Mem, v5ao)
@@ -3320,6 +3326,15 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				k0 := uint64(0x2)
 				// PTX lines 215, 216, 217: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s3w := w.Window(2)
 					if m == 0xffffffff {
 						for l := range 32 {
@@ -3329,9 +3344,6 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 							v2 := uint64(uint64(r8[l]) + uint64(v1))
 							// 217: st.global.u32
 							s3 := uint64(v2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
-							}
 							s3v := uint64(r13[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -3348,9 +3360,6 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 							v2 := uint64(uint64(r8[l]) + uint64(v1))
 							// 217: st.global.u32
 							s3 := uint64(v2) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s3, 4)
-							}
 							s3v := uint64(r13[l])
 							if s3o := s3 - s3w.Base; s3o < s3w.End && s3&3 == 0 {
 								runtime.Store32(s3w.Mem, s3o, s3v)
@@ -3407,6 +3416,15 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 				// PTX lines 142, 143, 144, 145, 146: lane-local, one loop over the lanes
 				{
 					p1 := w.P[1]
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v8aw := w.Window(3)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -3420,9 +3438,6 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 							v7 := uint64(uint64(u3) + uint64(v6))
 							// 145: ld.global.u32
 							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v8a, 4)
-							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)
@@ -3456,9 +3471,6 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 							v7 := uint64(uint64(u3) + uint64(v6))
 							// 145: ld.global.u32
 							v8a := uint64(v7) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v8a, 4)
-							}
 							var v8 uint64
 							if v8ao := v8a - v8aw.Base; v8ao < v8aw.End && v8a&3 == 0 {
 								v8 = runtime.Load32(v8aw.Mem, v8ao)

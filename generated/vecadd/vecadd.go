@@ -335,6 +335,24 @@ func vecaddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				u6 := uint64(u1)
 				// PTX lines 38, 39, 40, 41, 42, 43, 44: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemLoad,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					v11aw := w.Window(0)
 					v12aw := w.Window(1)
 					var flt runtime.LaneFault
@@ -351,9 +369,6 @@ func vecaddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							v10 := uint64(uint64(u5) + uint64(v7))
 							// 42: ld.global.f32
 							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 4)
-							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 								v11 = runtime.Load32(v11aw.Mem, v11ao)
@@ -367,9 +382,6 @@ func vecaddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 43: ld.global.f32
 							v12a := uint64(v9) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v12a, 4)
-							}
 							var v12 uint64
 							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 								v12 = runtime.Load32(v12aw.Mem, v12ao)
@@ -399,9 +411,6 @@ func vecaddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							v10 := uint64(uint64(u5) + uint64(v7))
 							// 42: ld.global.f32
 							v11a := uint64(v10) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v11a, 4)
-							}
 							var v11 uint64
 							if v11ao := v11a - v11aw.Base; v11ao < v11aw.End && v11a&3 == 0 {
 								v11 = runtime.Load32(v11aw.Mem, v11ao)
@@ -415,9 +424,6 @@ func vecaddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							}
 							// 43: ld.global.f32
 							v12a := uint64(v9) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemLoad, runtime.MemGlobal, false, v12a, 4)
-							}
 							var v12 uint64
 							if v12ao := v12a - v12aw.Base; v12ao < v12aw.End && v12a&3 == 0 {
 								v12 = runtime.Load32(v12aw.Mem, v12ao)
@@ -438,14 +444,20 @@ func vecaddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 				}
 				// PTX lines 45: lane-local, one loop over the lanes
 				{
+					if budget == 0 {
+						w.CountMem(&runtime.MemOp{
+							Base:  -1,
+							Bytes: 4,
+							Guard: -1,
+							Kind:  runtime.MemStore,
+							Space: runtime.MemGlobal,
+						}, m)
+					}
 					s14w := w.Window(2)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 45: st.global.f32
 							s14 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s14, 4)
-							}
 							s14v := uint64(r17[l])
 							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 								runtime.Store32(s14w.Mem, s14o, s14v)
@@ -458,9 +470,6 @@ func vecaddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							l := bits.TrailingZeros32(mm) & 31
 							// 45: st.global.f32
 							s14 := uint64(r12[l]) + 0x0
-							if budget == 0 {
-								w.CountAccess(runtime.MemStore, runtime.MemGlobal, false, s14, 4)
-							}
 							s14v := uint64(r17[l])
 							if s14o := s14 - s14w.Base; s14o < s14w.End && s14&3 == 0 {
 								runtime.Store32(s14w.Mem, s14o, s14v)
