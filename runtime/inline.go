@@ -249,3 +249,12 @@ func (w *Warp) Split(reconv int32, parked uint32, at *[WarpSize]int32) {
 	}
 	w.diverge(reconv, groups[:ng])
 }
+
+// LaneEnd is the bound below which an n-byte access at offset o of a lane's area of size
+// stride (its .param or .local memory) is in bounds: o < LaneEnd(stride, n).
+func LaneEnd(stride, n int) uint64 {
+	if stride < n {
+		return 0
+	}
+	return uint64(stride - n + 1)
+}

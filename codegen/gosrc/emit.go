@@ -68,6 +68,8 @@ type segment struct {
 	nwin     *int
 	// counts are the statistics of its unguarded accesses, counted before it (profile.go).
 	counts []jen.Code
+	// param and local are the access sizes of its inline .param and .local accesses.
+	param, local map[int]bool
 }
 
 type laneStore struct {
@@ -574,7 +576,7 @@ func (e *blockEmit) uniformInstr(in *ssa.Instr) bool {
 // laneInstr adds a lane-local instruction to the current lane loop.
 func (e *blockEmit) laneInstr(in *ssa.Instr) {
 	if e.seg == nil {
-		e.seg = &segment{lanes: map[int]string{}, preds: map[int]bool{}, wpreds: map[int]bool{}, tid: map[int]bool{}, instrs: map[*ssa.Instr]bool{}, plocal: map[int]string{}, shared: map[int]bool{}, winIndex: map[string]int{}, nwin: &e.f.g.nwin}
+		e.seg = &segment{lanes: map[int]string{}, preds: map[int]bool{}, wpreds: map[int]bool{}, tid: map[int]bool{}, instrs: map[*ssa.Instr]bool{}, plocal: map[int]string{}, shared: map[int]bool{}, param: map[int]bool{}, local: map[int]bool{}, winIndex: map[string]int{}, nwin: &e.f.g.nwin}
 	}
 	s := e.seg
 	s.instrs[in] = true

@@ -88,7 +88,7 @@ func (c ctx) accessAddr(in *ssa.Instr, ad *memAddr) jen.Code {
 // access emits the inline access of n bytes at address a (a Go local) of the operand's
 // space: fast is the statement for an access at offset o of the slice mem, slow the
 // statements otherwise. It returns the statement.
-func (c ctx) access(ad *memAddr, a string, n int, fast func(mem, o jen.Code) jen.Code, slow []jen.Code) jen.Code {
+func (c ctx) access(ad *memAddr, a string, n int, fast func(mem, o jen.Code, private bool) jen.Code, slow []jen.Code) jen.Code {
 	e := c.e
 	s := e.seg
 	align := jen.Id(a).Op("&").Lit(n - 1).Op("==").Lit(0)
@@ -105,11 +105,23 @@ func (c ctx) access(ad *memAddr, a string, n int, fast func(mem, o jen.Code) jen
 	case "SpaceShared":
 		end := fmt.Sprintf("shEnd%d", n)
 		s.shared[n] = true
-		return jen.If(cond(jen.Id(a).Op("<").Id(end))).Block(fast(jen.Id("sh"), jen.Id(a))).Else().Block(slow...)
+		return jen.If(cond(jen.Id(a).Op("<").Id(end))).Block(fast(jen.Id("sh"), jen.Id(a), false)).Else().Block(slow...)
 	case "SpaceGlobal", "SpaceGeneric":
 		win := s.window(a)
 		o := a + "o"
-		return jen.If(jen.Id(o).Op(":=").Id(a).Op("-").Id(win).Dot("Base"), cond(jen.Id(o).Op("<").Id(win).Dot("End"))).Block(fast(jen.Id(win).Dot("Mem"), jen.Id(o))).Else().Block(slow...)
+		return jen.If(jen.Id(o).Op(":=").Id(a).Op("-").Id(win).Dot("Base"), cond(jen.Id(o).Op("<").Id(win).Dot("End"))).Block(fast(jen.Id(win).Dot("Mem"), jen.Id(o), false)).Else().Block(slow...)
+	case "SpaceParam", "SpaceLocal":
+		// The lane's own copy: lane l's area starts at l times the stride. A .param
+		// access need not be aligned.
+		pre, check := "pm", jen.Code(jen.Id(a).Op("<").Id(fmt.Sprintf("pmEnd%d", n)))
+		if ad.space == "SpaceLocal" {
+			pre, check = "lm", cond(jen.Id(a).Op("<").Id(fmt.Sprintf("lmEnd%d", n)))
+			s.local[n] = true
+		} else {
+			s.param[n] = true
+		}
+		o := jen.Uint64().Call(jen.Id("l")).Op("*").Id(pre + "Stride").Op("+").Id(a)
+		return jen.If(check).Block(fast(jen.Id(pre), o, true)).Else().Block(slow...)
 	}
 	return jen.Block(slow...)
 }
@@ -163,7 +175,10 @@ func (c ctx) load(in *ssa.Instr, n string) []jen.Code {
 		jen.Id(a).Op(":=").Add(c.accessAddr(in, ad)),
 		e.countLane(in, a),
 		jen.Var().Id(n).Uint64(),
-		c.access(ad, a, es, func(mem, o jen.Code) jen.Code {
+		c.access(ad, a, es, func(mem, o jen.Code, private bool) jen.Code {
+			if private {
+				return jen.Id(n).Op("=").Add(loadLE(mem, o, es))
+			}
 			return jen.Id(n).Op("=").Qual(rtPath, loadFn[es]).Call(mem, o)
 		}, slow),
 	}
@@ -188,7 +203,10 @@ func (c ctx) store(in *ssa.Instr) []jen.Code {
 		jen.Id(a).Op(":=").Add(c.accessAddr(in, ad)),
 		e.countLane(in, a),
 		jen.Id(v).Op(":=").Add(u64(c.src(in, in.Args[1], t))),
-		c.access(ad, a, es, func(mem, o jen.Code) jen.Code {
+		c.access(ad, a, es, func(mem, o jen.Code, private bool) jen.Code {
+			if private {
+				return storeLE(mem, o, es, jen.Id(v))
+			}
 			return jen.Qual(rtPath, storeFn[es]).Call(mem, o, jen.Id(v))
 		}, []jen.Code{jen.Id("w").Dot("StoreLane").Call(c.winArg(ad, a), sp, jen.Id(a), jen.Lit(es), jen.Id(v), jen.Id("l"), lc)}),
 	}
@@ -204,6 +222,18 @@ func (s *segment) memPre() []jen.Code {
 			pre = append(pre, jen.Id(fmt.Sprintf("shEnd%d", n)).Op(":=").Qual(rtPath, "AccessEnd").Call(jen.Id("sh"), jen.Lit(n)))
 		}
 	}
+	if len(s.param) > 0 {
+		pre = append(pre, jen.Id("pm").Op(":=").Id("w").Dot("Param"), jen.Id("pmStride").Op(":=").Uint64().Call(jen.Id("w").Dot("Fn").Dot("ParamSize")))
+		for _, n := range sortedKeys(s.param) {
+			pre = append(pre, jen.Id(fmt.Sprintf("pmEnd%d", n)).Op(":=").Qual(rtPath, "LaneEnd").Call(jen.Id("w").Dot("Fn").Dot("ParamSize"), jen.Lit(n)))
+		}
+	}
+	if len(s.local) > 0 {
+		pre = append(pre, jen.Id("lm").Op(":=").Id("w").Dot("Local"), jen.Id("lmStride").Op(":=").Uint64().Call(jen.Id("w").Dot("LocalStride")))
+		for _, n := range sortedKeys(s.local) {
+			pre = append(pre, jen.Id(fmt.Sprintf("lmEnd%d", n)).Op(":=").Qual(rtPath, "LaneEnd").Call(jen.Id("w").Dot("LocalStride"), jen.Lit(n)))
+		}
+	}
 	for _, w := range s.windows {
 		pre = append(pre, jen.Id(w).Op(":=").Id("w").Dot("Window").Call(jen.Lit(s.winIndex[w])))
 	}
@@ -211,4 +241,20 @@ func (s *segment) memPre() []jen.Code {
 		pre = append(pre, jen.Var().Id("flt").Qual(rtPath, "LaneFault"))
 	}
 	return pre
+}
+
+// loadLE reads the n-byte little-endian element at offset o of a lane's private memory.
+func loadLE(mem, o jen.Code, n int) jen.Code {
+	if n == 1 {
+		return u64(jen.Add(mem).Index(o))
+	}
+	return u64(jen.Qual("encoding/binary", "LittleEndian").Dot(fmt.Sprintf("Uint%d", 8*n)).Call(jen.Add(mem).Index(jen.Add(o), jen.Empty())))
+}
+
+// storeLE writes the low n bytes of v little-endian at offset o of a lane's private memory.
+func storeLE(mem, o jen.Code, n int, v jen.Code) jen.Code {
+	if n == 1 {
+		return jen.Add(mem).Index(o).Op("=").Byte().Call(v)
+	}
+	return jen.Qual("encoding/binary", "LittleEndian").Dot(fmt.Sprintf("PutUint%d", 8*n)).Call(jen.Add(mem).Index(jen.Add(o), jen.Empty()), jen.Id(utype(8*n)).Call(v))
 }

@@ -871,13 +871,18 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 19: ld.param.u32
 							v1a := uint64(0x0)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:19")
@@ -901,7 +906,9 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							// 19: ld.param.u32
 							v1a := uint64(0x0)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:19")
@@ -958,12 +965,17 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 33: st.param.b32
 							s1 := uint64(0x4)
 							s1v := uint64(r1[l])
-							{
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/early_exit.ptx:33")
 							}
 						}
@@ -973,7 +985,9 @@ func classifyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 							// 33: st.param.b32
 							s1 := uint64(0x4)
 							s1v := uint64(r1[l])
-							{
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/early_exit.ptx:33")
 							}
 						}
@@ -1829,12 +1843,17 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 133: st.param.b32
 							s2 := uint64(0x0)
 							s2v := uint64(r14[l])
-							{
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/early_exit.ptx:133")
 							}
 						}
@@ -1844,7 +1863,9 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							// 133: st.param.b32
 							s2 := uint64(0x0)
 							s2v := uint64(r14[l])
-							{
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/early_exit.ptx:133")
 							}
 						}
@@ -1965,13 +1986,18 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 140: ld.param.b32
 							v1a := uint64(0x4)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:140")
@@ -2018,7 +2044,9 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 							// 140: ld.param.b32
 							v1a := uint64(0x4)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/early_exit.ptx:140")

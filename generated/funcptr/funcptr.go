@@ -1259,13 +1259,18 @@ func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 44: ld.param.f32
 							v1a := uint64(0x0)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:44")
@@ -1276,7 +1281,9 @@ func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							// 45: ld.param.f32
 							v2a := uint64(0x4)
 							var v2 uint64
-							{
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
 								if !v2ok {
 									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:45")
@@ -1294,7 +1301,9 @@ func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							// 44: ld.param.f32
 							v1a := uint64(0x0)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:44")
@@ -1305,7 +1314,9 @@ func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							// 45: ld.param.f32
 							v2a := uint64(0x4)
 							var v2 uint64
-							{
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
 								if !v2ok {
 									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:45")
@@ -1331,12 +1342,17 @@ func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 47: st.param.f32
 							s4 := uint64(0x8)
 							s4v := uint64(r2[l])
-							{
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:47")
 							}
 						}
@@ -1346,7 +1362,9 @@ func opAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							// 47: st.param.f32
 							s4 := uint64(0x8)
 							s4v := uint64(r2[l])
-							{
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:47")
 							}
 						}
@@ -1397,13 +1415,18 @@ func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 60: ld.param.f32
 							v1a := uint64(0x0)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:60")
@@ -1414,7 +1437,9 @@ func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							// 61: ld.param.f32
 							v2a := uint64(0x4)
 							var v2 uint64
-							{
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
 								if !v2ok {
 									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:61")
@@ -1432,7 +1457,9 @@ func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							// 60: ld.param.f32
 							v1a := uint64(0x0)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:60")
@@ -1443,7 +1470,9 @@ func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							// 61: ld.param.f32
 							v2a := uint64(0x4)
 							var v2 uint64
-							{
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
 								if !v2ok {
 									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:61")
@@ -1469,12 +1498,17 @@ func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 63: st.param.f32
 							s4 := uint64(0x8)
 							s4v := uint64(r2[l])
-							{
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:63")
 							}
 						}
@@ -1484,7 +1518,9 @@ func opSubRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							// 63: st.param.f32
 							s4 := uint64(0x8)
 							s4v := uint64(r2[l])
-							{
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:63")
 							}
 						}
@@ -1535,13 +1571,18 @@ func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 76: ld.param.f32
 							v1a := uint64(0x0)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:76")
@@ -1552,7 +1593,9 @@ func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							// 77: ld.param.f32
 							v2a := uint64(0x4)
 							var v2 uint64
-							{
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
 								if !v2ok {
 									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:77")
@@ -1570,7 +1613,9 @@ func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							// 76: ld.param.f32
 							v1a := uint64(0x0)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:76")
@@ -1581,7 +1626,9 @@ func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							// 77: ld.param.f32
 							v2a := uint64(0x4)
 							var v2 uint64
-							{
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
 								if !v2ok {
 									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:77")
@@ -1607,12 +1654,17 @@ func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 79: st.param.f32
 							s4 := uint64(0x8)
 							s4v := uint64(r2[l])
-							{
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:79")
 							}
 						}
@@ -1622,7 +1674,9 @@ func opMulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							// 79: st.param.f32
 							s4 := uint64(0x8)
 							s4v := uint64(r2[l])
-							{
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/funcptr.ptx:79")
 							}
 						}
@@ -1674,13 +1728,18 @@ func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 93: ld.param.f32
 							v1a := uint64(0x0)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:93")
@@ -1691,7 +1750,9 @@ func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							// 94: ld.param.f32
 							v2a := uint64(0x4)
 							var v2 uint64
-							{
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
 								if !v2ok {
 									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:94")
@@ -1721,7 +1782,9 @@ func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							// 93: ld.param.f32
 							v1a := uint64(0x0)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:93")
@@ -1732,7 +1795,9 @@ func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							// 94: ld.param.f32
 							v2a := uint64(0x4)
 							var v2 uint64
-							{
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
 								if !v2ok {
 									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:94")
@@ -1771,12 +1836,17 @@ func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 97: st.param.f32
 							s5 := uint64(0x8)
 							s5v := uint64(r2[l])
-							{
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/funcptr.ptx:97")
 							}
 						}
@@ -1786,7 +1856,9 @@ func opMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							// 97: st.param.f32
 							s5 := uint64(0x8)
 							s5v := uint64(r2[l])
-							{
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/funcptr.ptx:97")
 							}
 						}
@@ -2175,12 +2247,17 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 146: st.param.f32
 							s21 := uint64(0x0)
 							s21v := uint64(r22[l])
-							{
+							if s21 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s21:], uint32(s21v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:146")
 							}
 						}
@@ -2190,7 +2267,9 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							// 146: st.param.f32
 							s21 := uint64(0x0)
 							s21v := uint64(r22[l])
-							{
+							if s21 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s21:], uint32(s21v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:146")
 							}
 						}
@@ -2207,12 +2286,17 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 148: st.param.f32
 							s22 := uint64(0x4)
 							s22v := uint64(r24[l])
-							{
+							if s22 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s22:], uint32(s22v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/funcptr.ptx:148")
 							}
 						}
@@ -2222,7 +2306,9 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							// 148: st.param.f32
 							s22 := uint64(0x4)
 							s22v := uint64(r24[l])
-							{
+							if s22 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s22:], uint32(s22v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s22, 4, s22v, l, "testdata/ptx/funcptr.ptx:148")
 							}
 						}
@@ -2254,13 +2340,18 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 158: ld.param.f32
 							v1a := uint64(0x8)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:158")
@@ -2279,7 +2370,9 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 							// 158: ld.param.f32
 							v1a := uint64(0x8)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:158")
@@ -2369,13 +2462,18 @@ func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 174: ld.param.u32
 							v1a := uint64(0x0)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:174")
@@ -2393,7 +2491,9 @@ func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							// 174: ld.param.u32
 							v1a := uint64(0x0)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:174")
@@ -2419,12 +2519,17 @@ func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 176: st.param.b32
 							s3 := uint64(0x4)
 							s3v := uint64(r1[l])
-							{
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:176")
 							}
 						}
@@ -2434,7 +2539,9 @@ func twiceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 							// 176: st.param.b32
 							s3 := uint64(0x4)
 							s3v := uint64(r1[l])
-							{
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:176")
 							}
 						}
@@ -2476,13 +2583,18 @@ func squareRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 188: ld.param.u32
 							v1a := uint64(0x0)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:188")
@@ -2500,7 +2612,9 @@ func squareRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 188: ld.param.u32
 							v1a := uint64(0x0)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:188")
@@ -2526,12 +2640,17 @@ func squareRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 190: st.param.b32
 							s3 := uint64(0x4)
 							s3v := uint64(r1[l])
-							{
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:190")
 							}
 						}
@@ -2541,7 +2660,9 @@ func squareRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 190: st.param.b32
 							s3 := uint64(0x4)
 							s3v := uint64(r1[l])
-							{
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:190")
 							}
 						}
@@ -2583,13 +2704,18 @@ func negateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 202: ld.param.u32
 							v1a := uint64(0x0)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:202")
@@ -2607,7 +2733,9 @@ func negateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 202: ld.param.u32
 							v1a := uint64(0x0)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:202")
@@ -2633,12 +2761,17 @@ func negateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 204: st.param.b32
 							s3 := uint64(0x4)
 							s3v := uint64(r1[l])
-							{
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:204")
 							}
 						}
@@ -2648,7 +2781,9 @@ func negateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 204: st.param.b32
 							s3 := uint64(0x4)
 							s3v := uint64(r1[l])
-							{
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/funcptr.ptx:204")
 							}
 						}
@@ -2712,13 +2847,19 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 220: ld.param.u32
 							v1a := uint64(0x14)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:220")
@@ -2730,7 +2871,9 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 221: ld.param.u32
 							v2a := uint64(0x10)
 							var v2 uint64
-							{
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
 								if !v2ok {
 									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:221")
@@ -2742,7 +2885,9 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 222: ld.param.u64
 							v3a := uint64(0x8)
 							var v3 uint64
-							{
+							if v3a < pmEnd8 {
+								v3 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v3a:]))
+							} else {
 								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 8, l)
 								if !v3ok {
 									flt.Note(2, l, runtime.SpaceParam, v3a, 8, "testdata/ptx/funcptr.ptx:222")
@@ -2766,7 +2911,9 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 220: ld.param.u32
 							v1a := uint64(0x14)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:220")
@@ -2778,7 +2925,9 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 221: ld.param.u32
 							v2a := uint64(0x10)
 							var v2 uint64
-							{
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
 								if !v2ok {
 									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/funcptr.ptx:221")
@@ -2790,7 +2939,9 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 222: ld.param.u64
 							v3a := uint64(0x8)
 							var v3 uint64
-							{
+							if v3a < pmEnd8 {
+								v3 = uint64(binary.LittleEndian.Uint64(pm[uint64(l)*pmStride+v3a:]))
+							} else {
 								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 8, l)
 								if !v3ok {
 									flt.Note(2, l, runtime.SpaceParam, v3a, 8, "testdata/ptx/funcptr.ptx:222")
@@ -2839,12 +2990,17 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 228: st.param.b32
 							s1 := uint64(0x0)
 							s1v := uint64(r1[l])
-							{
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:228")
 							}
 						}
@@ -2854,7 +3010,9 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 228: st.param.b32
 							s1 := uint64(0x0)
 							s1v := uint64(r1[l])
-							{
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:228")
 							}
 						}
@@ -2883,12 +3041,17 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 244: st.param.b32
 							s1 := uint64(0x18)
 							s1v := uint64(r1[l])
-							{
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:244")
 							}
 						}
@@ -2898,7 +3061,9 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 244: st.param.b32
 							s1 := uint64(0x18)
 							s1v := uint64(r1[l])
-							{
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/funcptr.ptx:244")
 							}
 						}
@@ -2931,13 +3096,18 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 237: ld.param.b32
 							v1a := uint64(0x4)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:237")
@@ -2964,7 +3134,9 @@ func applyNRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 237: ld.param.b32
 							v1a := uint64(0x4)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:237")
@@ -3321,12 +3493,17 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd8 := runtime.LaneEnd(w.Fn.ParamSize, 8)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 289: st.param.b64
 							s19 := uint64(0x0)
 							s19v := uint64(r17[l])
-							{
+							if s19 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s19:], uint64(s19v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s19, 8, s19v, l, "testdata/ptx/funcptr.ptx:289")
 							}
 						}
@@ -3336,7 +3513,9 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 289: st.param.b64
 							s19 := uint64(0x0)
 							s19v := uint64(r17[l])
-							{
+							if s19 < pmEnd8 {
+								binary.LittleEndian.PutUint64(pm[uint64(l)*pmStride+s19:], uint64(s19v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s19, 8, s19v, l, "testdata/ptx/funcptr.ptx:289")
 							}
 						}
@@ -3353,12 +3532,17 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 291: st.param.b32
 							s20 := uint64(0x8)
 							s20v := uint64(r20[l])
-							{
+							if s20 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s20:], uint32(s20v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s20, 4, s20v, l, "testdata/ptx/funcptr.ptx:291")
 							}
 						}
@@ -3368,7 +3552,9 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 291: st.param.b32
 							s20 := uint64(0x8)
 							s20v := uint64(r20[l])
-							{
+							if s20 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s20:], uint32(s20v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s20, 4, s20v, l, "testdata/ptx/funcptr.ptx:291")
 							}
 						}
@@ -3385,12 +3571,17 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 293: st.param.b32
 							s21 := uint64(0xc)
 							s21v := uint64(k8)
-							{
+							if s21 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s21:], uint32(s21v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:293")
 							}
 						}
@@ -3400,7 +3591,9 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 293: st.param.b32
 							s21 := uint64(0xc)
 							s21v := uint64(k8)
-							{
+							if s21 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s21:], uint32(s21v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s21, 4, s21v, l, "testdata/ptx/funcptr.ptx:293")
 							}
 						}
@@ -3432,13 +3625,18 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 302: ld.param.b32
 							v1a := uint64(0x10)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:302")
@@ -3457,7 +3655,9 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 302: ld.param.b32
 							v1a := uint64(0x10)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/funcptr.ptx:302")

@@ -7976,6 +7976,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					v17aw := w.Window(106)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
@@ -8004,7 +8007,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 318: ld.local.u32
 							v21a := uint64(v20) + 0x0
 							var v21 uint64
-							{
+							if v21a < lmEnd4 && v21a&3 == 0 {
+								v21 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v21a:]))
+							} else {
 								v21x, v21ok := w.TryLoad(nil, runtime.SpaceLocal, v21a, 4, l)
 								if !v21ok {
 									flt.Note(1, l, runtime.SpaceLocal, v21a, 4, "testdata/ptx/local_array.ptx:318")
@@ -8043,7 +8048,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 318: ld.local.u32
 							v21a := uint64(v20) + 0x0
 							var v21 uint64
-							{
+							if v21a < lmEnd4 && v21a&3 == 0 {
+								v21 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v21a:]))
+							} else {
 								v21x, v21ok := w.TryLoad(nil, runtime.SpaceLocal, v21a, 4, l)
 								if !v21ok {
 									flt.Note(1, l, runtime.SpaceLocal, v21a, 4, "testdata/ptx/local_array.ptx:318")
@@ -8069,12 +8076,17 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 320: st.local.u32
 							s23 := uint64(r18[l]) + 0x0
 							s23v := uint64(r20[l])
-							{
+							if s23 < lmEnd4 && s23&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s23:], uint32(s23v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceLocal, s23, 4, s23v, l, "testdata/ptx/local_array.ptx:320")
 							}
 							// 321: bfe.u32
@@ -8091,7 +8103,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 320: st.local.u32
 							s23 := uint64(r18[l]) + 0x0
 							s23v := uint64(r20[l])
-							{
+							if s23 < lmEnd4 && s23&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s23:], uint32(s23v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceLocal, s23, 4, s23v, l, "testdata/ptx/local_array.ptx:320")
 							}
 							// 321: bfe.u32
@@ -8115,13 +8129,18 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 324: ld.local.u32
 							v27a := uint64(r23[l]) + 0x0
 							var v27 uint64
-							{
+							if v27a < lmEnd4 && v27a&3 == 0 {
+								v27 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v27a:]))
+							} else {
 								v27x, v27ok := w.TryLoad(nil, runtime.SpaceLocal, v27a, 4, l)
 								if !v27ok {
 									flt.Note(0, l, runtime.SpaceLocal, v27a, 4, "testdata/ptx/local_array.ptx:324")
@@ -8139,7 +8158,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 324: ld.local.u32
 							v27a := uint64(r23[l]) + 0x0
 							var v27 uint64
-							{
+							if v27a < lmEnd4 && v27a&3 == 0 {
+								v27 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v27a:]))
+							} else {
 								v27x, v27ok := w.TryLoad(nil, runtime.SpaceLocal, v27a, 4, l)
 								if !v27ok {
 									flt.Note(0, l, runtime.SpaceLocal, v27a, 4, "testdata/ptx/local_array.ptx:324")
@@ -8165,12 +8186,17 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 326: st.local.u32
 							s29 := uint64(r23[l]) + 0x0
 							s29v := uint64(r25[l])
-							{
+							if s29 < lmEnd4 && s29&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s29:], uint32(s29v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceLocal, s29, 4, s29v, l, "testdata/ptx/local_array.ptx:326")
 							}
 							// 327: bfe.u32
@@ -8187,7 +8213,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 326: st.local.u32
 							s29 := uint64(r23[l]) + 0x0
 							s29v := uint64(r25[l])
-							{
+							if s29 < lmEnd4 && s29&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s29:], uint32(s29v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceLocal, s29, 4, s29v, l, "testdata/ptx/local_array.ptx:326")
 							}
 							// 327: bfe.u32
@@ -8211,13 +8239,18 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 330: ld.local.u32
 							v33a := uint64(r28[l]) + 0x0
 							var v33 uint64
-							{
+							if v33a < lmEnd4 && v33a&3 == 0 {
+								v33 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v33a:]))
+							} else {
 								v33x, v33ok := w.TryLoad(nil, runtime.SpaceLocal, v33a, 4, l)
 								if !v33ok {
 									flt.Note(0, l, runtime.SpaceLocal, v33a, 4, "testdata/ptx/local_array.ptx:330")
@@ -8235,7 +8268,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 330: ld.local.u32
 							v33a := uint64(r28[l]) + 0x0
 							var v33 uint64
-							{
+							if v33a < lmEnd4 && v33a&3 == 0 {
+								v33 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v33a:]))
+							} else {
 								v33x, v33ok := w.TryLoad(nil, runtime.SpaceLocal, v33a, 4, l)
 								if !v33ok {
 									flt.Note(0, l, runtime.SpaceLocal, v33a, 4, "testdata/ptx/local_array.ptx:330")
@@ -8261,12 +8296,17 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 332: st.local.u32
 							s35 := uint64(r28[l]) + 0x0
 							s35v := uint64(r30[l])
-							{
+							if s35 < lmEnd4 && s35&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s35:], uint32(s35v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceLocal, s35, 4, s35v, l, "testdata/ptx/local_array.ptx:332")
 							}
 							// 333: bfe.u32
@@ -8283,7 +8323,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 332: st.local.u32
 							s35 := uint64(r28[l]) + 0x0
 							s35v := uint64(r30[l])
-							{
+							if s35 < lmEnd4 && s35&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s35:], uint32(s35v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceLocal, s35, 4, s35v, l, "testdata/ptx/local_array.ptx:332")
 							}
 							// 333: bfe.u32
@@ -8307,13 +8349,18 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 336: ld.local.u32
 							v39a := uint64(r33[l]) + 0x0
 							var v39 uint64
-							{
+							if v39a < lmEnd4 && v39a&3 == 0 {
+								v39 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v39a:]))
+							} else {
 								v39x, v39ok := w.TryLoad(nil, runtime.SpaceLocal, v39a, 4, l)
 								if !v39ok {
 									flt.Note(0, l, runtime.SpaceLocal, v39a, 4, "testdata/ptx/local_array.ptx:336")
@@ -8331,7 +8378,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 336: ld.local.u32
 							v39a := uint64(r33[l]) + 0x0
 							var v39 uint64
-							{
+							if v39a < lmEnd4 && v39a&3 == 0 {
+								v39 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v39a:]))
+							} else {
 								v39x, v39ok := w.TryLoad(nil, runtime.SpaceLocal, v39a, 4, l)
 								if !v39ok {
 									flt.Note(0, l, runtime.SpaceLocal, v39a, 4, "testdata/ptx/local_array.ptx:336")
@@ -8357,12 +8406,17 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 338: st.local.u32
 							s41 := uint64(r33[l]) + 0x0
 							s41v := uint64(r35[l])
-							{
+							if s41 < lmEnd4 && s41&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s41:], uint32(s41v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceLocal, s41, 4, s41v, l, "testdata/ptx/local_array.ptx:338")
 							}
 							// 339: bfe.u32
@@ -8379,7 +8433,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 338: st.local.u32
 							s41 := uint64(r33[l]) + 0x0
 							s41v := uint64(r35[l])
-							{
+							if s41 < lmEnd4 && s41&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s41:], uint32(s41v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceLocal, s41, 4, s41v, l, "testdata/ptx/local_array.ptx:338")
 							}
 							// 339: bfe.u32
@@ -8403,13 +8459,18 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 342: ld.local.u32
 							v45a := uint64(r38[l]) + 0x0
 							var v45 uint64
-							{
+							if v45a < lmEnd4 && v45a&3 == 0 {
+								v45 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v45a:]))
+							} else {
 								v45x, v45ok := w.TryLoad(nil, runtime.SpaceLocal, v45a, 4, l)
 								if !v45ok {
 									flt.Note(0, l, runtime.SpaceLocal, v45a, 4, "testdata/ptx/local_array.ptx:342")
@@ -8427,7 +8488,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 342: ld.local.u32
 							v45a := uint64(r38[l]) + 0x0
 							var v45 uint64
-							{
+							if v45a < lmEnd4 && v45a&3 == 0 {
+								v45 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v45a:]))
+							} else {
 								v45x, v45ok := w.TryLoad(nil, runtime.SpaceLocal, v45a, 4, l)
 								if !v45ok {
 									flt.Note(0, l, runtime.SpaceLocal, v45a, 4, "testdata/ptx/local_array.ptx:342")
@@ -8453,12 +8516,17 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 344: st.local.u32
 							s47 := uint64(r38[l]) + 0x0
 							s47v := uint64(r40[l])
-							{
+							if s47 < lmEnd4 && s47&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s47:], uint32(s47v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceLocal, s47, 4, s47v, l, "testdata/ptx/local_array.ptx:344")
 							}
 							// 345: bfe.u32
@@ -8475,7 +8543,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 344: st.local.u32
 							s47 := uint64(r38[l]) + 0x0
 							s47v := uint64(r40[l])
-							{
+							if s47 < lmEnd4 && s47&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s47:], uint32(s47v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceLocal, s47, 4, s47v, l, "testdata/ptx/local_array.ptx:344")
 							}
 							// 345: bfe.u32
@@ -8499,13 +8569,18 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 348: ld.local.u32
 							v51a := uint64(r43[l]) + 0x0
 							var v51 uint64
-							{
+							if v51a < lmEnd4 && v51a&3 == 0 {
+								v51 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v51a:]))
+							} else {
 								v51x, v51ok := w.TryLoad(nil, runtime.SpaceLocal, v51a, 4, l)
 								if !v51ok {
 									flt.Note(0, l, runtime.SpaceLocal, v51a, 4, "testdata/ptx/local_array.ptx:348")
@@ -8523,7 +8598,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 348: ld.local.u32
 							v51a := uint64(r43[l]) + 0x0
 							var v51 uint64
-							{
+							if v51a < lmEnd4 && v51a&3 == 0 {
+								v51 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v51a:]))
+							} else {
 								v51x, v51ok := w.TryLoad(nil, runtime.SpaceLocal, v51a, 4, l)
 								if !v51ok {
 									flt.Note(0, l, runtime.SpaceLocal, v51a, 4, "testdata/ptx/local_array.ptx:348")
@@ -8549,12 +8626,17 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 350: st.local.u32
 							s53 := uint64(r43[l]) + 0x0
 							s53v := uint64(r45[l])
-							{
+							if s53 < lmEnd4 && s53&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s53:], uint32(s53v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceLocal, s53, 4, s53v, l, "testdata/ptx/local_array.ptx:350")
 							}
 							// 351: bfe.u32
@@ -8571,7 +8653,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 350: st.local.u32
 							s53 := uint64(r43[l]) + 0x0
 							s53v := uint64(r45[l])
-							{
+							if s53 < lmEnd4 && s53&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s53:], uint32(s53v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceLocal, s53, 4, s53v, l, "testdata/ptx/local_array.ptx:350")
 							}
 							// 351: bfe.u32
@@ -8595,13 +8679,18 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 354: ld.local.u32
 							v57a := uint64(r48[l]) + 0x0
 							var v57 uint64
-							{
+							if v57a < lmEnd4 && v57a&3 == 0 {
+								v57 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v57a:]))
+							} else {
 								v57x, v57ok := w.TryLoad(nil, runtime.SpaceLocal, v57a, 4, l)
 								if !v57ok {
 									flt.Note(0, l, runtime.SpaceLocal, v57a, 4, "testdata/ptx/local_array.ptx:354")
@@ -8619,7 +8708,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 354: ld.local.u32
 							v57a := uint64(r48[l]) + 0x0
 							var v57 uint64
-							{
+							if v57a < lmEnd4 && v57a&3 == 0 {
+								v57 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v57a:]))
+							} else {
 								v57x, v57ok := w.TryLoad(nil, runtime.SpaceLocal, v57a, 4, l)
 								if !v57ok {
 									flt.Note(0, l, runtime.SpaceLocal, v57a, 4, "testdata/ptx/local_array.ptx:354")
@@ -8645,12 +8736,17 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 356: st.local.u32
 							s59 := uint64(r48[l]) + 0x0
 							s59v := uint64(r50[l])
-							{
+							if s59 < lmEnd4 && s59&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s59:], uint32(s59v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceLocal, s59, 4, s59v, l, "testdata/ptx/local_array.ptx:356")
 							}
 							// 357: shr.u32
@@ -8667,7 +8763,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 356: st.local.u32
 							s59 := uint64(r48[l]) + 0x0
 							s59v := uint64(r50[l])
-							{
+							if s59 < lmEnd4 && s59&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s59:], uint32(s59v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceLocal, s59, 4, s59v, l, "testdata/ptx/local_array.ptx:356")
 							}
 							// 357: shr.u32
@@ -8691,13 +8789,18 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 360: ld.local.u32
 							v63a := uint64(r53[l]) + 0x0
 							var v63 uint64
-							{
+							if v63a < lmEnd4 && v63a&3 == 0 {
+								v63 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v63a:]))
+							} else {
 								v63x, v63ok := w.TryLoad(nil, runtime.SpaceLocal, v63a, 4, l)
 								if !v63ok {
 									flt.Note(0, l, runtime.SpaceLocal, v63a, 4, "testdata/ptx/local_array.ptx:360")
@@ -8715,7 +8818,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 360: ld.local.u32
 							v63a := uint64(r53[l]) + 0x0
 							var v63 uint64
-							{
+							if v63a < lmEnd4 && v63a&3 == 0 {
+								v63 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v63a:]))
+							} else {
 								v63x, v63ok := w.TryLoad(nil, runtime.SpaceLocal, v63a, 4, l)
 								if !v63ok {
 									flt.Note(0, l, runtime.SpaceLocal, v63a, 4, "testdata/ptx/local_array.ptx:360")
@@ -8741,12 +8846,17 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 362: st.local.u32
 							s65 := uint64(r53[l]) + 0x0
 							s65v := uint64(r55[l])
-							{
+							if s65 < lmEnd4 && s65&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s65:], uint32(s65v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceLocal, s65, 4, s65v, l, "testdata/ptx/local_array.ptx:362")
 							}
 							// 363: shl.b32
@@ -8759,7 +8869,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 362: st.local.u32
 							s65 := uint64(r53[l]) + 0x0
 							s65v := uint64(r55[l])
-							{
+							if s65 < lmEnd4 && s65&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s65:], uint32(s65v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceLocal, s65, 4, s65v, l, "testdata/ptx/local_array.ptx:362")
 							}
 							// 363: shl.b32
@@ -8779,13 +8891,18 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 364: ld.local.u32
 							v67a := uint64(r11[l]) + 0x0
 							var v67 uint64
-							{
+							if v67a < lmEnd4 && v67a&3 == 0 {
+								v67 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v67a:]))
+							} else {
 								v67x, v67ok := w.TryLoad(nil, runtime.SpaceLocal, v67a, 4, l)
 								if !v67ok {
 									flt.Note(0, l, runtime.SpaceLocal, v67a, 4, "testdata/ptx/local_array.ptx:364")
@@ -8806,7 +8923,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 364: ld.local.u32
 							v67a := uint64(r11[l]) + 0x0
 							var v67 uint64
-							{
+							if v67a < lmEnd4 && v67a&3 == 0 {
+								v67 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v67a:]))
+							} else {
 								v67x, v67ok := w.TryLoad(nil, runtime.SpaceLocal, v67a, 4, l)
 								if !v67ok {
 									flt.Note(0, l, runtime.SpaceLocal, v67a, 4, "testdata/ptx/local_array.ptx:364")
@@ -8872,13 +8991,18 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 368: ld.local.u32
 							v71a := uint64(r11[l]) + 0x4
 							var v71 uint64
-							{
+							if v71a < lmEnd4 && v71a&3 == 0 {
+								v71 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v71a:]))
+							} else {
 								v71x, v71ok := w.TryLoad(nil, runtime.SpaceLocal, v71a, 4, l)
 								if !v71ok {
 									flt.Note(0, l, runtime.SpaceLocal, v71a, 4, "testdata/ptx/local_array.ptx:368")
@@ -8894,7 +9018,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 368: ld.local.u32
 							v71a := uint64(r11[l]) + 0x4
 							var v71 uint64
-							{
+							if v71a < lmEnd4 && v71a&3 == 0 {
+								v71 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v71a:]))
+							} else {
 								v71x, v71ok := w.TryLoad(nil, runtime.SpaceLocal, v71a, 4, l)
 								if !v71ok {
 									flt.Note(0, l, runtime.SpaceLocal, v71a, 4, "testdata/ptx/local_array.ptx:368")
@@ -8955,13 +9081,18 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 370: ld.local.u32
 							v73a := uint64(r11[l]) + 0x8
 							var v73 uint64
-							{
+							if v73a < lmEnd4 && v73a&3 == 0 {
+								v73 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v73a:]))
+							} else {
 								v73x, v73ok := w.TryLoad(nil, runtime.SpaceLocal, v73a, 4, l)
 								if !v73ok {
 									flt.Note(0, l, runtime.SpaceLocal, v73a, 4, "testdata/ptx/local_array.ptx:370")
@@ -8977,7 +9108,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 370: ld.local.u32
 							v73a := uint64(r11[l]) + 0x8
 							var v73 uint64
-							{
+							if v73a < lmEnd4 && v73a&3 == 0 {
+								v73 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v73a:]))
+							} else {
 								v73x, v73ok := w.TryLoad(nil, runtime.SpaceLocal, v73a, 4, l)
 								if !v73ok {
 									flt.Note(0, l, runtime.SpaceLocal, v73a, 4, "testdata/ptx/local_array.ptx:370")
@@ -9038,13 +9171,18 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 372: ld.local.u32
 							v75a := uint64(r11[l]) + 0xc
 							var v75 uint64
-							{
+							if v75a < lmEnd4 && v75a&3 == 0 {
+								v75 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v75a:]))
+							} else {
 								v75x, v75ok := w.TryLoad(nil, runtime.SpaceLocal, v75a, 4, l)
 								if !v75ok {
 									flt.Note(0, l, runtime.SpaceLocal, v75a, 4, "testdata/ptx/local_array.ptx:372")
@@ -9060,7 +9198,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 372: ld.local.u32
 							v75a := uint64(r11[l]) + 0xc
 							var v75 uint64
-							{
+							if v75a < lmEnd4 && v75a&3 == 0 {
+								v75 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v75a:]))
+							} else {
 								v75x, v75ok := w.TryLoad(nil, runtime.SpaceLocal, v75a, 4, l)
 								if !v75ok {
 									flt.Note(0, l, runtime.SpaceLocal, v75a, 4, "testdata/ptx/local_array.ptx:372")
@@ -9121,13 +9261,18 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 374: ld.local.u32
 							v77a := uint64(r11[l]) + 0x10
 							var v77 uint64
-							{
+							if v77a < lmEnd4 && v77a&3 == 0 {
+								v77 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v77a:]))
+							} else {
 								v77x, v77ok := w.TryLoad(nil, runtime.SpaceLocal, v77a, 4, l)
 								if !v77ok {
 									flt.Note(0, l, runtime.SpaceLocal, v77a, 4, "testdata/ptx/local_array.ptx:374")
@@ -9143,7 +9288,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 374: ld.local.u32
 							v77a := uint64(r11[l]) + 0x10
 							var v77 uint64
-							{
+							if v77a < lmEnd4 && v77a&3 == 0 {
+								v77 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v77a:]))
+							} else {
 								v77x, v77ok := w.TryLoad(nil, runtime.SpaceLocal, v77a, 4, l)
 								if !v77ok {
 									flt.Note(0, l, runtime.SpaceLocal, v77a, 4, "testdata/ptx/local_array.ptx:374")
@@ -9204,13 +9351,18 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 376: ld.local.u32
 							v79a := uint64(r11[l]) + 0x14
 							var v79 uint64
-							{
+							if v79a < lmEnd4 && v79a&3 == 0 {
+								v79 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v79a:]))
+							} else {
 								v79x, v79ok := w.TryLoad(nil, runtime.SpaceLocal, v79a, 4, l)
 								if !v79ok {
 									flt.Note(0, l, runtime.SpaceLocal, v79a, 4, "testdata/ptx/local_array.ptx:376")
@@ -9226,7 +9378,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 376: ld.local.u32
 							v79a := uint64(r11[l]) + 0x14
 							var v79 uint64
-							{
+							if v79a < lmEnd4 && v79a&3 == 0 {
+								v79 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v79a:]))
+							} else {
 								v79x, v79ok := w.TryLoad(nil, runtime.SpaceLocal, v79a, 4, l)
 								if !v79ok {
 									flt.Note(0, l, runtime.SpaceLocal, v79a, 4, "testdata/ptx/local_array.ptx:376")
@@ -9287,13 +9441,18 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 378: ld.local.u32
 							v81a := uint64(r11[l]) + 0x18
 							var v81 uint64
-							{
+							if v81a < lmEnd4 && v81a&3 == 0 {
+								v81 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v81a:]))
+							} else {
 								v81x, v81ok := w.TryLoad(nil, runtime.SpaceLocal, v81a, 4, l)
 								if !v81ok {
 									flt.Note(0, l, runtime.SpaceLocal, v81a, 4, "testdata/ptx/local_array.ptx:378")
@@ -9309,7 +9468,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 378: ld.local.u32
 							v81a := uint64(r11[l]) + 0x18
 							var v81 uint64
-							{
+							if v81a < lmEnd4 && v81a&3 == 0 {
+								v81 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v81a:]))
+							} else {
 								v81x, v81ok := w.TryLoad(nil, runtime.SpaceLocal, v81a, 4, l)
 								if !v81ok {
 									flt.Note(0, l, runtime.SpaceLocal, v81a, 4, "testdata/ptx/local_array.ptx:378")
@@ -9370,13 +9531,18 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 380: ld.local.u32
 							v83a := uint64(r11[l]) + 0x1c
 							var v83 uint64
-							{
+							if v83a < lmEnd4 && v83a&3 == 0 {
+								v83 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v83a:]))
+							} else {
 								v83x, v83ok := w.TryLoad(nil, runtime.SpaceLocal, v83a, 4, l)
 								if !v83ok {
 									flt.Note(0, l, runtime.SpaceLocal, v83a, 4, "testdata/ptx/local_array.ptx:380")
@@ -9392,7 +9558,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 380: ld.local.u32
 							v83a := uint64(r11[l]) + 0x1c
 							var v83 uint64
-							{
+							if v83a < lmEnd4 && v83a&3 == 0 {
+								v83 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v83a:]))
+							} else {
 								v83x, v83ok := w.TryLoad(nil, runtime.SpaceLocal, v83a, 4, l)
 								if !v83ok {
 									flt.Note(0, l, runtime.SpaceLocal, v83a, 4, "testdata/ptx/local_array.ptx:380")
@@ -9453,13 +9621,18 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 382: ld.local.u32
 							v85a := uint64(r11[l]) + 0x20
 							var v85 uint64
-							{
+							if v85a < lmEnd4 && v85a&3 == 0 {
+								v85 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v85a:]))
+							} else {
 								v85x, v85ok := w.TryLoad(nil, runtime.SpaceLocal, v85a, 4, l)
 								if !v85ok {
 									flt.Note(0, l, runtime.SpaceLocal, v85a, 4, "testdata/ptx/local_array.ptx:382")
@@ -9475,7 +9648,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 382: ld.local.u32
 							v85a := uint64(r11[l]) + 0x20
 							var v85 uint64
-							{
+							if v85a < lmEnd4 && v85a&3 == 0 {
+								v85 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v85a:]))
+							} else {
 								v85x, v85ok := w.TryLoad(nil, runtime.SpaceLocal, v85a, 4, l)
 								if !v85ok {
 									flt.Note(0, l, runtime.SpaceLocal, v85a, 4, "testdata/ptx/local_array.ptx:382")
@@ -9536,13 +9711,18 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 384: ld.local.u32
 							v87a := uint64(r11[l]) + 0x24
 							var v87 uint64
-							{
+							if v87a < lmEnd4 && v87a&3 == 0 {
+								v87 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v87a:]))
+							} else {
 								v87x, v87ok := w.TryLoad(nil, runtime.SpaceLocal, v87a, 4, l)
 								if !v87ok {
 									flt.Note(0, l, runtime.SpaceLocal, v87a, 4, "testdata/ptx/local_array.ptx:384")
@@ -9558,7 +9738,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 384: ld.local.u32
 							v87a := uint64(r11[l]) + 0x24
 							var v87 uint64
-							{
+							if v87a < lmEnd4 && v87a&3 == 0 {
+								v87 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v87a:]))
+							} else {
 								v87x, v87ok := w.TryLoad(nil, runtime.SpaceLocal, v87a, 4, l)
 								if !v87ok {
 									flt.Note(0, l, runtime.SpaceLocal, v87a, 4, "testdata/ptx/local_array.ptx:384")
@@ -9619,13 +9801,18 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 386: ld.local.u32
 							v89a := uint64(r11[l]) + 0x28
 							var v89 uint64
-							{
+							if v89a < lmEnd4 && v89a&3 == 0 {
+								v89 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v89a:]))
+							} else {
 								v89x, v89ok := w.TryLoad(nil, runtime.SpaceLocal, v89a, 4, l)
 								if !v89ok {
 									flt.Note(0, l, runtime.SpaceLocal, v89a, 4, "testdata/ptx/local_array.ptx:386")
@@ -9641,7 +9828,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 386: ld.local.u32
 							v89a := uint64(r11[l]) + 0x28
 							var v89 uint64
-							{
+							if v89a < lmEnd4 && v89a&3 == 0 {
+								v89 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v89a:]))
+							} else {
 								v89x, v89ok := w.TryLoad(nil, runtime.SpaceLocal, v89a, 4, l)
 								if !v89ok {
 									flt.Note(0, l, runtime.SpaceLocal, v89a, 4, "testdata/ptx/local_array.ptx:386")
@@ -9702,13 +9891,18 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 388: ld.local.u32
 							v91a := uint64(r11[l]) + 0x2c
 							var v91 uint64
-							{
+							if v91a < lmEnd4 && v91a&3 == 0 {
+								v91 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v91a:]))
+							} else {
 								v91x, v91ok := w.TryLoad(nil, runtime.SpaceLocal, v91a, 4, l)
 								if !v91ok {
 									flt.Note(0, l, runtime.SpaceLocal, v91a, 4, "testdata/ptx/local_array.ptx:388")
@@ -9724,7 +9918,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 388: ld.local.u32
 							v91a := uint64(r11[l]) + 0x2c
 							var v91 uint64
-							{
+							if v91a < lmEnd4 && v91a&3 == 0 {
+								v91 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v91a:]))
+							} else {
 								v91x, v91ok := w.TryLoad(nil, runtime.SpaceLocal, v91a, 4, l)
 								if !v91ok {
 									flt.Note(0, l, runtime.SpaceLocal, v91a, 4, "testdata/ptx/local_array.ptx:388")
@@ -9785,13 +9981,18 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 390: ld.local.u32
 							v93a := uint64(r11[l]) + 0x30
 							var v93 uint64
-							{
+							if v93a < lmEnd4 && v93a&3 == 0 {
+								v93 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v93a:]))
+							} else {
 								v93x, v93ok := w.TryLoad(nil, runtime.SpaceLocal, v93a, 4, l)
 								if !v93ok {
 									flt.Note(0, l, runtime.SpaceLocal, v93a, 4, "testdata/ptx/local_array.ptx:390")
@@ -9807,7 +10008,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 390: ld.local.u32
 							v93a := uint64(r11[l]) + 0x30
 							var v93 uint64
-							{
+							if v93a < lmEnd4 && v93a&3 == 0 {
+								v93 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v93a:]))
+							} else {
 								v93x, v93ok := w.TryLoad(nil, runtime.SpaceLocal, v93a, 4, l)
 								if !v93ok {
 									flt.Note(0, l, runtime.SpaceLocal, v93a, 4, "testdata/ptx/local_array.ptx:390")
@@ -9868,13 +10071,18 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 392: ld.local.u32
 							v95a := uint64(r11[l]) + 0x34
 							var v95 uint64
-							{
+							if v95a < lmEnd4 && v95a&3 == 0 {
+								v95 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v95a:]))
+							} else {
 								v95x, v95ok := w.TryLoad(nil, runtime.SpaceLocal, v95a, 4, l)
 								if !v95ok {
 									flt.Note(0, l, runtime.SpaceLocal, v95a, 4, "testdata/ptx/local_array.ptx:392")
@@ -9890,7 +10098,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 392: ld.local.u32
 							v95a := uint64(r11[l]) + 0x34
 							var v95 uint64
-							{
+							if v95a < lmEnd4 && v95a&3 == 0 {
+								v95 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v95a:]))
+							} else {
 								v95x, v95ok := w.TryLoad(nil, runtime.SpaceLocal, v95a, 4, l)
 								if !v95ok {
 									flt.Note(0, l, runtime.SpaceLocal, v95a, 4, "testdata/ptx/local_array.ptx:392")
@@ -9951,13 +10161,18 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 394: ld.local.u32
 							v97a := uint64(r11[l]) + 0x38
 							var v97 uint64
-							{
+							if v97a < lmEnd4 && v97a&3 == 0 {
+								v97 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v97a:]))
+							} else {
 								v97x, v97ok := w.TryLoad(nil, runtime.SpaceLocal, v97a, 4, l)
 								if !v97ok {
 									flt.Note(0, l, runtime.SpaceLocal, v97a, 4, "testdata/ptx/local_array.ptx:394")
@@ -9973,7 +10188,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 394: ld.local.u32
 							v97a := uint64(r11[l]) + 0x38
 							var v97 uint64
-							{
+							if v97a < lmEnd4 && v97a&3 == 0 {
+								v97 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v97a:]))
+							} else {
 								v97x, v97ok := w.TryLoad(nil, runtime.SpaceLocal, v97a, 4, l)
 								if !v97ok {
 									flt.Note(0, l, runtime.SpaceLocal, v97a, 4, "testdata/ptx/local_array.ptx:394")
@@ -10034,13 +10251,18 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 396: ld.local.u32
 							v99a := uint64(r11[l]) + 0x3c
 							var v99 uint64
-							{
+							if v99a < lmEnd4 && v99a&3 == 0 {
+								v99 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v99a:]))
+							} else {
 								v99x, v99ok := w.TryLoad(nil, runtime.SpaceLocal, v99a, 4, l)
 								if !v99ok {
 									flt.Note(0, l, runtime.SpaceLocal, v99a, 4, "testdata/ptx/local_array.ptx:396")
@@ -10056,7 +10278,9 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 							// 396: ld.local.u32
 							v99a := uint64(r11[l]) + 0x3c
 							var v99 uint64
-							{
+							if v99a < lmEnd4 && v99a&3 == 0 {
+								v99 = uint64(binary.LittleEndian.Uint32(lm[uint64(l)*lmStride+v99a:]))
+							} else {
 								v99x, v99ok := w.TryLoad(nil, runtime.SpaceLocal, v99a, 4, l)
 								if !v99ok {
 									flt.Note(0, l, runtime.SpaceLocal, v99a, 4, "testdata/ptx/local_array.ptx:396")

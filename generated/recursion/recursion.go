@@ -1457,13 +1457,18 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 19: ld.param.u32
 							v1a := uint64(0x28)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:19")
@@ -1487,7 +1492,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							// 19: ld.param.u32
 							v1a := uint64(0x28)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:19")
@@ -1540,6 +1547,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 36: add.s32
@@ -1547,7 +1557,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							// 39: st.param.b32
 							s2 := uint64(0x0)
 							s2v := uint64(v1)
-							{
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:39")
 							}
 						}
@@ -1559,7 +1571,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							// 39: st.param.b32
 							s2 := uint64(0x0)
 							s2v := uint64(v1)
-							{
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:39")
 							}
 						}
@@ -1637,6 +1651,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 100: add.s32
@@ -1647,7 +1664,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							// 104: st.param.b32
 							s3 := uint64(0x20)
 							s3v := uint64(v2)
-							{
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:104")
 							}
 						}
@@ -1662,7 +1681,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							// 104: st.param.b32
 							s3 := uint64(0x20)
 							s3v := uint64(v2)
-							{
+							if s3 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s3:], uint32(s3v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s3, 4, s3v, l, "testdata/ptx/recursion.ptx:104")
 							}
 						}
@@ -1692,6 +1713,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 119: add.s32
@@ -1699,7 +1723,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							// 120: st.param.b32
 							s2 := uint64(0x2c)
 							s2v := uint64(v1)
-							{
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:120")
 							}
 						}
@@ -1711,7 +1737,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							// 120: st.param.b32
 							s2 := uint64(0x2c)
 							s2v := uint64(v1)
-							{
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:120")
 							}
 						}
@@ -1869,13 +1897,18 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 46: ld.param.b32
 							v1a := uint64(0x4)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:46")
@@ -1896,7 +1929,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							// 46: ld.param.b32
 							v1a := uint64(0x4)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:46")
@@ -1925,12 +1960,17 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 52: st.param.b32
 							s4 := uint64(0x8)
 							s4v := uint64(r11[l])
-							{
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:52")
 							}
 						}
@@ -1940,7 +1980,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							// 52: st.param.b32
 							s4 := uint64(0x8)
 							s4v := uint64(r11[l])
-							{
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:52")
 							}
 						}
@@ -1973,13 +2015,18 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 59: ld.param.b32
 							v1a := uint64(0xc)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:59")
@@ -2000,7 +2047,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							// 59: ld.param.b32
 							v1a := uint64(0xc)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:59")
@@ -2029,12 +2078,17 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 65: st.param.b32
 							s4 := uint64(0x10)
 							s4v := uint64(r14[l])
-							{
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:65")
 							}
 						}
@@ -2044,7 +2098,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							// 65: st.param.b32
 							s4 := uint64(0x10)
 							s4v := uint64(r14[l])
-							{
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:65")
 							}
 						}
@@ -2079,13 +2135,18 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 72: ld.param.b32
 							v1a := uint64(0x14)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:72")
@@ -2109,7 +2170,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							// 72: ld.param.b32
 							v1a := uint64(0x14)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:72")
@@ -2141,12 +2204,17 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 79: st.param.b32
 							s5 := uint64(0x18)
 							s5v := uint64(r17[l])
-							{
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:79")
 							}
 						}
@@ -2156,7 +2224,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							// 79: st.param.b32
 							s5 := uint64(0x18)
 							s5v := uint64(r17[l])
-							{
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:79")
 							}
 						}
@@ -2192,13 +2262,18 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 86: ld.param.b32
 							v1a := uint64(0x1c)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:86")
@@ -2230,7 +2305,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							// 86: ld.param.b32
 							v1a := uint64(0x1c)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:86")
@@ -2323,13 +2400,18 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 111: ld.param.b32
 							v1a := uint64(0x24)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:111")
@@ -2361,7 +2443,9 @@ func fibRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							// 111: ld.param.b32
 							v1a := uint64(0x24)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:111")
@@ -2441,13 +2525,18 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 133: ld.param.u32
 							v1a := uint64(0x10)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:133")
@@ -2471,7 +2560,9 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							// 133: ld.param.u32
 							v1a := uint64(0x10)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:133")
@@ -2524,6 +2615,9 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 139: shr.u32
@@ -2531,7 +2625,9 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							// 142: st.param.b32
 							s2 := uint64(0x0)
 							s2v := uint64(v1)
-							{
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:142")
 							}
 						}
@@ -2543,7 +2639,9 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							// 142: st.param.b32
 							s2 := uint64(0x0)
 							s2v := uint64(v1)
-							{
+							if s2 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s2:], uint32(s2v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s2, 4, s2v, l, "testdata/ptx/recursion.ptx:142")
 							}
 						}
@@ -2572,12 +2670,17 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 167: st.param.b32
 							s1 := uint64(0x14)
 							s1v := uint64(r1[l])
-							{
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:167")
 							}
 						}
@@ -2587,7 +2690,9 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							// 167: st.param.b32
 							s1 := uint64(0x14)
 							s1v := uint64(r1[l])
-							{
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:167")
 							}
 						}
@@ -2620,13 +2725,18 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 149: ld.param.b32
 							v1a := uint64(0x4)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:149")
@@ -2647,7 +2757,9 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							// 149: ld.param.b32
 							v1a := uint64(0x4)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:149")
@@ -2676,12 +2788,17 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 155: st.param.b32
 							s4 := uint64(0x8)
 							s4v := uint64(r5[l])
-							{
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:155")
 							}
 						}
@@ -2691,7 +2808,9 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							// 155: st.param.b32
 							s4 := uint64(0x8)
 							s4v := uint64(r5[l])
-							{
+							if s4 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s4:], uint32(s4v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s4, 4, s4v, l, "testdata/ptx/recursion.ptx:155")
 							}
 						}
@@ -2722,13 +2841,18 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 162: ld.param.b32
 							v1a := uint64(0xc)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:162")
@@ -2748,7 +2872,9 @@ func treeDepthRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							// 162: ld.param.b32
 							v1a := uint64(0xc)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:162")
@@ -2813,13 +2939,18 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 181: ld.param.u32
 							v1a := uint64(0x4)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:181")
@@ -2831,7 +2962,9 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							// 182: ld.param.u32
 							v2a := uint64(0x0)
 							var v2 uint64
-							{
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
 								if !v2ok {
 									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/recursion.ptx:182")
@@ -2855,7 +2988,9 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							// 181: ld.param.u32
 							v1a := uint64(0x4)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:181")
@@ -2867,7 +3002,9 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							// 182: ld.param.u32
 							v2a := uint64(0x0)
 							var v2 uint64
-							{
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
 								if !v2ok {
 									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/recursion.ptx:182")
@@ -2997,12 +3134,17 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 194: st.param.b32
 							s1 := uint64(0x8)
 							s1v := uint64(r1[l])
-							{
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:194")
 							}
 						}
@@ -3012,7 +3154,9 @@ func gcdRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32,
 							// 194: st.param.b32
 							s1 := uint64(0x8)
 							s1v := uint64(r1[l])
-							{
+							if s1 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s1:], uint32(s1v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s1, 4, s1v, l, "testdata/ptx/recursion.ptx:194")
 							}
 						}
@@ -3298,12 +3442,17 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 236: st.param.b32
 							s14 := uint64(0x0)
 							s14v := uint64(r17[l])
-							{
+							if s14 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/recursion.ptx:236")
 							}
 						}
@@ -3313,7 +3462,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							// 236: st.param.b32
 							s14 := uint64(0x0)
 							s14v := uint64(r17[l])
-							{
+							if s14 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/recursion.ptx:236")
 							}
 						}
@@ -3347,13 +3498,18 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 243: ld.param.b32
 							v1a := uint64(0x4)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:243")
@@ -3372,7 +3528,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							// 243: ld.param.b32
 							v1a := uint64(0x4)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:243")
@@ -3487,12 +3645,17 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 250: st.param.b32
 							s5 := uint64(0x8)
 							s5v := uint64(r20[l])
-							{
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:250")
 							}
 						}
@@ -3502,7 +3665,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							// 250: st.param.b32
 							s5 := uint64(0x8)
 							s5v := uint64(r20[l])
-							{
+							if s5 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s5:], uint32(s5v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s5, 4, s5v, l, "testdata/ptx/recursion.ptx:250")
 							}
 						}
@@ -3538,13 +3703,18 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 257: ld.param.b32
 							v1a := uint64(0xc)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:257")
@@ -3563,7 +3733,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							// 257: ld.param.b32
 							v1a := uint64(0xc)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:257")
@@ -3720,12 +3892,17 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 266: st.param.b32
 							s7 := uint64(0x10)
 							s7v := uint64(r23[l])
-							{
+							if s7 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/recursion.ptx:266")
 							}
 						}
@@ -3735,7 +3912,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							// 266: st.param.b32
 							s7 := uint64(0x10)
 							s7v := uint64(r23[l])
-							{
+							if s7 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s7:], uint32(s7v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s7, 4, s7v, l, "testdata/ptx/recursion.ptx:266")
 							}
 						}
@@ -3752,12 +3931,17 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 268: st.param.b32
 							s8 := uint64(0x14)
 							s8v := uint64(r25[l])
-							{
+							if s8 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/recursion.ptx:268")
 							}
 						}
@@ -3767,7 +3951,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							// 268: st.param.b32
 							s8 := uint64(0x14)
 							s8v := uint64(r25[l])
-							{
+							if s8 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s8:], uint32(s8v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s8, 4, s8v, l, "testdata/ptx/recursion.ptx:268")
 							}
 						}
@@ -3799,13 +3985,18 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 276: ld.param.b32
 							v1a := uint64(0x18)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:276")
@@ -3824,7 +4015,9 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 							// 276: ld.param.b32
 							v1a := uint64(0x18)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/recursion.ptx:276")

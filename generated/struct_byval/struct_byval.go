@@ -1075,13 +1075,18 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 19: ld.param.f32
 							v1a := uint64(0x0)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:19")
@@ -1092,7 +1097,9 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							// 20: ld.param.f32
 							v2a := uint64(0xc)
 							var v2 uint64
-							{
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
 								if !v2ok {
 									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:20")
@@ -1103,7 +1110,9 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							// 21: ld.param.f32
 							v3a := uint64(0x4)
 							var v3 uint64
-							{
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
 								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
 								if !v3ok {
 									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:21")
@@ -1114,7 +1123,9 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							// 22: ld.param.f32
 							v4a := uint64(0x10)
 							var v4 uint64
-							{
+							if v4a < pmEnd4 {
+								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+							} else {
 								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
 								if !v4ok {
 									flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/struct_byval.ptx:22")
@@ -1134,7 +1145,9 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							// 25: ld.param.f32
 							v7a := uint64(0x8)
 							var v7 uint64
-							{
+							if v7a < pmEnd4 {
+								v7 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v7a:]))
+							} else {
 								v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
 								if !v7ok {
 									flt.Note(4, l, runtime.SpaceParam, v7a, 4, "testdata/ptx/struct_byval.ptx:25")
@@ -1145,7 +1158,9 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							// 26: ld.param.f32
 							v8a := uint64(0x14)
 							var v8 uint64
-							{
+							if v8a < pmEnd4 {
+								v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
+							} else {
 								v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
 								if !v8ok {
 									flt.Note(5, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/struct_byval.ptx:26")
@@ -1168,7 +1183,9 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							// 19: ld.param.f32
 							v1a := uint64(0x0)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:19")
@@ -1179,7 +1196,9 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							// 20: ld.param.f32
 							v2a := uint64(0xc)
 							var v2 uint64
-							{
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
 								if !v2ok {
 									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:20")
@@ -1190,7 +1209,9 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							// 21: ld.param.f32
 							v3a := uint64(0x4)
 							var v3 uint64
-							{
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
 								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
 								if !v3ok {
 									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:21")
@@ -1201,7 +1222,9 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							// 22: ld.param.f32
 							v4a := uint64(0x10)
 							var v4 uint64
-							{
+							if v4a < pmEnd4 {
+								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+							} else {
 								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
 								if !v4ok {
 									flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/struct_byval.ptx:22")
@@ -1221,7 +1244,9 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							// 25: ld.param.f32
 							v7a := uint64(0x8)
 							var v7 uint64
-							{
+							if v7a < pmEnd4 {
+								v7 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v7a:]))
+							} else {
 								v7x, v7ok := w.TryLoad(nil, runtime.SpaceParam, v7a, 4, l)
 								if !v7ok {
 									flt.Note(4, l, runtime.SpaceParam, v7a, 4, "testdata/ptx/struct_byval.ptx:25")
@@ -1232,7 +1257,9 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							// 26: ld.param.f32
 							v8a := uint64(0x14)
 							var v8 uint64
-							{
+							if v8a < pmEnd4 {
+								v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
+							} else {
 								v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
 								if !v8ok {
 									flt.Note(5, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/struct_byval.ptx:26")
@@ -1263,12 +1290,17 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 28: st.param.f32
 							s10 := uint64(0x18)
 							s10v := uint64(r8[l])
-							{
+							if s10 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:28")
 							}
 						}
@@ -1278,7 +1310,9 @@ func dot3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 							// 28: st.param.f32
 							s10 := uint64(0x18)
 							s10v := uint64(r8[l])
-							{
+							if s10 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s10:], uint32(s10v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:28")
 							}
 						}
@@ -1367,13 +1401,18 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 41: ld.param.f32
 							v1a := uint64(0x4)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:41")
@@ -1384,7 +1423,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 42: ld.param.f32
 							v2a := uint64(0x14)
 							var v2 uint64
-							{
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
 								if !v2ok {
 									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:42")
@@ -1395,7 +1436,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 43: ld.param.f32
 							v3a := uint64(0x8)
 							var v3 uint64
-							{
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
 								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
 								if !v3ok {
 									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:43")
@@ -1406,7 +1449,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 44: ld.param.f32
 							v4a := uint64(0x10)
 							var v4 uint64
-							{
+							if v4a < pmEnd4 {
+								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+							} else {
 								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
 								if !v4ok {
 									flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/struct_byval.ptx:44")
@@ -1429,7 +1474,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 48: ld.param.f32
 							v8a := uint64(0xc)
 							var v8 uint64
-							{
+							if v8a < pmEnd4 {
+								v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
+							} else {
 								v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
 								if !v8ok {
 									flt.Note(4, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/struct_byval.ptx:48")
@@ -1440,7 +1487,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 49: ld.param.f32
 							v9a := uint64(0x0)
 							var v9 uint64
-							{
+							if v9a < pmEnd4 {
+								v9 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v9a:]))
+							} else {
 								v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
 								if !v9ok {
 									flt.Note(5, l, runtime.SpaceParam, v9a, 4, "testdata/ptx/struct_byval.ptx:49")
@@ -1479,7 +1528,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 41: ld.param.f32
 							v1a := uint64(0x4)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:41")
@@ -1490,7 +1541,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 42: ld.param.f32
 							v2a := uint64(0x14)
 							var v2 uint64
-							{
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
 								if !v2ok {
 									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:42")
@@ -1501,7 +1554,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 43: ld.param.f32
 							v3a := uint64(0x8)
 							var v3 uint64
-							{
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
 								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
 								if !v3ok {
 									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:43")
@@ -1512,7 +1567,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 44: ld.param.f32
 							v4a := uint64(0x10)
 							var v4 uint64
-							{
+							if v4a < pmEnd4 {
+								v4 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v4a:]))
+							} else {
 								v4x, v4ok := w.TryLoad(nil, runtime.SpaceParam, v4a, 4, l)
 								if !v4ok {
 									flt.Note(3, l, runtime.SpaceParam, v4a, 4, "testdata/ptx/struct_byval.ptx:44")
@@ -1535,7 +1592,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 48: ld.param.f32
 							v8a := uint64(0xc)
 							var v8 uint64
-							{
+							if v8a < pmEnd4 {
+								v8 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v8a:]))
+							} else {
 								v8x, v8ok := w.TryLoad(nil, runtime.SpaceParam, v8a, 4, l)
 								if !v8ok {
 									flt.Note(4, l, runtime.SpaceParam, v8a, 4, "testdata/ptx/struct_byval.ptx:48")
@@ -1546,7 +1605,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 49: ld.param.f32
 							v9a := uint64(0x0)
 							var v9 uint64
-							{
+							if v9a < pmEnd4 {
+								v9 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v9a:]))
+							} else {
 								v9x, v9ok := w.TryLoad(nil, runtime.SpaceParam, v9a, 4, l)
 								if !v9ok {
 									flt.Note(5, l, runtime.SpaceParam, v9a, 4, "testdata/ptx/struct_byval.ptx:49")
@@ -1593,12 +1654,17 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 56: st.param.f32
 							s16 := uint64(0x18)
 							s16v := uint64(r6[l])
-							{
+							if s16 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:56")
 							}
 						}
@@ -1608,7 +1674,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 56: st.param.f32
 							s16 := uint64(0x18)
 							s16v := uint64(r6[l])
-							{
+							if s16 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:56")
 							}
 						}
@@ -1625,12 +1693,17 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 57: st.param.f32
 							s17 := uint64(0x1c)
 							s17v := uint64(r11[l])
-							{
+							if s17 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:57")
 							}
 						}
@@ -1640,7 +1713,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 57: st.param.f32
 							s17 := uint64(0x1c)
 							s17v := uint64(r11[l])
-							{
+							if s17 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:57")
 							}
 						}
@@ -1657,12 +1732,17 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 58: st.param.f32
 							s18 := uint64(0x20)
 							s18v := uint64(r14[l])
-							{
+							if s18 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:58")
 							}
 						}
@@ -1672,7 +1752,9 @@ func cross3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 58: st.param.f32
 							s18 := uint64(0x20)
 							s18v := uint64(r14[l])
-							{
+							if s18 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:58")
 							}
 						}
@@ -2159,12 +2241,17 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 131: st.local.f32
 							s8 := uint64(u3) + 0x0
 							s8v := uint64(u7)
-							{
+							if s8 < lmEnd4 && s8&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s8:], uint32(s8v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceLocal, s8, 4, s8v, l, "testdata/ptx/struct_byval.ptx:131")
 							}
 						}
@@ -2174,7 +2261,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 131: st.local.f32
 							s8 := uint64(u3) + 0x0
 							s8v := uint64(u7)
-							{
+							if s8 < lmEnd4 && s8&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s8:], uint32(s8v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceLocal, s8, 4, s8v, l, "testdata/ptx/struct_byval.ptx:131")
 							}
 						}
@@ -2191,12 +2280,17 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 132: st.local.f32
 							s9 := uint64(u3) + 0x4
 							s9v := uint64(u6)
-							{
+							if s9 < lmEnd4 && s9&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s9:], uint32(s9v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/struct_byval.ptx:132")
 							}
 						}
@@ -2206,7 +2300,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 132: st.local.f32
 							s9 := uint64(u3) + 0x4
 							s9v := uint64(u6)
-							{
+							if s9 < lmEnd4 && s9&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s9:], uint32(s9v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceLocal, s9, 4, s9v, l, "testdata/ptx/struct_byval.ptx:132")
 							}
 						}
@@ -2223,12 +2319,17 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemLocal,
 						}, m)
 					}
+					lm := w.Local
+					lmStride := uint64(w.LocalStride)
+					lmEnd4 := runtime.LaneEnd(w.LocalStride, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 133: st.local.f32
 							s10 := uint64(u3) + 0x8
 							s10v := uint64(u5)
-							{
+							if s10 < lmEnd4 && s10&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s10:], uint32(s10v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:133")
 							}
 						}
@@ -2238,7 +2339,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 133: st.local.f32
 							s10 := uint64(u3) + 0x8
 							s10v := uint64(u5)
-							{
+							if s10 < lmEnd4 && s10&3 == 0 {
+								binary.LittleEndian.PutUint32(lm[uint64(l)*lmStride+s10:], uint32(s10v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceLocal, s10, 4, s10v, l, "testdata/ptx/struct_byval.ptx:133")
 							}
 						}
@@ -2604,12 +2707,17 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 156: st.param.f32
 							s14 := uint64(0x0)
 							s14v := uint64(r18[l])
-							{
+							if s14 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:156")
 							}
 						}
@@ -2619,7 +2727,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 156: st.param.f32
 							s14 := uint64(0x0)
 							s14v := uint64(r18[l])
-							{
+							if s14 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:156")
 							}
 						}
@@ -2636,12 +2746,17 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 157: st.param.f32
 							s15 := uint64(0x4)
 							s15v := uint64(r19[l])
-							{
+							if s15 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:157")
 							}
 						}
@@ -2651,7 +2766,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 157: st.param.f32
 							s15 := uint64(0x4)
 							s15v := uint64(r19[l])
-							{
+							if s15 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:157")
 							}
 						}
@@ -2668,12 +2785,17 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 158: st.param.f32
 							s16 := uint64(0x8)
 							s16v := uint64(r20[l])
-							{
+							if s16 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:158")
 							}
 						}
@@ -2683,7 +2805,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 158: st.param.f32
 							s16 := uint64(0x8)
 							s16v := uint64(r20[l])
-							{
+							if s16 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:158")
 							}
 						}
@@ -2700,12 +2824,17 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 160: st.param.f32
 							s17 := uint64(0xc)
 							s17v := uint64(r21[l])
-							{
+							if s17 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:160")
 							}
 						}
@@ -2715,7 +2844,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 160: st.param.f32
 							s17 := uint64(0xc)
 							s17v := uint64(r21[l])
-							{
+							if s17 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s17:], uint32(s17v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s17, 4, s17v, l, "testdata/ptx/struct_byval.ptx:160")
 							}
 						}
@@ -2732,12 +2863,17 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 161: st.param.f32
 							s18 := uint64(0x10)
 							s18v := uint64(r22[l])
-							{
+							if s18 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:161")
 							}
 						}
@@ -2747,7 +2883,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 161: st.param.f32
 							s18 := uint64(0x10)
 							s18v := uint64(r22[l])
-							{
+							if s18 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s18:], uint32(s18v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s18, 4, s18v, l, "testdata/ptx/struct_byval.ptx:161")
 							}
 						}
@@ -2764,12 +2902,17 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 162: st.param.f32
 							s19 := uint64(0x14)
 							s19v := uint64(r23[l])
-							{
+							if s19 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s19:], uint32(s19v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s19, 4, s19v, l, "testdata/ptx/struct_byval.ptx:162")
 							}
 						}
@@ -2779,7 +2922,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 162: st.param.f32
 							s19 := uint64(0x14)
 							s19v := uint64(r23[l])
-							{
+							if s19 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s19:], uint32(s19v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s19, 4, s19v, l, "testdata/ptx/struct_byval.ptx:162")
 							}
 						}
@@ -2820,13 +2965,18 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 170: ld.param.f32
 							v1a := uint64(0x18)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:170")
@@ -2847,7 +2997,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 170: ld.param.f32
 							v1a := uint64(0x18)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:170")
@@ -3136,12 +3288,17 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 183: st.param.f32
 							s11 := uint64(0x1c)
 							s11v := uint64(r27[l])
-							{
+							if s11 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/struct_byval.ptx:183")
 							}
 						}
@@ -3151,7 +3308,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 183: st.param.f32
 							s11 := uint64(0x1c)
 							s11v := uint64(r27[l])
-							{
+							if s11 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s11:], uint32(s11v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s11, 4, s11v, l, "testdata/ptx/struct_byval.ptx:183")
 							}
 						}
@@ -3168,12 +3327,17 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 184: st.param.f32
 							s12 := uint64(0x20)
 							s12v := uint64(r28[l])
-							{
+							if s12 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/struct_byval.ptx:184")
 							}
 						}
@@ -3183,7 +3347,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 184: st.param.f32
 							s12 := uint64(0x20)
 							s12v := uint64(r28[l])
-							{
+							if s12 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s12:], uint32(s12v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s12, 4, s12v, l, "testdata/ptx/struct_byval.ptx:184")
 							}
 						}
@@ -3200,12 +3366,17 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 185: st.param.f32
 							s13 := uint64(0x24)
 							s13v := uint64(r29[l])
-							{
+							if s13 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/struct_byval.ptx:185")
 							}
 						}
@@ -3215,7 +3386,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 185: st.param.f32
 							s13 := uint64(0x24)
 							s13v := uint64(r29[l])
-							{
+							if s13 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s13:], uint32(s13v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s13, 4, s13v, l, "testdata/ptx/struct_byval.ptx:185")
 							}
 						}
@@ -3232,12 +3405,17 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 187: st.param.f32
 							s14 := uint64(0x28)
 							s14v := uint64(r30[l])
-							{
+							if s14 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:187")
 							}
 						}
@@ -3247,7 +3425,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 187: st.param.f32
 							s14 := uint64(0x28)
 							s14v := uint64(r30[l])
-							{
+							if s14 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s14:], uint32(s14v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s14, 4, s14v, l, "testdata/ptx/struct_byval.ptx:187")
 							}
 						}
@@ -3264,12 +3444,17 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 188: st.param.f32
 							s15 := uint64(0x2c)
 							s15v := uint64(r31[l])
-							{
+							if s15 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:188")
 							}
 						}
@@ -3279,7 +3464,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 188: st.param.f32
 							s15 := uint64(0x2c)
 							s15v := uint64(r31[l])
-							{
+							if s15 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s15:], uint32(s15v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s15, 4, s15v, l, "testdata/ptx/struct_byval.ptx:188")
 							}
 						}
@@ -3296,12 +3483,17 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 189: st.param.f32
 							s16 := uint64(0x30)
 							s16v := uint64(r32[l])
-							{
+							if s16 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:189")
 							}
 						}
@@ -3311,7 +3503,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 189: st.param.f32
 							s16 := uint64(0x30)
 							s16v := uint64(r32[l])
-							{
+							if s16 < pmEnd4 {
+								binary.LittleEndian.PutUint32(pm[uint64(l)*pmStride+s16:], uint32(s16v))
+							} else {
 								w.StoreLane(nil, runtime.SpaceParam, s16, 4, s16v, l, "testdata/ptx/struct_byval.ptx:189")
 							}
 						}
@@ -3363,13 +3557,18 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							Space: runtime.MemParam,
 						}, m)
 					}
+					pm := w.Param
+					pmStride := uint64(w.Fn.ParamSize)
+					pmEnd4 := runtime.LaneEnd(w.Fn.ParamSize, 4)
 					var flt runtime.LaneFault
 					if m == 0xffffffff {
 						for l := range 32 {
 							// 197: ld.param.f32
 							v1a := uint64(0x34)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:197")
@@ -3381,7 +3580,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 198: ld.param.f32
 							v2a := uint64(0x38)
 							var v2 uint64
-							{
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
 								if !v2ok {
 									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:198")
@@ -3393,7 +3594,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 199: ld.param.f32
 							v3a := uint64(0x3c)
 							var v3 uint64
-							{
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
 								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
 								if !v3ok {
 									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:199")
@@ -3412,7 +3615,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 197: ld.param.f32
 							v1a := uint64(0x34)
 							var v1 uint64
-							{
+							if v1a < pmEnd4 {
+								v1 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v1a:]))
+							} else {
 								v1x, v1ok := w.TryLoad(nil, runtime.SpaceParam, v1a, 4, l)
 								if !v1ok {
 									flt.Note(0, l, runtime.SpaceParam, v1a, 4, "testdata/ptx/struct_byval.ptx:197")
@@ -3424,7 +3629,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 198: ld.param.f32
 							v2a := uint64(0x38)
 							var v2 uint64
-							{
+							if v2a < pmEnd4 {
+								v2 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v2a:]))
+							} else {
 								v2x, v2ok := w.TryLoad(nil, runtime.SpaceParam, v2a, 4, l)
 								if !v2ok {
 									flt.Note(1, l, runtime.SpaceParam, v2a, 4, "testdata/ptx/struct_byval.ptx:198")
@@ -3436,7 +3643,9 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 							// 199: ld.param.f32
 							v3a := uint64(0x3c)
 							var v3 uint64
-							{
+							if v3a < pmEnd4 {
+								v3 = uint64(binary.LittleEndian.Uint32(pm[uint64(l)*pmStride+v3a:]))
+							} else {
 								v3x, v3ok := w.TryLoad(nil, runtime.SpaceParam, v3a, 4, l)
 								if !v3ok {
 									flt.Note(2, l, runtime.SpaceParam, v3a, 4, "testdata/ptx/struct_byval.ptx:199")
