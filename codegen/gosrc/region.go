@@ -23,8 +23,8 @@ import (
 // still inside after regionCap iterations (a loop that may never end) stops there, and the runtime continues it on the SIMT stack (runtime.Warp.Split), so timeouts
 // and cancellation work as usual. Launches that collect statistics do not use regions.
 
-// regionCap is how many times one lane passes a loop head of a region (a block a backward
-// jump leads to) before the runtime takes it over.
+// regionCap is how many times one lane passes a loop head of a region (the target of a
+// back edge) before the runtime takes it over.
 const regionCap = 1 << 16
 
 // maxRegionBlocks and maxRegionInstrs bound the size of a region, and so the code generated
@@ -190,17 +190,32 @@ func (f *fnGen) regionFunc(j int, blocks []int, from []int) string {
 		}
 		return []jen.Code{jen.If(cond).Block(jen.Goto().Id(label(succ))), jen.Goto().Id(label(alt))}
 	}
-	// Only the targets of backward jumps (in block order) count: every loop has one, so a
-	// lane that stays in the region passes one again and again.
+	// Only the targets of back edges of a depth-first walk from the branch count: every
+	// loop has one, so a lane that stays in the region passes one again and again.
 	back := map[int32]bool{}
-	for _, pc := range blocks {
-		rt := f.blocks[pc].rt
-		for _, s := range []int32{rt.Succ, rt.Alt} {
-			if (rt.Kind == runtime.TermBranch || s == rt.Succ) && s <= int32(pc) && s != t.Reconv {
-				back[s] = true
-			}
+	state := map[int32]int{} // 1: on the walk's path, 2: done
+	var walk func(pc int32)
+	walk = func(pc int32) {
+		if pc == t.Reconv {
+			return
 		}
+		switch state[pc] {
+		case 1:
+			back[pc] = true
+			return
+		case 2:
+			return
+		}
+		state[pc] = 1
+		rt := f.blocks[pc].rt
+		walk(rt.Succ)
+		if rt.Kind == runtime.TermBranch {
+			walk(rt.Alt)
+		}
+		state[pc] = 2
 	}
+	walk(t.Succ)
+	walk(t.Alt)
 	var code []jen.Code
 	errs := len(f.g.errs)
 	for _, pc := range blocks {

@@ -2156,12 +2156,6 @@ func collatzStepsRegion5(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b4:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 4
-				goto done
-			}
-			n++
 			// 53: shr.u64
 			v1 := uint64(uint64(x12) >> uint32(k0))
 			x12 = v1
@@ -2169,12 +2163,6 @@ func collatzStepsRegion5(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b5:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 5
-				goto done
-			}
-			n++
 			// 55: add.s32
 			v2 := uint64(uint32(x16) + uint32(k0))
 			x13 = v2
@@ -2199,6 +2187,12 @@ func collatzStepsRegion5(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b6:
 		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 6
+				goto done
+			}
+			n++
 			// 63: and.b64
 			v7 := uint64(uint64(x12) & uint64(k0))
 			x17 = v7
@@ -2333,12 +2327,6 @@ func collatzStepsRegion7(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b3:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 3
-				goto done
-			}
-			n++
 			// 49: mov.b32
 			v1 := uint64(k0)
 			x16 = v1
@@ -2349,12 +2337,6 @@ func collatzStepsRegion7(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b4:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 4
-				goto done
-			}
-			n++
 			// 53: shr.u64
 			v3 := uint64(uint64(x12) >> uint32(k1))
 			x12 = v3
@@ -2362,12 +2344,6 @@ func collatzStepsRegion7(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b5:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 5
-				goto done
-			}
-			n++
 			// 55: add.s32
 			v4 := uint64(uint32(x16) + uint32(k1))
 			x13 = v4
@@ -2392,6 +2368,12 @@ func collatzStepsRegion7(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b6:
 		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 6
+				goto done
+			}
+			n++
 			// 63: and.b64
 			v9 := uint64(uint64(x12) & uint64(k1))
 			x17 = v9
@@ -2563,12 +2545,6 @@ func tidHashRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b1:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 1
-				goto done
-			}
-			n++
 			// 111: xor.b32
 			v1 := uint64(uint32(x14) ^ uint32(x10))
 			x16 = v1
@@ -2652,6 +2628,12 @@ func tidHashRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b8:
 		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 8
+				goto done
+			}
+			n++
 			goto b1
 		}
 	done:

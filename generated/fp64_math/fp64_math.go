@@ -1724,12 +1724,6 @@ func newtonSqrtRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b1:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 1
-				goto done
-			}
-			n++
 			// 102: div.rn.f64
 			v1 := isa.DivF64(x13, x14, isa.RN)
 			x17 = v1
@@ -1780,6 +1774,12 @@ func newtonSqrtRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b9:
 		{
+			if n == 65536 {
+				parked |= 1 << l
+				at[l] = 9
+				goto done
+			}
+			n++
 			goto b1
 		}
 	done:

@@ -2231,12 +2231,6 @@ func int64MathRegion4(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b5:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 5
-				goto done
-			}
-			n++
 			// 91: div.u64
 			v1 := isa.Div(x13, x15, 64, false)
 			x20 = v1
@@ -2244,12 +2238,6 @@ func int64MathRegion4(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b6:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 6
-				goto done
-			}
-			n++
 			// 94: cvt.u32.u64
 			v2 := uint64(uint32(uint64(x15)))
 			x35 = v2
@@ -2361,12 +2349,6 @@ func int64MathRegion10(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b1:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 1
-				goto done
-			}
-			n++
 			// 63: div.s64
 			v1 := isa.Div(x13, x15, 64, true)
 			x22 = v1
@@ -2374,12 +2356,6 @@ func int64MathRegion10(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b2:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 2
-				goto done
-			}
-			n++
 			// 66: cvt.u32.u64
 			v2 := uint64(uint32(uint64(x15)))
 			x25 = v2
@@ -2481,12 +2457,6 @@ func int64MathRegion11(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b2:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 2
-				goto done
-			}
-			n++
 			// 66: cvt.u32.u64
 			v2 := uint64(uint32(uint64(x15)))
 			x25 = v2
@@ -2555,12 +2525,6 @@ func int64MathRegion13(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b6:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 6
-				goto done
-			}
-			n++
 			// 94: cvt.u32.u64
 			v2 := uint64(uint32(uint64(x15)))
 			x35 = v2

@@ -3961,12 +3961,6 @@ func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b3:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 3
-				goto done
-			}
-			n++
 			// 164: mov.b32
 			v2 := uint64(k1)
 			x13 = v2
@@ -3974,12 +3968,6 @@ func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b8:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 8
-				goto done
-			}
-			n++
 			// 191: setp.eq.s32
 			c3t := uint32(x12) == uint32(k2)
 			c3 := c3t
@@ -3991,12 +3979,6 @@ func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b9:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 9
-				goto done
-			}
-			n++
 			// 198: mov.b32
 			v4 := uint64(k3)
 			x13 = v4
@@ -4018,12 +4000,6 @@ func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b13:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 13
-				goto done
-			}
-			n++
 			// 210: mov.b32
 			v7 := uint64(k6)
 			x13 = v7
@@ -4031,12 +4007,6 @@ func switchDefaultRegion1(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b14:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 14
-				goto done
-			}
-			n++
 			// 213: mov.b32
 			v8 := uint64(k7)
 			x13 = v8
@@ -4169,12 +4139,6 @@ func switchDefaultRegion2(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b3:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 3
-				goto done
-			}
-			n++
 			// 164: mov.b32
 			v1 := uint64(k0)
 			x13 = v1
@@ -4189,12 +4153,6 @@ func switchDefaultRegion2(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b13:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 13
-				goto done
-			}
-			n++
 			// 210: mov.b32
 			v3 := uint64(k2)
 			x13 = v3
@@ -4202,12 +4160,6 @@ func switchDefaultRegion2(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b14:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 14
-				goto done
-			}
-			n++
 			// 213: mov.b32
 			v4 := uint64(k3)
 			x13 = v4
@@ -4320,12 +4272,6 @@ func switchDefaultRegion4(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b5:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 5
-				goto done
-			}
-			n++
 			// 178: mov.b32
 			v1 := uint64(k0)
 			x13 = v1
@@ -4344,12 +4290,6 @@ func switchDefaultRegion4(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b7:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 7
-				goto done
-			}
-			n++
 			// 188: mov.b32
 			v3 := uint64(k2)
 			x13 = v3
@@ -4364,12 +4304,6 @@ func switchDefaultRegion4(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b14:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 14
-				goto done
-			}
-			n++
 			// 213: mov.b32
 			v5 := uint64(k4)
 			x13 = v5
@@ -4486,12 +4420,6 @@ func switchDefaultRegion6(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b7:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 7
-				goto done
-			}
-			n++
 			// 188: mov.b32
 			v1 := uint64(k0)
 			x13 = v1
@@ -4506,12 +4434,6 @@ func switchDefaultRegion6(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b14:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 14
-				goto done
-			}
-			n++
 			// 213: mov.b32
 			v3 := uint64(k2)
 			x13 = v3
@@ -4581,12 +4503,6 @@ func switchDefaultRegion8(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b9:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 9
-				goto done
-			}
-			n++
 			// 198: mov.b32
 			v1 := uint64(k0)
 			x13 = v1
@@ -4601,12 +4517,6 @@ func switchDefaultRegion8(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b14:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 14
-				goto done
-			}
-			n++
 			// 213: mov.b32
 			v3 := uint64(k2)
 			x13 = v3
@@ -4675,12 +4585,6 @@ func switchDefaultRegion23(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b5:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 5
-				goto done
-			}
-			n++
 			// 178: mov.b32
 			v1 := uint64(k0)
 			x13 = v1
@@ -4688,12 +4592,6 @@ func switchDefaultRegion23(w *runtime.Warp, m uint32, from int32) int {
 		}
 	b14:
 		{
-			if n == 65536 {
-				parked |= 1 << l
-				at[l] = 14
-				goto done
-			}
-			n++
 			// 213: mov.b32
 			v2 := uint64(k1)
 			x13 = v2
