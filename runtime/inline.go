@@ -258,3 +258,7 @@ func LaneEnd(stride, n int) uint64 {
 	}
 	return uint64(stride - n + 1)
 }
+
+// KernelParams is the launch's kernel parameter buffer, which generated code reads directly;
+// it does not change during the launch.
+func (w *Warp) KernelParams() []byte { return w.CTA.L.Params }

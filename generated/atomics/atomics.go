@@ -1211,7 +1211,12 @@ func histogramRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 23: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/atomics.ptx:23")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/atomics.ptx:23")
+				}
 				// PTX line 24: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 25: mov.u32, warp-uniform
@@ -1289,7 +1294,12 @@ func histogramRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 31: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/atomics.ptx:31")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/atomics.ptx:31")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -1300,7 +1310,12 @@ func histogramRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 32: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:32")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:32")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -1311,7 +1326,12 @@ func histogramRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 33: ld.param.u64
-				u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:33")
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:33")
+				}
 				// PTX line 34: cvta.to.global.u64, warp-uniform
 				u4 := uint64(u3)
 				// PTX line 35: cvta.to.global.u64, warp-uniform
@@ -1433,7 +1453,12 @@ func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 62: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/atomics.ptx:62")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/atomics.ptx:62")
+				}
 				// PTX line 63: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 64: mov.u32, warp-uniform
@@ -1515,7 +1540,12 @@ func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 70: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:70")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:70")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -1526,7 +1556,12 @@ func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 71: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/atomics.ptx:71")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/atomics.ptx:71")
+				}
 				// PTX line 72: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				if budget == 0 {
@@ -1539,7 +1574,12 @@ func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 73: ld.param.u64
-				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:73")
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:73")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -1550,7 +1590,12 @@ func atomicSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 74: ld.param.u64
-				u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/atomics.ptx:74")
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/atomics.ptx:74")
+				}
 				// PTX line 75: cvta.to.global.u64, warp-uniform
 				u6 := uint64(u5)
 				// PTX line 76: cvta.to.global.u64, warp-uniform
@@ -1732,7 +1777,12 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 103: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/atomics.ptx:103")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/atomics.ptx:103")
+				}
 				// PTX line 104: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 105: mov.u32, warp-uniform
@@ -1815,7 +1865,12 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 111: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:111")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:111")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -1826,7 +1881,12 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 112: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/atomics.ptx:112")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/atomics.ptx:112")
+				}
 				// PTX line 113: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				if budget == 0 {
@@ -1839,7 +1899,12 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 114: ld.param.u64
-				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:114")
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:114")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -1850,7 +1915,12 @@ func bucketMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 115: ld.param.u64
-				u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/atomics.ptx:115")
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/atomics.ptx:115")
+				}
 				// PTX line 116: cvta.to.global.u64, warp-uniform
 				u6 := uint64(u5)
 				// PTX line 117: cvta.to.global.u64, warp-uniform
@@ -2124,7 +2194,12 @@ func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 					}, m)
 				}
 				// PTX line 149: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/atomics.ptx:149")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/atomics.ptx:149")
+				}
 				// PTX line 150: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 151: mov.u32, warp-uniform
@@ -2365,7 +2440,12 @@ func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 					}, m)
 				}
 				// PTX line 157: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/atomics.ptx:157")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/atomics.ptx:157")
+				}
 				runtime.Broadcast(r5, m, u1)
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
@@ -2377,7 +2457,12 @@ func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 					}, m)
 				}
 				// PTX line 158: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:158")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:158")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -2388,7 +2473,12 @@ func saturatingAddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 					}, m)
 				}
 				// PTX line 159: ld.param.u64
-				u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:159")
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:159")
+				}
 				// PTX line 160: cvta.to.global.u64, warp-uniform
 				u4 := uint64(u3)
 				// PTX line 161: cvta.to.global.u64, warp-uniform
@@ -2496,7 +2586,12 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 					}, m)
 				}
 				// PTX line 194: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/atomics.ptx:194")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/atomics.ptx:194")
+				}
 				// PTX line 195: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 196: mov.u32, warp-uniform
@@ -2573,7 +2668,12 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 					}, m)
 				}
 				// PTX line 202: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/atomics.ptx:202")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/atomics.ptx:202")
+				}
 				// PTX line 203: cvta.to.global.u64, warp-uniform
 				u2 := uint64(u1)
 				// PTX lines 204, 205, 206, 207: lane-local, one loop over the lanes
@@ -2683,7 +2783,12 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 					}, m)
 				}
 				// PTX line 210: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:210")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:210")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -2694,7 +2799,12 @@ func compactRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 					}, m)
 				}
 				// PTX line 211: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:211")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:211")
+				}
 				// PTX line 212: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				runtime.Broadcast(r12, m, u3)
@@ -2791,7 +2901,12 @@ func exchangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 234: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/atomics.ptx:234")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/atomics.ptx:234")
+				}
 				// PTX line 235: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 236: mov.u32, warp-uniform
@@ -2871,7 +2986,12 @@ func exchangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 242: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:242")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/atomics.ptx:242")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -2882,7 +3002,12 @@ func exchangeRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 243: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:243")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/atomics.ptx:243")
+				}
 				// PTX line 244: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				// PTX line 245: cvta.to.global.u64, warp-uniform

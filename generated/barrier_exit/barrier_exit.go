@@ -881,7 +881,12 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 					}, m)
 				}
 				// PTX line 27: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/barrier_exit.ptx:27")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/barrier_exit.ptx:27")
+				}
 				runtime.Broadcast(r0, m, u1)
 				// PTX lines 28, 29: lane-local, one loop over the lanes
 				{
@@ -955,7 +960,12 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 					}, m)
 				}
 				// PTX line 32: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/barrier_exit.ptx:32")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/barrier_exit.ptx:32")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -966,7 +976,12 @@ func earlyReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32, budg
 					}, m)
 				}
 				// PTX line 33: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/barrier_exit.ptx:33")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/barrier_exit.ptx:33")
+				}
 				// PTX line 34: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				// PTX line 35: cvta.to.global.u64, warp-uniform
@@ -1385,7 +1400,12 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 					}, m)
 				}
 				// PTX line 83: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/barrier_exit.ptx:83")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/barrier_exit.ptx:83")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -1396,7 +1416,12 @@ func interleavedReturnBarrierRun(w *runtime.Warp, pc int32, m uint32, stop int32
 					}, m)
 				}
 				// PTX line 84: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/barrier_exit.ptx:84")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/barrier_exit.ptx:84")
+				}
 				// PTX line 85: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				// PTX line 86: cvta.to.global.u64, warp-uniform
@@ -1873,7 +1898,12 @@ func warpHandoffRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 					}, m)
 				}
 				// PTX line 130: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/barrier_exit.ptx:130")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/barrier_exit.ptx:130")
+				}
 				runtime.Broadcast(r0, m, u1)
 				// PTX lines 131, 132: lane-local, one loop over the lanes
 				{

@@ -454,7 +454,12 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 26: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/constant_data.ptx:26")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/constant_data.ptx:26")
+				}
 				// PTX line 27: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 28: mov.u32, warp-uniform
@@ -537,7 +542,12 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 34: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/constant_data.ptx:34")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/constant_data.ptx:34")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -548,7 +558,12 @@ func polyEvalRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 35: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/constant_data.ptx:35")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/constant_data.ptx:35")
+				}
 				// PTX line 36: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				// PTX line 37: cvta.to.global.u64, warp-uniform
@@ -954,7 +969,12 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 75: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/constant_data.ptx:75")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/constant_data.ptx:75")
+				}
 				// PTX line 76: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 77: mov.u32, warp-uniform
@@ -1034,7 +1054,12 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 83: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/constant_data.ptx:83")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/constant_data.ptx:83")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -1045,7 +1070,12 @@ func lutLookupRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 84: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/constant_data.ptx:84")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/constant_data.ptx:84")
+				}
 				// PTX line 85: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				// PTX line 86: cvta.to.global.u64, warp-uniform

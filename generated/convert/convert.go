@@ -632,7 +632,12 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 					}, m)
 				}
 				// PTX line 23: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/convert.ptx:23")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/convert.ptx:23")
+				}
 				// PTX line 24: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 25: mov.u32, warp-uniform
@@ -715,7 +720,12 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 					}, m)
 				}
 				// PTX line 31: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/convert.ptx:31")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/convert.ptx:31")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -726,7 +736,12 @@ func toIntRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 					}, m)
 				}
 				// PTX line 32: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/convert.ptx:32")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/convert.ptx:32")
+				}
 				// PTX line 33: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				// PTX line 34: cvta.to.global.u64, warp-uniform
@@ -1062,7 +1077,12 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 					}, m)
 				}
 				// PTX line 70: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/convert.ptx:70")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/convert.ptx:70")
+				}
 				// PTX line 71: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 72: mov.u32, warp-uniform
@@ -1147,7 +1167,12 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 					}, m)
 				}
 				// PTX line 78: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/convert.ptx:78")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/convert.ptx:78")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -1158,7 +1183,12 @@ func toFloatRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 					}, m)
 				}
 				// PTX line 79: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/convert.ptx:79")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/convert.ptx:79")
+				}
 				// PTX line 80: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				// PTX line 81: cvta.to.global.u64, warp-uniform
@@ -1492,7 +1522,12 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 					}, m)
 				}
 				// PTX line 120: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/convert.ptx:120")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/convert.ptx:120")
+				}
 				// PTX line 121: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 122: mov.u32, warp-uniform
@@ -1574,7 +1609,12 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 					}, m)
 				}
 				// PTX line 128: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/convert.ptx:128")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/convert.ptx:128")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -1585,7 +1625,12 @@ func f64RoundtripRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 					}, m)
 				}
 				// PTX line 129: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/convert.ptx:129")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/convert.ptx:129")
+				}
 				// PTX line 130: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				// PTX line 131: cvta.to.global.u64, warp-uniform

@@ -800,7 +800,12 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 25: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/cvt_round.ptx:25")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/cvt_round.ptx:25")
+				}
 				// PTX line 26: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 27: mov.u32, warp-uniform
@@ -895,7 +900,12 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 33: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/cvt_round.ptx:33")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/cvt_round.ptx:33")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -906,7 +916,12 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 34: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/cvt_round.ptx:34")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/cvt_round.ptx:34")
+				}
 				// PTX line 35: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				if budget == 0 {
@@ -919,7 +934,12 @@ func f2iModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 36: ld.param.u64
-				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/cvt_round.ptx:36")
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/cvt_round.ptx:36")
+				}
 				// PTX line 37: cvta.to.global.u64, warp-uniform
 				u5 := uint64(u4)
 				// PTX line 38: cvta.to.global.u64, warp-uniform
@@ -1802,7 +1822,12 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 108: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/cvt_round.ptx:108")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/cvt_round.ptx:108")
+				}
 				// PTX line 109: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 110: mov.u32, warp-uniform
@@ -1893,7 +1918,12 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 116: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/cvt_round.ptx:116")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/cvt_round.ptx:116")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -1904,7 +1934,12 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 117: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/cvt_round.ptx:117")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/cvt_round.ptx:117")
+				}
 				// PTX line 118: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				if budget == 0 {
@@ -1917,7 +1952,12 @@ func i2fModesRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 119: ld.param.u64
-				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/cvt_round.ptx:119")
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/cvt_round.ptx:119")
+				}
 				// PTX line 120: cvta.to.global.u64, warp-uniform
 				u5 := uint64(u4)
 				// PTX line 121: cvta.to.global.u64, warp-uniform
@@ -2520,7 +2560,12 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 173: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/cvt_round.ptx:173")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/cvt_round.ptx:173")
+				}
 				// PTX line 174: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 175: mov.u32, warp-uniform
@@ -2601,7 +2646,12 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 181: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/cvt_round.ptx:181")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/cvt_round.ptx:181")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -2612,7 +2662,12 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 182: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/cvt_round.ptx:182")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/cvt_round.ptx:182")
+				}
 				// PTX line 183: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				if budget == 0 {
@@ -2625,7 +2680,12 @@ func saturateRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 184: ld.param.u64
-				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/cvt_round.ptx:184")
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/cvt_round.ptx:184")
+				}
 				// PTX line 185: cvta.to.global.u64, warp-uniform
 				u5 := uint64(u4)
 				// PTX line 186: cvta.to.global.u64, warp-uniform

@@ -867,7 +867,12 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 					}, m)
 				}
 				// PTX line 22: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/divergent_loop.ptx:22")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/divergent_loop.ptx:22")
+				}
 				// PTX line 23: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 24: mov.u32, warp-uniform
@@ -1270,7 +1275,12 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 					}, m)
 				}
 				// PTX line 30: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/divergent_loop.ptx:30")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/divergent_loop.ptx:30")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -1281,7 +1291,12 @@ func collatzStepsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 					}, m)
 				}
 				// PTX line 31: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/divergent_loop.ptx:31")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/divergent_loop.ptx:31")
+				}
 				// PTX line 32: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				// PTX line 33: cvta.to.global.u64, warp-uniform
@@ -1459,7 +1474,12 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 					}, m)
 				}
 				// PTX line 86: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/divergent_loop.ptx:86")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/divergent_loop.ptx:86")
+				}
 				// PTX line 87: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 88: mov.u32, warp-uniform
@@ -1922,7 +1942,12 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 					}, m)
 				}
 				// PTX line 94: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/divergent_loop.ptx:94")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/divergent_loop.ptx:94")
+				}
 				runtime.Broadcast(r5, m, u1)
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
@@ -1934,7 +1959,12 @@ func tidHashRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 					}, m)
 				}
 				// PTX line 95: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/divergent_loop.ptx:95")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/divergent_loop.ptx:95")
+				}
 				// PTX line 96: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				// PTX lines 97, 98, 99, 100, 101, 102: lane-local, one loop over the lanes

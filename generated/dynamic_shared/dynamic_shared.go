@@ -698,7 +698,12 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 					}, m)
 				}
 				// PTX line 22: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/dynamic_shared.ptx:22")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/dynamic_shared.ptx:22")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -709,7 +714,12 @@ func blockReverseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 					}, m)
 				}
 				// PTX line 23: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/dynamic_shared.ptx:23")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/dynamic_shared.ptx:23")
+				}
 				// PTX line 24: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				// PTX line 25: cvta.to.global.u64, warp-uniform
@@ -1024,7 +1034,12 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 61: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/dynamic_shared.ptx:61")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/dynamic_shared.ptx:61")
+				}
 				runtime.Broadcast(r0, m, u1)
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
@@ -1036,7 +1051,12 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 62: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/dynamic_shared.ptx:62")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/dynamic_shared.ptx:62")
+				}
 				// PTX line 63: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				runtime.Broadcast(r2, m, u3)
@@ -1762,7 +1782,12 @@ func stencil3Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 114: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/dynamic_shared.ptx:114")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/dynamic_shared.ptx:114")
+				}
 				// PTX line 115: cvta.to.global.u64, warp-uniform
 				u2 := uint64(u1)
 				// PTX lines 116, 117, 118, 119, 120, 121, 122, 123: lane-local, one loop over the lanes

@@ -1175,7 +1175,12 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 51: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/early_exit.ptx:51")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/early_exit.ptx:51")
+				}
 				// PTX line 52: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 53: mov.u32, warp-uniform
@@ -1504,7 +1509,12 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 59: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/early_exit.ptx:59")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/early_exit.ptx:59")
+				}
 				runtime.Broadcast(r5, m, u1)
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
@@ -1516,7 +1526,12 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 60: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/early_exit.ptx:60")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/early_exit.ptx:60")
+				}
 				// PTX line 61: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				runtime.Broadcast(r7, m, u3)
@@ -1587,7 +1602,12 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 67: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/early_exit.ptx:67")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/early_exit.ptx:67")
+				}
 				runtime.Broadcast(r10, m, u1)
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
@@ -1599,7 +1619,12 @@ func findFirstRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 68: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/early_exit.ptx:68")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/early_exit.ptx:68")
+				}
 				// PTX line 69: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				// PTX lines 70, 71, 72: lane-local, one loop over the lanes
@@ -1718,7 +1743,12 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 					}, m)
 				}
 				// PTX line 112: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/early_exit.ptx:112")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/early_exit.ptx:112")
+				}
 				runtime.Broadcast(r0, m, u1)
 				// PTX line 113: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
@@ -1904,7 +1934,12 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 					}, m)
 				}
 				// PTX line 120: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/early_exit.ptx:120")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/early_exit.ptx:120")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -1915,7 +1950,12 @@ func classifySumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 					}, m)
 				}
 				// PTX line 121: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/early_exit.ptx:121")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/early_exit.ptx:121")
+				}
 				// PTX line 122: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				// PTX line 123: cvta.to.global.u64, warp-uniform

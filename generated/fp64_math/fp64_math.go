@@ -689,7 +689,12 @@ func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 					}, m)
 				}
 				// PTX line 24: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fp64_math.ptx:24")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/fp64_math.ptx:24")
+				}
 				// PTX line 25: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 26: mov.u32, warp-uniform
@@ -771,7 +776,12 @@ func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 					}, m)
 				}
 				// PTX line 32: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fp64_math.ptx:32")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fp64_math.ptx:32")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -782,7 +792,12 @@ func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 					}, m)
 				}
 				// PTX line 33: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fp64_math.ptx:33")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fp64_math.ptx:33")
+				}
 				// PTX line 34: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				if budget == 0 {
@@ -795,7 +810,12 @@ func dnormRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 					}, m)
 				}
 				// PTX line 35: ld.param.u64
-				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fp64_math.ptx:35")
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fp64_math.ptx:35")
+				}
 				// PTX line 36: cvta.to.global.u64, warp-uniform
 				u5 := uint64(u4)
 				// PTX line 37: cvta.to.global.u64, warp-uniform
@@ -1056,7 +1076,12 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 					}, m)
 				}
 				// PTX line 73: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/fp64_math.ptx:73")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/fp64_math.ptx:73")
+				}
 				// PTX line 74: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 75: mov.u32, warp-uniform
@@ -1426,7 +1451,12 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 					}, m)
 				}
 				// PTX line 81: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fp64_math.ptx:81")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/fp64_math.ptx:81")
+				}
 				runtime.Broadcast(r5, m, u1)
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
@@ -1438,7 +1468,12 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 					}, m)
 				}
 				// PTX line 82: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fp64_math.ptx:82")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fp64_math.ptx:82")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -1449,7 +1484,12 @@ func newtonSqrtRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 					}, m)
 				}
 				// PTX line 83: ld.param.u64
-				u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fp64_math.ptx:83")
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fp64_math.ptx:83")
+				}
 				// PTX line 84: cvta.to.global.u64, warp-uniform
 				u4 := uint64(u3)
 				// PTX line 85: cvta.to.global.u64, warp-uniform

@@ -734,7 +734,12 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 25: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fround.ptx:25")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fround.ptx:25")
+				}
 				// PTX line 26: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 27: mov.u32, warp-uniform
@@ -838,7 +843,12 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 33: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fround.ptx:33")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fround.ptx:33")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -849,7 +859,12 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 34: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fround.ptx:34")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fround.ptx:34")
+				}
 				// PTX line 35: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				if budget == 0 {
@@ -862,7 +877,12 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 36: ld.param.u64
-				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fround.ptx:36")
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fround.ptx:36")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -873,7 +893,12 @@ func fround32Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 37: ld.param.u64
-				u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fround.ptx:37")
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fround.ptx:37")
+				}
 				// PTX line 38: cvta.to.global.u64, warp-uniform
 				u6 := uint64(u5)
 				// PTX line 39: cvta.to.global.u64, warp-uniform
@@ -2114,7 +2139,12 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 118: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fround.ptx:118")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/fround.ptx:118")
+				}
 				// PTX line 119: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 120: mov.u32, warp-uniform
@@ -2218,7 +2248,12 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 126: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fround.ptx:126")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/fround.ptx:126")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -2229,7 +2264,12 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 127: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fround.ptx:127")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/fround.ptx:127")
+				}
 				// PTX line 128: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				if budget == 0 {
@@ -2242,7 +2282,12 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 129: ld.param.u64
-				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fround.ptx:129")
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/fround.ptx:129")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -2253,7 +2298,12 @@ func fround64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 130: ld.param.u64
-				u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fround.ptx:130")
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/fround.ptx:130")
+				}
 				// PTX line 131: cvta.to.global.u64, warp-uniform
 				u6 := uint64(u5)
 				// PTX line 132: cvta.to.global.u64, warp-uniform

@@ -1899,7 +1899,12 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 					}, m)
 				}
 				// PTX line 116: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/funcptr.ptx:116")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/funcptr.ptx:116")
+				}
 				// PTX line 117: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 118: mov.u32, warp-uniform
@@ -1983,7 +1988,12 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 					}, m)
 				}
 				// PTX line 124: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/funcptr.ptx:124")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/funcptr.ptx:124")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -1994,7 +2004,12 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 					}, m)
 				}
 				// PTX line 125: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/funcptr.ptx:125")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/funcptr.ptx:125")
+				}
 				// PTX line 126: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				if budget == 0 {
@@ -2007,7 +2022,12 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 					}, m)
 				}
 				// PTX line 127: ld.param.u64
-				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/funcptr.ptx:127")
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/funcptr.ptx:127")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -2018,7 +2038,12 @@ func funcptrRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (in
 					}, m)
 				}
 				// PTX line 128: ld.param.u64
-				u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/funcptr.ptx:128")
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/funcptr.ptx:128")
+				}
 				// PTX line 129: cvta.to.global.u64, warp-uniform
 				u6 := uint64(u5)
 				// PTX line 130: cvta.to.global.u64, warp-uniform
@@ -3207,7 +3232,12 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 					}, m)
 				}
 				// PTX line 261: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/funcptr.ptx:261")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/funcptr.ptx:261")
+				}
 				// PTX line 262: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 263: mov.u32, warp-uniform
@@ -3298,7 +3328,12 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 					}, m)
 				}
 				// PTX line 269: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/funcptr.ptx:269")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/funcptr.ptx:269")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -3309,7 +3344,12 @@ func funcptrTidRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 					}, m)
 				}
 				// PTX line 270: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/funcptr.ptx:270")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/funcptr.ptx:270")
+				}
 				// PTX line 271: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				// PTX line 272: cvta.to.global.u64, warp-uniform

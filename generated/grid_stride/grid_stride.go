@@ -497,7 +497,12 @@ func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 					}, m)
 				}
 				// PTX line 24: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/grid_stride.ptx:24")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/grid_stride.ptx:24")
+				}
 				runtime.Broadcast(r0, m, u1)
 				// PTX line 25: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
@@ -745,7 +750,12 @@ func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 					}, m)
 				}
 				// PTX line 32: ld.param.f32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/grid_stride.ptx:32")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/grid_stride.ptx:32")
+				}
 				runtime.Broadcast(r5, m, u1)
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
@@ -757,7 +767,12 @@ func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 					}, m)
 				}
 				// PTX line 33: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/grid_stride.ptx:33")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/grid_stride.ptx:33")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -768,7 +783,12 @@ func gridStrideScaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget 
 					}, m)
 				}
 				// PTX line 34: ld.param.u64
-				u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/grid_stride.ptx:34")
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/grid_stride.ptx:34")
+				}
 				// PTX line 35: cvta.to.global.u64, warp-uniform
 				u4 := uint64(u3)
 				runtime.Broadcast(r8, m, u4)
@@ -839,7 +859,12 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 					}, m)
 				}
 				// PTX line 66: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/grid_stride.ptx:66")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/grid_stride.ptx:66")
+				}
 				runtime.Broadcast(r0, m, u1)
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
@@ -851,7 +876,12 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 					}, m)
 				}
 				// PTX line 67: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/grid_stride.ptx:67")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/grid_stride.ptx:67")
+				}
 				// PTX line 68: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				runtime.Broadcast(r2, m, u3)
@@ -1117,7 +1147,12 @@ func gridStridePartialRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 					}, m)
 				}
 				// PTX line 80: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/grid_stride.ptx:80")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/grid_stride.ptx:80")
+				}
 				// PTX line 81: cvta.to.global.u64, warp-uniform
 				u2 := uint64(u1)
 				// PTX line 82: mov.u32, warp-uniform

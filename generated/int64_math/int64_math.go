@@ -795,7 +795,12 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 23: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/int64_math.ptx:23")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/int64_math.ptx:23")
+				}
 				// PTX line 24: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 25: mov.u32, warp-uniform
@@ -1507,7 +1512,12 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 31: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/int64_math.ptx:31")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/int64_math.ptx:31")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -1518,7 +1528,12 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 32: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/int64_math.ptx:32")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/int64_math.ptx:32")
+				}
 				// PTX line 33: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				if budget == 0 {
@@ -1531,7 +1546,12 @@ func int64MathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 34: ld.param.u64
-				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/int64_math.ptx:34")
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/int64_math.ptx:34")
+				}
 				// PTX line 35: cvta.to.global.u64, warp-uniform
 				u5 := uint64(u4)
 				// PTX line 36: cvta.to.global.u64, warp-uniform
@@ -1983,7 +2003,12 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 					}, m)
 				}
 				// PTX line 124: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/int64_math.ptx:124")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/int64_math.ptx:124")
+				}
 				// PTX line 125: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 126: mov.u32, warp-uniform
@@ -2064,7 +2089,12 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 					}, m)
 				}
 				// PTX line 132: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/int64_math.ptx:132")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/int64_math.ptx:132")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -2075,7 +2105,12 @@ func mix64Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 					}, m)
 				}
 				// PTX line 133: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/int64_math.ptx:133")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/int64_math.ptx:133")
+				}
 				// PTX line 134: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				// PTX lines 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148: lane-local, one loop over the lanes

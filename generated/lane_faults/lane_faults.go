@@ -644,7 +644,12 @@ func twoLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 19: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:19")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:19")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -655,7 +660,12 @@ func twoLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 20: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/lane_faults.ptx:20")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/lane_faults.ptx:20")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -666,7 +676,12 @@ func twoLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 21: ld.param.u64
-				u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/lane_faults.ptx:21")
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/lane_faults.ptx:21")
+				}
 				// PTX lines 22, 23, 24, 25, 26, 27, 28, 29: lane-local, one loop over the lanes
 				{
 					tid0 := &w.Tid[0]
@@ -860,7 +875,12 @@ func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 					}, m)
 				}
 				// PTX line 45: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:45")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:45")
+				}
 				runtime.Broadcast(r0, m, u1)
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
@@ -872,7 +892,12 @@ func sharedLoadsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 					}, m)
 				}
 				// PTX line 46: ld.param.u32
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/lane_faults.ptx:46")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 12 {
+					u2 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/lane_faults.ptx:46")
+				}
 				runtime.Broadcast(r1, m, u2)
 				// PTX lines 47, 48: lane-local, one loop over the lanes
 				{
@@ -1167,7 +1192,12 @@ func longLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 81: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:81")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:81")
+				}
 				runtime.Broadcast(r0, m, u1)
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
@@ -1179,7 +1209,12 @@ func longLoopRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 					}, m)
 				}
 				// PTX line 82: ld.param.u32
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/lane_faults.ptx:82")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 12 {
+					u2 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/lane_faults.ptx:82")
+				}
 				// PTX lines 83, 84: lane-local, one loop over the lanes
 				{
 					tid0 := &w.Tid[0]
@@ -1422,7 +1457,12 @@ func spinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 					}, m)
 				}
 				// PTX line 112: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:112")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/lane_faults.ptx:112")
+				}
 				runtime.Broadcast(r0, m, u1)
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
@@ -1434,7 +1474,12 @@ func spinRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32
 					}, m)
 				}
 				// PTX line 113: ld.param.u32
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/lane_faults.ptx:113")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 12 {
+					u2 = uint64(binary.LittleEndian.Uint32(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 4, m, "testdata/ptx/lane_faults.ptx:113")
+				}
 				// PTX lines 114, 115, 116: lane-local, one loop over the lanes
 				{
 					p0 := w.P[0]

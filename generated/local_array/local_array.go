@@ -1938,7 +1938,12 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 					}, m)
 				}
 				// PTX line 27: ld.param.u32
-				u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/local_array.ptx:27")
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/local_array.ptx:27")
+				}
 				// PTX line 28: mov.u32, warp-uniform
 				u4 := uint64(uint64(w.CTAID().X))
 				// PTX line 29: mov.u32, warp-uniform
@@ -2598,7 +2603,12 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 					}, m)
 				}
 				// PTX line 161: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/local_array.ptx:161")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/local_array.ptx:161")
+				}
 				runtime.Broadcast(r41, m, u1)
 				// PTX lines 162: lane-local, one loop over the lanes
 				{
@@ -3710,7 +3720,12 @@ func sort8Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 					}, m)
 				}
 				// PTX line 35: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/local_array.ptx:35")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/local_array.ptx:35")
+				}
 				// PTX line 36: cvta.to.global.u64, warp-uniform
 				u2 := uint64(u1)
 				// PTX lines 37, 38, 39, 40: lane-local, one loop over the lanes
@@ -7516,7 +7531,12 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 					}, m)
 				}
 				// PTX line 290: ld.param.u32
-				u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/local_array.ptx:290")
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/local_array.ptx:290")
+				}
 				// PTX line 291: mov.u32, warp-uniform
 				u4 := uint64(uint64(w.CTAID().X))
 				// PTX line 292: mov.u32, warp-uniform
@@ -7639,7 +7659,12 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 					}, m)
 				}
 				// PTX line 298: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/local_array.ptx:298")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/local_array.ptx:298")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -7650,7 +7675,12 @@ func nibbleHistRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 					}, m)
 				}
 				// PTX line 299: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/local_array.ptx:299")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/local_array.ptx:299")
+				}
 				// PTX line 300: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				// PTX line 301: cvta.to.global.u64, warp-uniform

@@ -1461,7 +1461,12 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 					}, m)
 				}
 				// PTX line 28: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/matmul_2d.ptx:28")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/matmul_2d.ptx:28")
+				}
 				runtime.Broadcast(r0, m, u1)
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
@@ -1473,7 +1478,12 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 					}, m)
 				}
 				// PTX line 29: ld.param.u32
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/matmul_2d.ptx:29")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u2 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/matmul_2d.ptx:29")
+				}
 				// PTX line 30: mov.u32, warp-uniform
 				u3 := uint64(uint64(w.CTAID().Y))
 				// PTX line 31: mov.u32, warp-uniform
@@ -1989,7 +1999,12 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 					}, m)
 				}
 				// PTX line 43: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/matmul_2d.ptx:43")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/matmul_2d.ptx:43")
+				}
 				runtime.Broadcast(r10, m, u1)
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
@@ -2001,7 +2016,12 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 					}, m)
 				}
 				// PTX line 44: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/matmul_2d.ptx:44")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/matmul_2d.ptx:44")
+				}
 				// PTX line 45: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				runtime.Broadcast(r12, m, u3)
@@ -2072,7 +2092,12 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 					}, m)
 				}
 				// PTX line 50: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/matmul_2d.ptx:50")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/matmul_2d.ptx:50")
+				}
 				// PTX line 51: cvta.to.global.u64, warp-uniform
 				u2 := uint64(u1)
 				runtime.Broadcast(r15, m, u2)
@@ -2086,7 +2111,12 @@ func matmulRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 					}, m)
 				}
 				// PTX line 52: ld.param.u64
-				u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/matmul_2d.ptx:52")
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/matmul_2d.ptx:52")
+				}
 				// PTX line 53: cvta.to.global.u64, warp-uniform
 				u4 := uint64(u3)
 				runtime.Broadcast(r17, m, u4)
@@ -2415,7 +2445,12 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 					}, m)
 				}
 				// PTX line 128: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/matmul_2d.ptx:128")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/matmul_2d.ptx:128")
+				}
 				runtime.Broadcast(r0, m, u1)
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
@@ -2427,7 +2462,12 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 					}, m)
 				}
 				// PTX line 129: ld.param.u32
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/matmul_2d.ptx:129")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u2 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/matmul_2d.ptx:129")
+				}
 				runtime.Broadcast(r1, m, u2)
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
@@ -2439,7 +2479,12 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 					}, m)
 				}
 				// PTX line 130: ld.param.u32
-				u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/matmul_2d.ptx:130")
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u3 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/matmul_2d.ptx:130")
+				}
 				// PTX lines 131, 132: lane-local, one loop over the lanes
 				{
 					tid0 := &w.Tid[0]
@@ -3649,7 +3694,12 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 					}, m)
 				}
 				// PTX line 264: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/matmul_2d.ptx:264")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/matmul_2d.ptx:264")
+				}
 				// PTX line 265: cvta.to.global.u64, warp-uniform
 				u2 := uint64(u1)
 				// PTX lines 266, 267, 268, 269: lane-local, one loop over the lanes
@@ -3749,7 +3799,12 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 					}, m)
 				}
 				// PTX line 144: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/matmul_2d.ptx:144")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/matmul_2d.ptx:144")
+				}
 				// PTX line 145: cvta.to.global.u64, warp-uniform
 				u2 := uint64(u1)
 				runtime.Broadcast(r13, m, u2)
@@ -3763,7 +3818,12 @@ func matmulTiledRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 					}, m)
 				}
 				// PTX line 146: ld.param.u64
-				u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/matmul_2d.ptx:146")
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/matmul_2d.ptx:146")
+				}
 				// PTX line 147: cvta.to.global.u64, warp-uniform
 				u4 := uint64(u3)
 				runtime.Broadcast(r15, m, u4)

@@ -3227,7 +3227,12 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 213: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/recursion.ptx:213")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 44 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x28:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/recursion.ptx:213")
+				}
 				// PTX line 214: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 215: mov.u32, warp-uniform
@@ -3309,7 +3314,12 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 221: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/recursion.ptx:221")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/recursion.ptx:221")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -3320,7 +3330,12 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 222: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/recursion.ptx:222")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 40 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/recursion.ptx:222")
+				}
 				// PTX line 223: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				runtime.Broadcast(r7, m, u3)
@@ -3334,7 +3349,12 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 224: ld.param.u64
-				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/recursion.ptx:224")
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/recursion.ptx:224")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -3345,7 +3365,12 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 225: ld.param.u64
-				u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/recursion.ptx:225")
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/recursion.ptx:225")
+				}
 				// PTX line 226: cvta.to.global.u64, warp-uniform
 				u6 := uint64(u5)
 				if budget == 0 {
@@ -3358,7 +3383,12 @@ func recursionRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 227: ld.param.u64
-				u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/recursion.ptx:227")
+				var u7 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u7 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/recursion.ptx:227")
+				}
 				// PTX line 228: cvta.to.global.u64, warp-uniform
 				u8 := uint64(u7)
 				runtime.Broadcast(r12, m, u8)

@@ -1788,7 +1788,12 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 25: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/reduce_shared.ptx:25")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/reduce_shared.ptx:25")
+				}
 				// PTX lines 26: lane-local, one loop over the lanes
 				{
 					tid0 := &w.Tid[0]
@@ -2360,7 +2365,12 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 34: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/reduce_shared.ptx:34")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/reduce_shared.ptx:34")
+				}
 				// PTX line 35: cvta.to.global.u64, warp-uniform
 				u2 := uint64(u1)
 				// PTX lines 36, 37, 38: lane-local, one loop over the lanes
@@ -3531,7 +3541,12 @@ func reduceSumRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 119: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/reduce_shared.ptx:119")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/reduce_shared.ptx:119")
+				}
 				// PTX line 120: cvta.to.global.u64, warp-uniform
 				u2 := uint64(u1)
 				// PTX lines 121, 122: lane-local, one loop over the lanes
@@ -3643,7 +3658,12 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 143: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/reduce_shared.ptx:143")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/reduce_shared.ptx:143")
+				}
 				// PTX lines 144: lane-local, one loop over the lanes
 				{
 					tid0 := &w.Tid[0]
@@ -4215,7 +4235,12 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 152: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/reduce_shared.ptx:152")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/reduce_shared.ptx:152")
+				}
 				// PTX line 153: cvta.to.global.u64, warp-uniform
 				u2 := uint64(u1)
 				// PTX lines 154, 155, 156: lane-local, one loop over the lanes
@@ -5386,7 +5411,12 @@ func reduceMaxRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 237: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/reduce_shared.ptx:237")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/reduce_shared.ptx:237")
+				}
 				// PTX line 238: cvta.to.global.u64, warp-uniform
 				u2 := uint64(u1)
 				// PTX lines 239, 240: lane-local, one loop over the lanes

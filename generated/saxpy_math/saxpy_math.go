@@ -495,7 +495,12 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 					}, m)
 				}
 				// PTX line 24: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/saxpy_math.ptx:24")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/ptx/saxpy_math.ptx:24")
+				}
 				// PTX line 25: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 26: mov.u32, warp-uniform
@@ -572,7 +577,12 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 					}, m)
 				}
 				// PTX line 32: ld.param.f32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/saxpy_math.ptx:32")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/saxpy_math.ptx:32")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -583,7 +593,12 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 					}, m)
 				}
 				// PTX line 33: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/saxpy_math.ptx:33")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/saxpy_math.ptx:33")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -594,7 +609,12 @@ func saxpyRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 					}, m)
 				}
 				// PTX line 34: ld.param.u64
-				u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/saxpy_math.ptx:34")
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/saxpy_math.ptx:34")
+				}
 				// PTX line 35: cvta.to.global.u64, warp-uniform
 				u4 := uint64(u3)
 				// PTX line 36: cvta.to.global.u64, warp-uniform
@@ -786,7 +806,12 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 65: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/saxpy_math.ptx:65")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 52 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x30:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x30, 4, m, "testdata/ptx/saxpy_math.ptx:65")
+				}
 				// PTX line 66: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 67: mov.u32, warp-uniform
@@ -876,7 +901,12 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 73: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/saxpy_math.ptx:73")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/saxpy_math.ptx:73")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -887,7 +917,12 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 74: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/saxpy_math.ptx:74")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 48 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x28:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 8, m, "testdata/ptx/saxpy_math.ptx:74")
+				}
 				// PTX line 75: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				if budget == 0 {
@@ -900,7 +935,12 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 76: ld.param.u64
-				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/saxpy_math.ptx:76")
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/saxpy_math.ptx:76")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -911,7 +951,12 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 77: ld.param.u64
-				u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/saxpy_math.ptx:77")
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 40 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x20:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 8, m, "testdata/ptx/saxpy_math.ptx:77")
+				}
 				// PTX line 78: cvta.to.global.u64, warp-uniform
 				u6 := uint64(u5)
 				if budget == 0 {
@@ -924,7 +969,12 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 79: ld.param.u64
-				u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/saxpy_math.ptx:79")
+				var u7 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u7 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/saxpy_math.ptx:79")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -935,7 +985,12 @@ func floatMathRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (
 					}, m)
 				}
 				// PTX line 80: ld.param.u64
-				u8 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/saxpy_math.ptx:80")
+				var u8 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u8 = uint64(binary.LittleEndian.Uint64(kp[0x18:]))
+				} else {
+					u8 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 8, m, "testdata/ptx/saxpy_math.ptx:80")
+				}
 				// PTX line 81: cvta.to.global.u64, warp-uniform
 				u9 := uint64(u8)
 				// PTX line 82: cvta.to.global.u64, warp-uniform

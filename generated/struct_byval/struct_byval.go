@@ -1821,7 +1821,12 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 					}, m)
 				}
 				// PTX line 79: ld.param.u32
-				u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/struct_byval.ptx:79")
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u5 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/struct_byval.ptx:79")
+				}
 				// PTX lines 80: lane-local, one loop over the lanes
 				{
 					p0 := w.P[0]
@@ -1886,7 +1891,12 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 					}, m)
 				}
 				// PTX line 83: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/struct_byval.ptx:83")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/struct_byval.ptx:83")
+				}
 				// PTX line 84: mov.b64, warp-uniform
 				u2 := uint64(k0)
 				// PTX line 85: mov.u64, warp-uniform
@@ -1901,7 +1911,12 @@ func affineRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 					}, m)
 				}
 				// PTX line 86: ld.param.u64
-				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/struct_byval.ptx:86")
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/struct_byval.ptx:86")
+				}
 				// PTX line 87: cvta.to.global.u64, warp-uniform
 				u5 := uint64(u4)
 				// PTX line 88: cvta.to.global.u64, warp-uniform
@@ -2196,7 +2211,12 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 					}, m)
 				}
 				// PTX line 127: ld.param.u32
-				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x24, 4, m, "testdata/ptx/struct_byval.ptx:127")
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 40 {
+					u4 = uint64(binary.LittleEndian.Uint32(kp[0x24:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x24, 4, m, "testdata/ptx/struct_byval.ptx:127")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -2207,7 +2227,12 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 					}, m)
 				}
 				// PTX line 128: ld.param.f32
-				u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/struct_byval.ptx:128")
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 36 {
+					u5 = uint64(binary.LittleEndian.Uint32(kp[0x20:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x20, 4, m, "testdata/ptx/struct_byval.ptx:128")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -2218,7 +2243,12 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 					}, m)
 				}
 				// PTX line 129: ld.param.f32
-				u6 := w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/struct_byval.ptx:129")
+				var u6 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u6 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
+				} else {
+					u6 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/struct_byval.ptx:129")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -2229,7 +2259,12 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 					}, m)
 				}
 				// PTX line 130: ld.param.f32
-				u7 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/struct_byval.ptx:130")
+				var u7 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u7 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u7 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/struct_byval.ptx:130")
+				}
 				// PTX lines 131: lane-local, one loop over the lanes
 				{
 					if budget == 0 {
@@ -2432,7 +2467,12 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 					}, m)
 				}
 				// PTX line 141: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/struct_byval.ptx:141")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/struct_byval.ptx:141")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -2443,7 +2483,12 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 					}, m)
 				}
 				// PTX line 142: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/struct_byval.ptx:142")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/struct_byval.ptx:142")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -2454,7 +2499,12 @@ func vecOpsRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 					}, m)
 				}
 				// PTX line 143: ld.param.u64
-				u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/struct_byval.ptx:143")
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/struct_byval.ptx:143")
+				}
 				// PTX line 144: cvta.to.global.u64, warp-uniform
 				u4 := uint64(u3)
 				runtime.Broadcast(r14, m, u4)
@@ -3807,7 +3857,12 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 					}, m)
 				}
 				// PTX line 223: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/struct_byval.ptx:223")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 44 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x28:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x28, 4, m, "testdata/ptx/struct_byval.ptx:223")
+				}
 				// PTX line 224: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 225: mov.u32, warp-uniform
@@ -3886,7 +3941,12 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 					}, m)
 				}
 				// PTX line 231: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/struct_byval.ptx:231")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/struct_byval.ptx:231")
+				}
 				// PTX line 232: mov.b64, warp-uniform
 				u2 := uint64(k0)
 				// PTX line 233: mov.u64, warp-uniform
@@ -3901,7 +3961,12 @@ func mixedParamRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 					}, m)
 				}
 				// PTX line 234: ld.param.u64
-				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/struct_byval.ptx:234")
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/struct_byval.ptx:234")
+				}
 				// PTX line 235: cvta.to.global.u64, warp-uniform
 				u5 := uint64(u4)
 				// PTX line 236: cvta.to.global.u64, warp-uniform

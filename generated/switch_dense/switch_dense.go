@@ -1739,7 +1739,12 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 					}, m)
 				}
 				// PTX line 22: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/switch_dense.ptx:22")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/switch_dense.ptx:22")
+				}
 				// PTX line 23: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 24: mov.u32, warp-uniform
@@ -2375,7 +2380,12 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 					}, m)
 				}
 				// PTX line 104: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/switch_dense.ptx:104")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/switch_dense.ptx:104")
+				}
 				// PTX line 105: cvta.to.global.u64, warp-uniform
 				u2 := uint64(u1)
 				// PTX lines 106, 107, 108, 109: lane-local, one loop over the lanes
@@ -2457,7 +2467,12 @@ func switchDenseRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int)
 					}, m)
 				}
 				// PTX line 30: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/switch_dense.ptx:30")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/switch_dense.ptx:30")
+				}
 				// PTX line 31: cvta.to.global.u64, warp-uniform
 				u2 := uint64(u1)
 				// PTX lines 32, 33, 34, 35, 36: lane-local, one loop over the lanes
@@ -2747,7 +2762,12 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 					}, m)
 				}
 				// PTX line 130: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/switch_dense.ptx:130")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/switch_dense.ptx:130")
+				}
 				// PTX line 131: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 132: mov.u32, warp-uniform
@@ -3396,7 +3416,12 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 					}, m)
 				}
 				// PTX line 138: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/switch_dense.ptx:138")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/switch_dense.ptx:138")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -3407,7 +3432,12 @@ func switchDefaultRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 					}, m)
 				}
 				// PTX line 139: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/switch_dense.ptx:139")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/switch_dense.ptx:139")
+				}
 				// PTX line 140: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				// PTX line 141: cvta.to.global.u64, warp-uniform

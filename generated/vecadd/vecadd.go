@@ -227,7 +227,12 @@ func vecaddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 					}, m)
 				}
 				// PTX line 24: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/vecadd.ptx:24")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/vecadd.ptx:24")
+				}
 				// PTX line 25: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 26: mov.u32, warp-uniform
@@ -304,7 +309,12 @@ func vecaddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 					}, m)
 				}
 				// PTX line 32: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/vecadd.ptx:32")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/vecadd.ptx:32")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -315,7 +325,12 @@ func vecaddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 					}, m)
 				}
 				// PTX line 33: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/vecadd.ptx:33")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/vecadd.ptx:33")
+				}
 				// PTX line 34: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				if budget == 0 {
@@ -328,7 +343,12 @@ func vecaddRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 					}, m)
 				}
 				// PTX line 35: ld.param.u64
-				u4 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/vecadd.ptx:35")
+				var u4 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u4 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/vecadd.ptx:35")
+				}
 				// PTX line 36: cvta.to.global.u64, warp-uniform
 				u5 := uint64(u4)
 				// PTX line 37: cvta.to.global.u64, warp-uniform

@@ -405,7 +405,12 @@ func scale4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 					}, m)
 				}
 				// PTX line 25: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/vector_types.ptx:25")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 32 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x1c:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x1c, 4, m, "testdata/ptx/vector_types.ptx:25")
+				}
 				// PTX line 26: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 27: mov.u32, warp-uniform
@@ -496,7 +501,12 @@ func scale4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 					}, m)
 				}
 				// PTX line 33: ld.param.f32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/vector_types.ptx:33")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 28 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x18:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x18, 4, m, "testdata/ptx/vector_types.ptx:33")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -507,7 +517,12 @@ func scale4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 					}, m)
 				}
 				// PTX line 34: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/vector_types.ptx:34")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/vector_types.ptx:34")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -518,7 +533,12 @@ func scale4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 					}, m)
 				}
 				// PTX line 35: ld.param.u64
-				u3 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/vector_types.ptx:35")
+				var u3 uint64
+				if kp := w.KernelParams(); len(kp) >= 24 {
+					u3 = uint64(binary.LittleEndian.Uint64(kp[0x10:]))
+				} else {
+					u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 8, m, "testdata/ptx/vector_types.ptx:35")
+				}
 				// PTX line 36: cvta.to.global.u64, warp-uniform
 				u4 := uint64(u3)
 				if budget == 0 {
@@ -531,7 +551,12 @@ func scale4Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int
 					}, m)
 				}
 				// PTX line 37: ld.param.u64
-				u5 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/vector_types.ptx:37")
+				var u5 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u5 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u5 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/vector_types.ptx:37")
+				}
 				// PTX line 38: cvta.to.global.u64, warp-uniform
 				u6 := uint64(u5)
 				// PTX line 39: cvta.to.global.u64, warp-uniform
@@ -725,7 +750,12 @@ func swap2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 					}, m)
 				}
 				// PTX line 67: ld.param.u32
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/vector_types.ptx:67")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 20 {
+					u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/ptx/vector_types.ptx:67")
+				}
 				// PTX line 68: mov.u32, warp-uniform
 				u2 := uint64(uint64(w.CTAID().X))
 				// PTX line 69: mov.u32, warp-uniform
@@ -806,7 +836,12 @@ func swap2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 					}, m)
 				}
 				// PTX line 75: ld.param.u64
-				u1 := w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/vector_types.ptx:75")
+				var u1 uint64
+				if kp := w.KernelParams(); len(kp) >= 8 {
+					u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+				} else {
+					u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/ptx/vector_types.ptx:75")
+				}
 				if budget == 0 {
 					w.CountMem(&runtime.MemOp{
 						Base:  -1,
@@ -817,7 +852,12 @@ func swap2Run(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 					}, m)
 				}
 				// PTX line 76: ld.param.u64
-				u2 := w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/vector_types.ptx:76")
+				var u2 uint64
+				if kp := w.KernelParams(); len(kp) >= 16 {
+					u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
+				} else {
+					u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/ptx/vector_types.ptx:76")
+				}
 				// PTX line 77: cvta.to.global.u64, warp-uniform
 				u3 := uint64(u2)
 				// PTX line 78: cvta.to.global.u64, warp-uniform
